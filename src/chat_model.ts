@@ -1,0 +1,66 @@
+/**
+ * The model interface the agent and the compactor call. `src/chat.ts` implements
+ * it over any OpenAI-compatible endpoint.
+ *
+ * @module
+ */
+import type { AssistantMessage, Message, ToolDefinition } from "./messages.ts";
+
+/** One chat-completions request in powercode's terms. */
+export interface ChatRequest {
+  system: string;
+  messages: readonly Message[];
+  /** Omitted from the wire request when empty or absent. */
+  tools?: readonly ToolDefinition[];
+  /** Sent as the output limit when set. */
+  maxOutputTokens?: number;
+}
+
+/** The model's reply and the tokens the server counted for the whole exchange. */
+export interface ChatReply {
+  message: AssistantMessage;
+  /** `usage.total_tokens`, undefined when the server sent none. */
+  totalTokens: number | undefined;
+}
+
+/** Per-call options. */
+export interface ChatOptions {
+  signal?: AbortSignal;
+  /** Called with each piece of streamed answer text. */
+  onText?: (text: string) => void;
+  /** Called before waiting to retry a transient failure. */
+  onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
+}
+
+/** Something that answers chat requests. */
+export interface ChatModel {
+  /**
+   * Sends one request and returns the complete reply.
+   * Contract: failures throw `ChatError`; transient ones were already retried.
+   */
+  complete(request: ChatRequest, options?: ChatOptions): Promise<ChatReply>;
+}
+
+/** Why a chat request failed, as far as the caller needs to act on it. */
+export type ChatErrorKind =
+  | "context_overflow"
+  | "auth"
+  | "not_found"
+  | "bad_request"
+  | "rate_limited"
+  | "server"
+  | "unreachable"
+  | "aborted";
+
+/** A failed chat request; `message` is one line for the person at the terminal. */
+export class ChatError extends Error {
+  /** What went wrong, for the caller's decision. */
+  readonly kind: ChatErrorKind;
+
+  /** Creates an error of the given kind. */
+  constructor(kind: ChatErrorKind, message: string) {
+    super(message);
+    this.name = "ChatError";
+    this.kind = kind;
+  }
+}
