@@ -1,0 +1,31 @@
+/**
+ * Everything the agent and the compactor report while they work. The REPL
+ * renders these; tests collect them.
+ *
+ * @module
+ */
+import type { ToolCall } from "./messages.ts";
+
+/** Compaction progress, emitted by the Compactor. */
+export type CompactionEvent =
+  | { type: "compaction_start"; estimatedTokens: number; contextWindow: number }
+  | {
+    type: "compaction_end";
+    tokensBefore: number;
+    tokensAfter: number;
+    compactedUntil: number;
+    messagesFolded: number;
+  }
+  | { type: "warning"; message: string };
+
+/** One thing that happened during a task. */
+export type AgentEvent =
+  | CompactionEvent
+  | { type: "thinking" }
+  | { type: "text"; text: string }
+  | { type: "tool_start"; call: ToolCall }
+  | { type: "tool_end"; call: ToolCall; ok: boolean; summary: string }
+  | { type: "retry"; attempt: number; delayMs: number; reason: string };
+
+/** Receives events as they happen. */
+export type EventSink = (event: AgentEvent) => void;
