@@ -1,0 +1,214 @@
+/**
+ * The chat client: powercode's only door to `npm:openai`. Streams replies from
+ * any OpenAI-compatible chat-completions endpoint and retries transient failures.
+ *
+ * @module
+ */
+import OpenAI from "openai";
+import { ChatError } from "./chat_model.ts";
+import type { ChatModel, ChatOptions, ChatReply, ChatRequest } from "./chat_model.ts";
+import { classifyChatFailure, retryDelayMs } from "./chat_errors.ts";
+import type { Message, ToolCall, ToolDefinition } from "./messages.ts";
+
+/** Where and how to reach the model. */
+export interface ChatClientOptions {
+  baseURL: string;
+  apiKey: string;
+  model: string;
+  /** Retries after 429, 5xx, dropped connections and stalled streams (default 4). */
+  maxRetries?: number;
+  /** Time allowed until response headers arrive (default 600 000 ms). */
+  requestTimeoutMs?: number;
+  /** Time allowed between two streamed chunks before the stream counts as stalled (default 300 000 ms). */
+  idleTimeoutMs?: number;
+}
+
+type WireMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+
+/**
+ * Creates a ChatModel for an OpenAI-compatible endpoint.
+ * Contract: every failure is a `ChatError`; the API key appears in no message.
+ */
+export function createChatClient(options: ChatClientOptions): ChatModel {
+  const client = new OpenAI({
+    baseURL: options.baseURL,
+    apiKey: options.apiKey,
+    maxRetries: 0,
+    timeout: options.requestTimeoutMs ?? 600_000,
+  });
+  const maxRetries = options.maxRetries ?? 4;
+  const idleTimeoutMs = options.idleTimeoutMs ?? 300_000;
+  const context = { baseURL: options.baseURL, model: options.model };
+
+  async function complete(request: ChatRequest, chatOptions: ChatOptions = {}): Promise<ChatReply> {
+    const { signal } = chatOptions;
+    for (let attempt = 1;; attempt++) {
+      try {
+        return await streamOnce(client, options.model, request, chatOptions, idleTimeoutMs);
+      } catch (error) {
+        const failure = error instanceof ChatError
+          ? error
+          : classifyChatFailure(error, { ...context, aborted: signal?.aborted ?? false });
+        const retryable = failure.kind === "rate_limited" || failure.kind === "server" ||
+          failure.kind === "unreachable";
+        if (!retryable || attempt > maxRetries) throw failure;
+        const delayMs = retryDelayMs(error, attempt);
+        chatOptions.onRetry?.({ attempt, delayMs, reason: failure.message });
+        await sleep(delayMs, signal);
+      }
+    }
+  }
+  return { complete };
+}
+
+async function streamOnce(
+  client: OpenAI,
+  model: string,
+  request: ChatRequest,
+  options: ChatOptions,
+  idleTimeoutMs: number,
+): Promise<ChatReply> {
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  options.signal?.addEventListener("abort", abort, { once: true });
+  let stalled = false;
+  let watchdog: ReturnType<typeof setTimeout> | undefined;
+  const armWatchdog = () => {
+    clearTimeout(watchdog);
+    watchdog = setTimeout(() => {
+      stalled = true;
+      controller.abort();
+    }, idleTimeoutMs);
+  };
+  try {
+    options.signal?.throwIfAborted();
+    armWatchdog();
+    const stream = await client.chat.completions.create(
+      toWireRequest(model, request),
+      { signal: controller.signal },
+    );
+    const reply = new ReplyBuilder(options.onText);
+    for await (const chunk of stream) {
+      armWatchdog();
+      reply.add(chunk);
+    }
+    if (options.signal?.aborted) throw new ChatError("aborted", "Interrupted");
+    if (stalled) {
+      throw new ChatError("server", `The model stopped sending for ${idleTimeoutMs / 1000} s`);
+    }
+    if (!reply.finished) throw new ChatError("server", "The connection dropped mid-reply");
+    return reply.build();
+  } catch (error) {
+    if (options.signal?.aborted) throw new ChatError("aborted", "Interrupted");
+    if (stalled) {
+      throw new ChatError("server", `The model stopped sending for ${idleTimeoutMs / 1000} s`);
+    }
+    throw error;
+  } finally {
+    clearTimeout(watchdog);
+    options.signal?.removeEventListener("abort", abort);
+  }
+}
+
+/** Assembles streamed chunks into one assistant message. */
+class ReplyBuilder {
+  #content = "";
+  #calls: ToolCall[] = [];
+  #totalTokens: number | undefined;
+  #onText: ((text: string) => void) | undefined;
+  finished = false;
+
+  constructor(onText: ((text: string) => void) | undefined) {
+    this.#onText = onText;
+  }
+
+  add(chunk: OpenAI.Chat.Completions.ChatCompletionChunk): void {
+    if (chunk.usage) this.#totalTokens = chunk.usage.total_tokens;
+    const choice = chunk.choices[0];
+    if (!choice) return;
+    const { content, tool_calls: toolCalls } = choice.delta;
+    if (content) {
+      this.#content += content;
+      this.#onText?.(content);
+    }
+    for (const piece of toolCalls ?? []) {
+      const call = this.#calls[piece.index] ??= { id: "", name: "", arguments: "" };
+      if (piece.id) call.id = piece.id;
+      if (piece.function?.name) call.name += piece.function.name;
+      if (piece.function?.arguments) call.arguments += piece.function.arguments;
+    }
+    if (choice.finish_reason) this.finished = true;
+  }
+
+  build(): ChatReply {
+    const toolCalls = this.#calls.filter((call) => call !== undefined).map((call, index) => ({
+      ...call,
+      id: call.id || `call_${Date.now().toString(36)}_${index}`,
+    }));
+    return {
+      message: { role: "assistant", content: this.#content, toolCalls },
+      totalTokens: this.#totalTokens,
+    };
+  }
+}
+
+function toWireRequest(model: string, request: ChatRequest) {
+  const messages: WireMessage[] = [
+    { role: "system", content: request.system },
+    ...request.messages.map(toWireMessage),
+  ];
+  return {
+    model,
+    messages,
+    stream: true as const,
+    stream_options: { include_usage: true },
+    ...(request.tools?.length ? { tools: request.tools.map(toWireTool) } : {}),
+    ...(request.maxOutputTokens ? { max_tokens: request.maxOutputTokens } : {}),
+  };
+}
+
+function toWireMessage(message: Message): WireMessage {
+  switch (message.role) {
+    case "user":
+      return { role: "user", content: message.content };
+    case "tool":
+      return { role: "tool", tool_call_id: message.toolCallId, content: message.content };
+    case "assistant":
+      if (message.toolCalls.length === 0) return { role: "assistant", content: message.content };
+      return {
+        role: "assistant",
+        content: message.content || null,
+        tool_calls: message.toolCalls.map((call) => ({
+          id: call.id,
+          type: "function" as const,
+          function: { name: call.name, arguments: call.arguments },
+        })),
+      };
+    default: {
+      const unknown: never = message;
+      throw new TypeError(`Cannot send message: unknown role in ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+function toWireTool(tool: ToolDefinition): OpenAI.Chat.Completions.ChatCompletionTool {
+  return {
+    type: "function",
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+  };
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new ChatError("aborted", "Interrupted"));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new ChatError("aborted", "Interrupted"));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}

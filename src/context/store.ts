@@ -1,0 +1,327 @@
+/**
+ * Sessions on disk: one append-only JSONL file per session, `<dir>/<id>.jsonl`. The first
+ * line is a {@link SessionHeader}; every further line is one {@link SessionRecord}.
+ *
+ * @module
+ */
+import type { SessionRecord, SessionSink } from "./session.ts";
+
+/** The first line of a session file. */
+export interface SessionHeader {
+  type: "session";
+  version: 1;
+  id: string;
+  created: string;
+  model: string;
+}
+
+/** A session read back from disk, with its file open for appending. */
+export interface LoadedSession {
+  header: SessionHeader;
+  records: SessionRecord[];
+  warnings: string[];
+  file: SessionFile;
+}
+
+/** One line of `/sessions`. */
+export interface SessionInfo {
+  id: string;
+  created: string;
+  firstTask: string;
+  messages: number;
+}
+
+const SESSION_VERSION = 1;
+const ID_PATTERN = /^[A-Za-z0-9_-]+$/;
+const EXTENSION = ".jsonl";
+const NEWLINE = 0x0a;
+const FIRST_TASK_LENGTH = 60;
+
+/**
+ * An open session file that appends every record as one JSON line.
+ * Contract: `write` returns only after its line was handed to the OS by a synchronous append,
+ * so killing the process right afterwards loses nothing; each write costs O(record size).
+ */
+export class SessionFile implements SessionSink {
+  /** The session id, also the file name without `.jsonl`. */
+  readonly id: string;
+  /** The file path, under the store's directory. */
+  readonly path: string;
+  #file: Deno.FsFile | undefined;
+
+  /** Wraps `file`, opened for appending; obtain instances from {@link SessionStore}. */
+  constructor(id: string, path: string, file: Deno.FsFile) {
+    this.id = id;
+    this.path = path;
+    this.#file = file;
+  }
+
+  /** Appends `record` as one line. Throws when the file is closed or the disk refuses. */
+  write(record: SessionRecord): void {
+    if (!this.#file) throw new Error(`Cannot write to session "${this.path}": the file is closed`);
+    appendLine(this.#file, record);
+  }
+
+  /** Closes the file; later writes throw. Closing twice is harmless. */
+  close(): void {
+    this.#file?.close();
+    this.#file = undefined;
+  }
+
+  /** Closes the file, for `using`. */
+  [Symbol.dispose](): void {
+    this.close();
+  }
+}
+
+/**
+ * The session files under one directory, created on the first write.
+ * Contract: touches only `<dir>/<id>.jsonl` paths; ids are checked before use, so an id
+ * cannot name a path outside `dir`.
+ */
+export class SessionStore {
+  /** The directory holding the session files, as given (e.g. `.powercode/sessions`). */
+  readonly dir: string;
+
+  /** Creates a store over `dir`; nothing is touched until a session is created. */
+  constructor(dir: string) {
+    this.dir = dir.length > 1 ? dir.replace(/\/+$/, "") : dir;
+  }
+
+  /** Starts a new session file whose header line is on disk when this returns. */
+  create(options: { model: string }): SessionFile {
+    Deno.mkdirSync(this.dir, { recursive: true });
+    const created = new Date();
+    for (;;) {
+      const id = newId(created);
+      const path = this.#path(id);
+      let file: Deno.FsFile;
+      try {
+        file = Deno.openSync(path, { append: true, createNew: true });
+      } catch (error) {
+        if (error instanceof Deno.errors.AlreadyExists) continue;
+        throw error;
+      }
+      const header: SessionHeader = {
+        type: "session",
+        version: SESSION_VERSION,
+        id,
+        created: created.toISOString(),
+        model: options.model,
+      };
+      appendLine(file, header);
+      return new SessionFile(id, path, file);
+    }
+  }
+
+  /**
+   * Reads session `id` and opens it for appending.
+   * Contract: a torn last line is skipped with a warning and cut from the file, so the next
+   * append starts on a new line; any other malformed line throws an Error naming the file and
+   * line, and leaves the file untouched.
+   */
+  async load(id: string): Promise<LoadedSession> {
+    const path = this.#path(id);
+    const bytes = ID_PATTERN.test(id) ? await readIfExists(path) : undefined;
+    if (!bytes) throw new Error(`Cannot resume session "${id}": no such session in ${this.dir}`);
+    const parsed = parseSession(bytes, path);
+    if (parsed.keptBytes < bytes.length) await Deno.truncate(path, parsed.keptBytes);
+    const file = await Deno.open(path, { append: true });
+    if (parsed.keptBytes > 0 && bytes[parsed.keptBytes - 1] !== NEWLINE) {
+      writeAll(file, new TextEncoder().encode("\n"));
+    }
+    const { header, records, warnings } = parsed;
+    return { header, records, warnings, file: new SessionFile(id, path, file) };
+  }
+
+  /** The id of the most recently modified session, undefined when there is none. */
+  async latest(): Promise<string | undefined> {
+    return (await this.#idsByRecency())[0];
+  }
+
+  /**
+   * Up to `limit` sessions, most recently modified first.
+   * Contract: files that cannot be read or parsed are left out; `load` reports them.
+   */
+  async list(limit: number): Promise<SessionInfo[]> {
+    const infos: SessionInfo[] = [];
+    for (const id of await this.#idsByRecency()) {
+      if (infos.length >= limit) break;
+      const info = await this.#info(id);
+      if (info) infos.push(info);
+    }
+    return infos;
+  }
+
+  #path(id: string): string {
+    return `${this.dir}/${id}${EXTENSION}`;
+  }
+
+  async #info(id: string): Promise<SessionInfo | undefined> {
+    const path = this.#path(id);
+    try {
+      const { header, records } = parseSession(await Deno.readFile(path), path);
+      const messages = records.flatMap((record) =>
+        record.type === "message" ? [record.message] : []
+      );
+      const task = messages.find((message) => message.role === "user")?.content ?? "";
+      return { id, created: header.created, firstTask: oneLine(task), messages: messages.length };
+    } catch {
+      return undefined;
+    }
+  }
+
+  async #idsByRecency(): Promise<string[]> {
+    const found: { id: string; modified: number }[] = [];
+    try {
+      for await (const entry of Deno.readDir(this.dir)) {
+        const id = entry.name.slice(0, -EXTENSION.length);
+        if (!entry.isFile || !entry.name.endsWith(EXTENSION) || !ID_PATTERN.test(id)) continue;
+        const { mtime } = await Deno.stat(this.#path(id));
+        found.push({ id, modified: mtime?.getTime() ?? 0 });
+      }
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return [];
+      throw error;
+    }
+    found.sort((a, b) => b.modified - a.modified || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    return found.map((entry) => entry.id);
+  }
+}
+
+interface ParsedSession {
+  header: SessionHeader;
+  records: SessionRecord[];
+  warnings: string[];
+  /** Bytes to keep: everything before a torn last line. */
+  keptBytes: number;
+}
+
+function parseSession(bytes: Uint8Array, path: string): ParsedSession {
+  const fail = (reason: string) => new Error(`Cannot load session "${path}": ${reason}`);
+  const body = bytes.at(-1) === NEWLINE ? bytes.subarray(0, -1) : bytes;
+  const lines = new TextDecoder().decode(body).split("\n");
+  const values: unknown[] = [];
+  const warnings: string[] = [];
+  let keptBytes = bytes.length;
+  for (const [index, line] of lines.entries()) {
+    const parsed = parseJson(line);
+    if (parsed) {
+      values.push(parsed.value);
+    } else if (index < lines.length - 1) {
+      throw fail(`line ${index + 1} is not valid JSON`);
+    } else {
+      // Only the tail can be torn: lines are appended in order and `load` cuts a torn tail.
+      keptBytes = body.lastIndexOf(NEWLINE) + 1;
+      warnings.push(`Skipped a torn last line in "${path}" (crash while writing?)`);
+    }
+  }
+  const [first, ...rest] = values;
+  if (!isObject(first) || first.type !== "session") throw fail("line 1 is not a session header");
+  if (first.version !== SESSION_VERSION) {
+    throw fail(`line 1 has unsupported version ${JSON.stringify(first.version)}`);
+  }
+  if (!isHeader(first)) throw fail("line 1 is not a valid session header");
+  const records = rest.map((value, index) => {
+    const line = index + 2;
+    if (!isObject(value)) throw fail(`line ${line} is not a JSON object`);
+    if (!RECORD_SHAPES.has(value.type)) {
+      throw fail(`line ${line} has unknown record type ${JSON.stringify(value.type)}`);
+    }
+    if (!isSessionRecord(value)) throw fail(`line ${line} is not a valid "${value.type}" record`);
+    return value;
+  });
+  return { header: first, records, warnings, keptBytes };
+}
+
+type Shape = Record<string, (value: unknown) => boolean>;
+
+const TOOL_CALL: Shape = { id: isString, name: isString, arguments: isString };
+const MESSAGE_SHAPES = new Map<unknown, Shape>([
+  ["user", { content: isString }],
+  ["assistant", { content: isString, toolCalls: (v) => isArrayOf(v, TOOL_CALL) }],
+  ["tool", { toolCallId: isString, content: isString }],
+]);
+const USAGE: Shape = { totalTokens: isCount, historyLength: isCount };
+const COMPACTION_STATE: Shape = { summary: isString, compactedUntil: isCount };
+const RECORD_SHAPES = new Map<unknown, Shape>([
+  ["message", { message: (v) => isObject(v) && hasShape(v, MESSAGE_SHAPES.get(v.role)) }],
+  ["usage", { usage: (v) => v === null || hasShape(v, USAGE) }],
+  ["compaction", {
+    state: (v) => hasShape(v, COMPACTION_STATE),
+    tokensBefore: isCount,
+    tokensAfter: isCount,
+  }],
+]);
+const HEADER: Shape = { id: isString, created: isString, model: isString };
+
+/** Checks `value` against the shape of its `type`; the tables above mirror SessionRecord. */
+function isSessionRecord(value: unknown): value is SessionRecord {
+  return isObject(value) && hasShape(value, RECORD_SHAPES.get(value.type));
+}
+
+function isHeader(value: unknown): value is SessionHeader {
+  return hasShape(value, HEADER) && isObject(value) && value.type === "session" &&
+    value.version === SESSION_VERSION;
+}
+
+function hasShape(value: unknown, shape: Shape | undefined): boolean {
+  return isObject(value) && shape !== undefined &&
+    Object.entries(shape).every(([key, check]) => check(value[key]));
+}
+
+function isArrayOf(value: unknown, shape: Shape): boolean {
+  return Array.isArray(value) && value.every((item) => hasShape(item, shape));
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isString(value: unknown): value is string {
+  return typeof value === "string";
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
+}
+
+function parseJson(text: string): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(text) };
+  } catch {
+    return undefined;
+  }
+}
+
+function appendLine(file: Deno.FsFile, value: unknown): void {
+  writeAll(file, new TextEncoder().encode(JSON.stringify(value) + "\n"));
+}
+
+function writeAll(file: Deno.FsFile, bytes: Uint8Array): void {
+  let written = 0;
+  while (written < bytes.length) written += file.writeSync(bytes.subarray(written));
+}
+
+async function readIfExists(path: string): Promise<Uint8Array | undefined> {
+  try {
+    return await Deno.readFile(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+}
+
+/** `20261202-110844-a1b2c3`: UTC date and time, so ids sort by creation, plus a random suffix. */
+function newId(date: Date): string {
+  const stamp = date.toISOString().slice(0, 19).replace(/[-:]/g, "").replace("T", "-");
+  const random = crypto.getRandomValues(new Uint8Array(3));
+  return `${stamp}-${Array.from(random, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
+}
+
+function oneLine(text: string): string {
+  const chars = Array.from(text.replace(/\s+/g, " ").trim());
+  return chars.length <= FIRST_TASK_LENGTH
+    ? chars.join("")
+    : chars.slice(0, FIRST_TASK_LENGTH - 1).join("") + "…";
+}

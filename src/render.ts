@@ -1,0 +1,155 @@
+/**
+ * Renders agent events and task outcomes as terminal lines.
+ *
+ * @module
+ */
+import { bold, cyan, dim, green, red, setColorEnabled, yellow } from "@std/fmt/colors";
+import type { TaskResult } from "./agent.ts";
+import type { AgentEvent } from "./events.ts";
+import type { ToolCall } from "./messages.ts";
+
+/** Where rendered text goes. */
+export type Writer = (text: string) => void;
+
+/** How to render. */
+export interface RendererOptions {
+  /** Streamed answer text goes here (stdout); everything else to `status`. */
+  answer: Writer;
+  status: Writer;
+  color: boolean;
+  /** Show a spinner while waiting for the first token (terminals only). */
+  spinner: boolean;
+  /** Stream the answer as it arrives; when false the caller prints the final answer. */
+  streamAnswer: boolean;
+}
+
+const SPINNER_FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+/** Turns events into terminal output; one instance per program run. */
+export class Renderer {
+  #options: RendererOptions;
+  #spinner: ReturnType<typeof setInterval> | undefined;
+  #midLine = false;
+
+  /** Creates a renderer; enables or disables colours globally for this process. */
+  constructor(options: RendererOptions) {
+    this.#options = options;
+    setColorEnabled(options.color);
+  }
+
+  /** Renders one event. */
+  render(event: AgentEvent): void {
+    if (event.type !== "thinking") this.#stopSpinner();
+    switch (event.type) {
+      case "thinking":
+        return this.#startSpinner();
+      case "text":
+        if (!this.#options.streamAnswer) return;
+        this.#options.answer(event.text);
+        this.#midLine = !event.text.endsWith("\n");
+        return;
+      case "tool_start":
+        return this.line(`${cyan("●")} ${bold(event.call.name)} ${describeCall(event.call)}`);
+      case "tool_end":
+        return this.line(
+          event.ok ? `  ${green("✓")} ${event.summary}` : `  ${red("✗")} ${event.summary}`,
+        );
+      case "retry":
+        return this.line(
+          yellow(
+            `↻ ${event.reason}; retrying in ${
+              (event.delayMs / 1000).toFixed(1)
+            } s (attempt ${event.attempt})`,
+          ),
+        );
+      case "compaction_start":
+        return this.line(
+          yellow(
+            `Context approaching limit (approx ${event.estimatedTokens} / ${event.contextWindow} tokens), compressing earlier messages...`,
+          ),
+        );
+      case "compaction_end":
+        return this.line(
+          green(
+            `✓ Context compression complete: approx ${event.tokensBefore} → ${event.tokensAfter} tokens, ${event.messagesFolded} messages summarized (compactedUntil ${event.compactedUntil})`,
+          ),
+        );
+      case "warning":
+        return this.line(yellow(`⚠ ${event.message}`));
+      default: {
+        const unknown: never = event;
+        throw new TypeError(`Cannot render event: ${JSON.stringify(unknown)}`);
+      }
+    }
+  }
+
+  /** Renders how a task ended. */
+  finish(result: TaskResult): void {
+    this.#stopSpinner();
+    switch (result.status) {
+      case "done":
+        if (this.#midLine) this.#options.answer("\n");
+        this.#midLine = false;
+        return;
+      case "interrupted":
+        return this.line(yellow("⏹ Interrupted; the session is kept, type the next task"));
+      case "failed":
+      case "step_limit":
+        return this.line(red(`✗ ${result.error}`));
+      default: {
+        const unknown: never = result;
+        throw new TypeError(`Cannot render result: ${JSON.stringify(unknown)}`);
+      }
+    }
+  }
+
+  /** Prints one status line, first ending a streamed line if one is open. */
+  line(text: string): void {
+    this.#stopSpinner();
+    if (this.#midLine) this.#options.answer("\n");
+    this.#midLine = false;
+    this.#options.status(`${text}\n`);
+  }
+
+  /** Dims text, for hints. */
+  dim(text: string): string {
+    return dim(text);
+  }
+
+  #startSpinner(): void {
+    if (!this.#options.spinner || this.#spinner !== undefined) return;
+    let frame = 0;
+    const draw = () => {
+      this.#options.status(
+        `\r${cyan(SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length] ?? "")} ${dim("thinking…")}`,
+      );
+    };
+    if (this.#midLine) this.#options.answer("\n");
+    this.#midLine = false;
+    draw();
+    this.#spinner = setInterval(draw, 80);
+  }
+
+  #stopSpinner(): void {
+    if (this.#spinner === undefined) return;
+    clearInterval(this.#spinner);
+    this.#spinner = undefined;
+    this.#options.status("\r\x1b[2K");
+  }
+}
+
+/** The short argument shown after a tool's name: its path or the command's first line. */
+export function describeCall(call: ToolCall): string {
+  let args: unknown;
+  try {
+    args = JSON.parse(call.arguments);
+  } catch {
+    return dim("(malformed arguments)");
+  }
+  if (typeof args !== "object" || args === null) return "";
+  const record = args as Record<string, unknown>;
+  const value = record.path ?? record.command;
+  if (typeof value !== "string") return "";
+  const first = value.split("\n")[0] ?? "";
+  return first.length > 80 || value.includes("\n") ? `${first.slice(0, 80)}…` : first;
+}

@@ -1,0 +1,147 @@
+/**
+ * The one truncation rule for what tools return to the model: keep the head of
+ * file reads and the tail of command output, with a note that says what was
+ * cut and how to get the rest.
+ *
+ * @module
+ */
+
+/** Most lines a tool returns in one call. */
+export const MAX_LINES = 2000;
+/** Most UTF-8 bytes a tool returns in one call (50 KB). */
+export const MAX_BYTES = 50 * 1024;
+
+/** How {@linkcode truncate} cuts. */
+export interface TruncateOptions {
+  /** `head` keeps the start (file reads), `tail` keeps the end (command output). */
+  keep: "head" | "tail";
+  /** Defaults to {@linkcode MAX_LINES}. */
+  maxLines?: number;
+  /** Defaults to {@linkcode MAX_BYTES}. */
+  maxBytes?: number;
+  /** Head only: the file line number of the text's first line (default 1), for the notes. */
+  firstLine?: number;
+  /**
+   * Tail only: lines and bytes of the whole output when `text` is already only
+   * its end (a streaming capture dropped the start). Defaults to the text's own.
+   */
+  total?: { lines: number; bytes: number };
+}
+
+/** The kept text and what was cut. */
+export interface Truncation {
+  /** The kept text, whole lines where possible. */
+  text: string;
+  /** Empty when nothing was cut; otherwise one bracketed line for the model. */
+  note: string;
+  truncated: boolean;
+  keptLines: number;
+  totalLines: number;
+  keptBytes: number;
+  totalBytes: number;
+}
+
+/**
+ * Cuts `text` to at most `maxLines` lines and `maxBytes` UTF-8 bytes.
+ * Contract: cuts at line boundaries, except when a single line alone exceeds
+ * `maxBytes`: then head keeps that line's start and tail keeps its end.
+ * Contract: the note of a head cut names the `offset` to read on from; the
+ * note of a tail cut says how many lines were dropped and how to see them.
+ */
+export function truncate(text: string, options: TruncateOptions): Truncation {
+  const maxLines = options.maxLines ?? MAX_LINES;
+  const maxBytes = options.maxBytes ?? MAX_BYTES;
+  const lines = splitLines(text);
+  if (options.keep === "tail") lines.reverse();
+  const kept: string[] = [];
+  let keptBytes = 0;
+  for (const line of lines) {
+    const size = utf8Length(line);
+    if (kept.length >= maxLines || keptBytes + size > maxBytes) break;
+    kept.push(line);
+    keptBytes += size;
+  }
+  let partial = false;
+  if (kept.length === 0 && lines[0] !== undefined) {
+    kept.push(cutLine(lines[0], maxBytes, options.keep));
+    keptBytes = utf8Length(kept[0] ?? "");
+    partial = true;
+  }
+  if (options.keep === "tail") kept.reverse();
+  const totalBytes = options.total?.bytes ?? utf8Length(text);
+  const totalLines = options.total?.lines ?? lines.length;
+  const base = { text: kept.join(""), keptLines: kept.length, totalLines, keptBytes, totalBytes };
+  if (!partial && kept.length === totalLines && keptBytes === totalBytes) {
+    return { ...base, note: "", truncated: false };
+  }
+  const noteOptions = { firstLine: options.firstLine ?? 1, maxBytes, partial };
+  const note = options.keep === "head"
+    ? headNote(kept.length, lines.length, noteOptions)
+    : tailNote(base, noteOptions);
+  return { ...base, note, truncated: true };
+}
+
+/** Formats a byte count for people: `512 B`, `1.2 KB`, `3.4 MB`. */
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** Number of UTF-8 bytes of `text`, without encoding it. */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+interface NoteOptions {
+  firstLine: number;
+  maxBytes: number;
+  partial: boolean;
+}
+
+/** Splits into lines that keep their `\n`; the last may lack it. */
+function splitLines(text: string): string[] {
+  if (text === "") return [];
+  return text.split(/(?<=\n)/);
+}
+
+function cutLine(line: string, maxBytes: number, keep: "head" | "tail"): string {
+  const bytes = new TextEncoder().encode(line);
+  const slice = keep === "head" ? bytes.subarray(0, maxBytes) : bytes.subarray(-maxBytes);
+  // A cut inside a multi-byte character leaves U+FFFD at the edge: drop it.
+  const text = new TextDecoder().decode(slice);
+  return keep === "head" ? text.replace(/\uFFFD$/, "") : text.replace(/^\uFFFD/, "");
+}
+
+function headNote(kept: number, available: number, options: NoteOptions): string {
+  const first = options.firstLine;
+  const last = first + kept - 1;
+  const total = first - 1 + available;
+  const readOn = last < total ? `. Use offset=${last + 1} to read on` : "";
+  if (options.partial) {
+    return `[Line ${first} is longer than ${formatSize(options.maxBytes)}: showing only its ` +
+      `start; see the rest with bash (sed -n '${first}p' FILE | cut -b ` +
+      `${options.maxBytes + 1}-)${readOn}]`;
+  }
+  return `[Showing lines ${first}-${last} of ${total}${readOn}]`;
+}
+
+function tailNote(base: Omit<Truncation, "note" | "truncated">, options: NoteOptions): string {
+  const shown = options.partial
+    ? `the end of the last line, which alone is longer than ${formatSize(options.maxBytes)}`
+    : `the last ${base.keptLines} of ${base.totalLines} lines`;
+  return `[Output cut: showing ${shown} (${formatSize(base.keptBytes)} of ` +
+    `${formatSize(base.totalBytes)}); ${base.totalLines - base.keptLines} earlier lines ` +
+    `were dropped. To see them, redirect the output to a file (cmd > out.txt 2>&1) and ` +
+    `read it with read_file]`;
+}
