@@ -80,38 +80,20 @@ export class SessionFile implements SessionSink {
  * cannot name a path outside `dir`.
  */
 export class SessionStore {
-  /** The directory holding the session files, as given (e.g. `.powercode/sessions`). */
-  readonly dir: string;
-
-  /** Creates a store over `dir`; nothing is touched until a session is created. */
-  constructor(dir: string) {
-    this.dir = dir.length > 1 ? dir.replace(/\/+$/, "") : dir;
-  }
+  /** Creates a store over `dir` (e.g. `.powercode/sessions`); nothing is touched until `create`. */
+  constructor(readonly dir: string) {}
 
   /** Starts a new session file whose header line is on disk when this returns. */
   create(options: { model: string }): SessionFile {
     Deno.mkdirSync(this.dir, { recursive: true });
-    const created = new Date();
-    for (;;) {
-      const id = newId(created);
-      const path = this.#path(id);
-      let file: Deno.FsFile;
-      try {
-        file = Deno.openSync(path, { append: true, createNew: true });
-      } catch (error) {
-        if (error instanceof Deno.errors.AlreadyExists) continue;
-        throw error;
-      }
-      const header: SessionHeader = {
-        type: "session",
-        version: SESSION_VERSION,
-        id,
-        created: created.toISOString(),
-        model: options.model,
-      };
-      appendLine(file, header);
-      return new SessionFile(id, path, file);
-    }
+    const created = new Date().toISOString();
+    const id = newId(created);
+    const path = this.#path(id);
+    // `createNew` never clobbers an existing session, however unlikely an id collision is.
+    const file = Deno.openSync(path, { append: true, createNew: true });
+    const { model } = options;
+    appendLine(file, { type: "session", version: SESSION_VERSION, id, created, model });
+    return new SessionFile(id, path, file);
   }
 
   /**
@@ -161,9 +143,7 @@ export class SessionStore {
     const path = this.#path(id);
     try {
       const { header, records } = parseSession(await Deno.readFile(path), path);
-      const messages = records.flatMap((record) =>
-        record.type === "message" ? [record.message] : []
-      );
+      const messages = records.flatMap((r) => r.type === "message" ? [r.message] : []);
       const task = messages.find((message) => message.role === "user")?.content ?? "";
       return { id, created: header.created, firstTask: oneLine(task), messages: messages.length };
     } catch {
@@ -189,13 +169,8 @@ export class SessionStore {
   }
 }
 
-interface ParsedSession {
-  header: SessionHeader;
-  records: SessionRecord[];
-  warnings: string[];
-  /** Bytes to keep: everything before a torn last line. */
-  keptBytes: number;
-}
+/** `keptBytes`: the file's bytes before a torn last line. */
+type ParsedSession = Omit<LoadedSession, "file"> & { keptBytes: number };
 
 function parseSession(bytes: Uint8Array, path: string): ParsedSession {
   const fail = (reason: string) => new Error(`Cannot load session "${path}": ${reason}`);
@@ -253,7 +228,13 @@ const RECORD_SHAPES = new Map<unknown, Shape>([
     tokensAfter: isCount,
   }],
 ]);
-const HEADER: Shape = { id: isString, created: isString, model: isString };
+const HEADER: Shape = {
+  type: (v) => v === "session",
+  version: (v) => v === SESSION_VERSION,
+  id: isString,
+  created: isString,
+  model: isString,
+};
 
 /** Checks `value` against the shape of its `type`; the tables above mirror SessionRecord. */
 function isSessionRecord(value: unknown): value is SessionRecord {
@@ -261,8 +242,7 @@ function isSessionRecord(value: unknown): value is SessionRecord {
 }
 
 function isHeader(value: unknown): value is SessionHeader {
-  return hasShape(value, HEADER) && isObject(value) && value.type === "session" &&
-    value.version === SESSION_VERSION;
+  return hasShape(value, HEADER);
 }
 
 function hasShape(value: unknown, shape: Shape | undefined): boolean {
@@ -313,8 +293,8 @@ async function readIfExists(path: string): Promise<Uint8Array | undefined> {
 }
 
 /** `20261202-110844-a1b2c3`: UTC date and time, so ids sort by creation, plus a random suffix. */
-function newId(date: Date): string {
-  const stamp = date.toISOString().slice(0, 19).replace(/[-:]/g, "").replace("T", "-");
+function newId(iso: string): string {
+  const stamp = iso.slice(0, 19).replace(/[-:]/g, "").replace("T", "-");
   const random = crypto.getRandomValues(new Uint8Array(3));
   return `${stamp}-${Array.from(random, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
 }

@@ -226,10 +226,12 @@ const DEFAULT_CONTEXT_WINDOW = 128_000;
  */
 export async function startFakeServer(options: FakeServerOptions): Promise<FakeServer> {
   const state = new ServerState(options);
+  const listening = Promise.withResolvers<void>();
   const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    { hostname: "127.0.0.1", port: 0, onListen: () => listening.resolve() },
     (request) => state.handle(request),
   );
+  await listening.promise;
   let closed: Promise<void> | undefined;
   const close = () => {
     closed ??= (async () => {
@@ -238,7 +240,6 @@ export async function startFakeServer(options: FakeServerOptions): Promise<FakeS
     })();
     return closed;
   };
-  await Promise.resolve();
   return {
     url: `http://127.0.0.1:${server.addr.port}/v1`,
     requests: state.requests,
@@ -318,11 +319,11 @@ class ServerState {
     this.#checkModel(body.model);
     checkToolPairing(body.messages);
     checkContextLength(record.promptTokens, body.maxTokens, this.options.contextWindow);
-    const handled: HandledRequest = { ...record, body };
+    if (!isHandled(record)) throw new TypeError("Cannot handle request: body was not recorded");
     const index = this.#handlerCalls++;
     let reply: Reply;
     try {
-      reply = await this.options.handler(handled, index);
+      reply = checkReply(await this.options.handler(record, index));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       reply = { type: "error", status: 500, message: `Fake server handler threw: ${message}` };
