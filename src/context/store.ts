@@ -43,16 +43,10 @@ const FIRST_TASK_LENGTH = 60;
  * so killing the process right afterwards loses nothing; each write costs O(record size).
  */
 export class SessionFile implements SessionSink {
-  /** The session id, also the file name without `.jsonl`. */
-  readonly id: string;
-  /** The file path, under the store's directory. */
-  readonly path: string;
   #file: Deno.FsFile | undefined;
 
-  /** Wraps `file`, opened for appending; obtain instances from {@link SessionStore}. */
-  constructor(id: string, path: string, file: Deno.FsFile) {
-    this.id = id;
-    this.path = path;
+  /** Wraps `file` (session `id` at `path`), opened for appending; get one from SessionStore. */
+  constructor(readonly id: string, readonly path: string, file: Deno.FsFile) {
     this.#file = file;
   }
 
@@ -80,7 +74,7 @@ export class SessionFile implements SessionSink {
  * cannot name a path outside `dir`.
  */
 export class SessionStore {
-  /** Creates a store over `dir` (e.g. `.powercode/sessions`); nothing is touched until `create`. */
+  /** A store over `dir` (e.g. `.powercode/sessions`); nothing is touched until `create`. */
   constructor(readonly dir: string) {}
 
   /** Starts a new session file whose header line is on disk when this returns. */
@@ -180,12 +174,10 @@ function parseSession(bytes: Uint8Array, path: string): ParsedSession {
   const warnings: string[] = [];
   let keptBytes = bytes.length;
   for (const [index, line] of lines.entries()) {
-    const parsed = parseJson(line);
-    if (parsed) {
-      values.push(parsed.value);
-    } else if (index < lines.length - 1) {
-      throw fail(`line ${index + 1} is not valid JSON`);
-    } else {
+    try {
+      values.push(JSON.parse(line));
+    } catch {
+      if (index < lines.length - 1) throw fail(`line ${index + 1} is not valid JSON`);
       // Only the tail can be torn: lines are appended in order and `load` cuts a torn tail.
       keptBytes = body.lastIndexOf(NEWLINE) + 1;
       warnings.push(`Skipped a torn last line in "${path}" (crash while writing?)`);
@@ -218,31 +210,23 @@ const MESSAGE_SHAPES = new Map<unknown, Shape>([
   ["tool", { toolCallId: isString, content: isString }],
 ]);
 const USAGE: Shape = { totalTokens: isCount, historyLength: isCount };
-const COMPACTION_STATE: Shape = { summary: isString, compactedUntil: isCount };
+const STATE: Shape = { summary: isString, compactedUntil: isCount };
 const RECORD_SHAPES = new Map<unknown, Shape>([
   ["message", { message: (v) => isObject(v) && hasShape(v, MESSAGE_SHAPES.get(v.role)) }],
   ["usage", { usage: (v) => v === null || hasShape(v, USAGE) }],
-  ["compaction", {
-    state: (v) => hasShape(v, COMPACTION_STATE),
-    tokensBefore: isCount,
-    tokensAfter: isCount,
-  }],
+  ["compaction", { state: (v) => hasShape(v, STATE), tokensBefore: isCount, tokensAfter: isCount }],
 ]);
-const HEADER: Shape = {
-  type: (v) => v === "session",
-  version: (v) => v === SESSION_VERSION,
-  id: isString,
-  created: isString,
-  model: isString,
-};
+const HEADER: Shape = { id: isString, created: isString, model: isString };
 
 /** Checks `value` against the shape of its `type`; the tables above mirror SessionRecord. */
 function isSessionRecord(value: unknown): value is SessionRecord {
   return isObject(value) && hasShape(value, RECORD_SHAPES.get(value.type));
 }
 
-function isHeader(value: unknown): value is SessionHeader {
-  return hasShape(value, HEADER);
+function isHeader(
+  value: Record<string, unknown>,
+): value is Record<string, unknown> & SessionHeader {
+  return value.type === "session" && value.version === SESSION_VERSION && hasShape(value, HEADER);
 }
 
 function hasShape(value: unknown, shape: Shape | undefined): boolean {
@@ -264,14 +248,6 @@ function isString(value: unknown): value is string {
 
 function isCount(value: unknown): value is number {
   return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
-}
-
-function parseJson(text: string): { value: unknown } | undefined {
-  try {
-    return { value: JSON.parse(text) };
-  } catch {
-    return undefined;
-  }
 }
 
 function appendLine(file: Deno.FsFile, value: unknown): void {

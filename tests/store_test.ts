@@ -1,0 +1,214 @@
+import { assertEquals, assertMatch, assertRejects } from "@std/assert";
+import { Session, type SessionRecord } from "../src/context/session.ts";
+import { SessionStore } from "../src/context/store.ts";
+
+const ID = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
+
+async function withStore(test: (store: SessionStore, dir: string) => void | Promise<void>) {
+  const root = await Deno.makeTempDir();
+  try {
+    const dir = `${root}/.powercode/sessions`;
+    await test(new SessionStore(dir), dir);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+function lines(path: string): unknown[] {
+  return Deno.readTextFileSync(path).split("\n").filter((line) => line).map((l) => JSON.parse(l));
+}
+
+/** Writes a session file by hand: a valid header followed by `body`. */
+async function writeSession(dir: string, id: string, body: string): Promise<string> {
+  const path = `${dir}/${id}.jsonl`;
+  await Deno.mkdir(dir, { recursive: true });
+  const header = {
+    type: "session",
+    version: 1,
+    id,
+    created: "2026-01-01T00:00:00.000Z",
+    model: "m",
+  };
+  await Deno.writeTextFile(path, JSON.stringify(header) + "\n" + body);
+  return path;
+}
+
+const USER: SessionRecord = { type: "message", message: { role: "user", content: "hello" } };
+const USAGE: SessionRecord = { type: "usage", usage: { totalTokens: 10, historyLength: 1 } };
+
+Deno.test("SessionStore.create() writes the header line before returning", async () => {
+  await withStore((store, dir) => {
+    const now = () => new Date().toISOString();
+    const before = now();
+    using file = store.create({ model: "gpt-test" });
+    assertMatch(file.id, ID);
+    assertEquals(file.path, `${dir}/${file.id}.jsonl`);
+    const [header] = lines(file.path);
+    const { created } = header as { created: unknown };
+    assertEquals(header, { type: "session", version: 1, id: file.id, created, model: "gpt-test" });
+    assertEquals(typeof created === "string" && created >= before && created <= now(), true);
+    assertEquals(Deno.readTextFileSync(file.path).endsWith("}\n"), true);
+  });
+});
+
+Deno.test("SessionFile.write() puts each record on disk before returning", async () => {
+  await withStore((store) => {
+    using file = store.create({ model: "m" });
+    file.write(USER);
+    assertEquals(lines(file.path).slice(1), [USER]);
+    file.write(USAGE);
+    assertEquals(lines(file.path).slice(1), [USER, USAGE]);
+  });
+});
+
+Deno.test("SessionStore.load() round-trips every record type into an equal Session", async () => {
+  await withStore(async (store) => {
+    const written: SessionRecord[] = [];
+    const file = store.create({ model: "m" });
+    const original = new Session({ write: (record) => (written.push(record), file.write(record)) });
+    original.append({ role: "user", content: "read notes.md, then fix it" });
+    original.append({
+      role: "assistant",
+      content: "",
+      toolCalls: [{ id: "c1", name: "read_file", arguments: '{"path":"notes.md"}' }],
+    });
+    original.append({ role: "tool", toolCallId: "c1", content: 'line 1\n"quoted" ünïcode' });
+    original.recordUsage({ totalTokens: 120, historyLength: 3 });
+    original.applyCompaction({ summary: "Read notes.md.", compactedUntil: 2 }, {
+      tokensBefore: 120,
+      tokensAfter: 40,
+    });
+    original.recordUsage(undefined);
+    original.append({ role: "assistant", content: "Done.", toolCalls: [] });
+    original.recordUsage({ totalTokens: 60, historyLength: 4 });
+    file.close();
+
+    const loaded = await store.load(file.id);
+    loaded.file.close();
+    assertEquals(loaded.records, written);
+    assertEquals(loaded.warnings, []);
+    assertEquals(loaded.header.id, file.id);
+    const resumed = Session.fromRecords(loaded.records);
+    assertEquals(resumed.history, original.history);
+    assertEquals(resumed.usage, { totalTokens: 60, historyLength: 4 });
+    assertEquals(resumed.compaction, { summary: "Read notes.md.", compactedUntil: 2 });
+    assertEquals(resumed.filesRead, ["notes.md"]);
+  });
+});
+
+Deno.test("SessionStore.load() skips a torn last line and repairs the file", async () => {
+  await withStore(async (store, dir) => {
+    const path = await writeSession(dir, "s1", JSON.stringify(USER) + '\n{"type":"mess');
+    const loaded = await store.load("s1");
+    assertEquals(loaded.warnings, [`Skipped a torn last line in "${path}" (crash while writing?)`]);
+    assertEquals(loaded.records, [USER]);
+    const kept = Deno.readTextFileSync(path);
+    assertEquals(kept.endsWith(`${JSON.stringify(USER)}\n`), true);
+    loaded.file.write(USAGE);
+    loaded.file.close();
+
+    const again = await store.load("s1");
+    again.file.close();
+    assertEquals(again.warnings, []);
+    assertEquals(again.records, [USER, USAGE]);
+    assertEquals(Deno.readTextFileSync(path), `${kept}${JSON.stringify(USAGE)}\n`);
+  });
+});
+
+Deno.test("SessionStore.load() keeps a complete last line that lacks its newline", async () => {
+  await withStore(async (store, dir) => {
+    await writeSession(dir, "s1", JSON.stringify(USER));
+    const loaded = await store.load("s1");
+    loaded.file.write(USAGE);
+    loaded.file.close();
+    assertEquals(loaded.warnings, []);
+    const again = await store.load("s1");
+    again.file.close();
+    assertEquals(again.records, [USER, USAGE]);
+  });
+});
+
+Deno.test("SessionStore.load() rejects a malformed line with its file and number", async () => {
+  await withStore(async (store, dir) => {
+    const cases: [string, string][] = [
+      [`${JSON.stringify(USER)}\n{oops\n${JSON.stringify(USAGE)}\n`, "line 3 is not valid JSON"],
+      ['{"type":"note"}\n', 'line 2 has unknown record type "note"'],
+      ["[1]\n", "line 2 is not a JSON object"],
+      ['{"type":"message","message":{"role":"user"}}\n', 'line 2 is not a valid "message" record'],
+      [
+        '{"type":"message","message":{"role":"assistant","content":"","toolCalls":[{"id":"c"}]}}\n',
+        'line 2 is not a valid "message" record',
+      ],
+      [
+        '{"type":"usage","usage":{"totalTokens":-1,"historyLength":0}}\n',
+        'line 2 is not a valid "usage" record',
+      ],
+      [
+        '{"type":"compaction","state":{"summary":"s"},"tokensBefore":1,"tokensAfter":1}\n',
+        'line 2 is not a valid "compaction" record',
+      ],
+    ];
+    for (const [body, reason] of cases) {
+      const path = await writeSession(dir, "bad", body);
+      const error = await assertRejects(() => store.load("bad"), Error);
+      assertEquals(error.message, `Cannot load session "${path}": ${reason}`);
+      assertEquals(Deno.readTextFileSync(path).endsWith(body), true);
+    }
+  });
+});
+
+Deno.test("SessionStore.load() rejects a missing header and an unsupported version", async () => {
+  await withStore(async (store, dir) => {
+    const path = `${dir}/bad.jsonl`;
+    const cases: [string, string][] = [
+      [JSON.stringify(USER) + "\n", "line 1 is not a session header"],
+      ['{"type":"session","version":2,"id":"bad"}\n', "line 1 has unsupported version 2"],
+      ['{"type":"session","version":1,"id":"bad"}\n', "line 1 is not a valid session header"],
+      ["", "line 1 is not a session header"],
+    ];
+    await Deno.mkdir(dir, { recursive: true });
+    for (const [text, reason] of cases) {
+      await Deno.writeTextFile(path, text);
+      const error = await assertRejects(() => store.load("bad"), Error);
+      assertEquals(error.message, `Cannot load session "${path}": ${reason}`);
+    }
+  });
+});
+
+Deno.test("SessionStore.load() names the directory for an unknown id", async () => {
+  await withStore(async (store, dir) => {
+    for (const id of ["nope", "../sessions/nope", ""]) {
+      const error = await assertRejects(() => store.load(id), Error);
+      assertEquals(error.message, `Cannot resume session "${id}": no such session in ${dir}`);
+    }
+  });
+});
+
+Deno.test("SessionStore.latest() and list() put the most recently modified first", async () => {
+  await withStore(async (store, dir) => {
+    assertEquals(await store.latest(), undefined);
+    assertEquals(await store.list(10), []);
+    const long = `Fix   the\nparser ${"x".repeat(80)}`;
+    const task = (content: string) =>
+      JSON.stringify({ type: "message", message: { role: "user", content } });
+    await writeSession(dir, "a", `${task("first")}\n${JSON.stringify(USAGE)}\n`);
+    await writeSession(dir, "b", `${task(long)}\n${task("second")}\n`);
+    await writeSession(dir, "c", "");
+    await Deno.writeTextFile(`${dir}/broken.jsonl`, "{oops\n{}\n");
+    await Deno.writeTextFile(`${dir}/notes.txt`, "not a session");
+    for (const [id, seconds] of [["c", 1], ["a", 2], ["broken", 3], ["b", 4]] as const) {
+      await Deno.utime(`${dir}/${id}.jsonl`, seconds, seconds);
+    }
+
+    assertEquals(await store.latest(), "b");
+    const created = "2026-01-01T00:00:00.000Z";
+    assertEquals(await store.list(10), [
+      { id: "b", created, firstTask: `Fix the parser ${"x".repeat(44)}…`, messages: 2 },
+      { id: "a", created, firstTask: "first", messages: 1 },
+      { id: "c", created, firstTask: "", messages: 0 },
+    ]);
+    assertEquals((await store.list(1)).map((info) => info.id), ["b"]);
+    using file = store.create({ model: "m" });
+    assertEquals(await store.latest(), file.id);
+  });
+});
