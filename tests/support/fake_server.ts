@@ -32,7 +32,7 @@ export interface AssistantMessage {
   /** Reply text; a missing content is recorded as `null`. */
   content: string | null;
   /** Requested tool calls, never empty when present. */
-  tool_calls?: WireToolCall[];
+  "tool_calls"?: WireToolCall[];
 }
 
 /** A tool result answering one call of the preceding assistant message. */
@@ -42,7 +42,7 @@ export interface ToolMessage {
   /** Result text. */
   content: string;
   /** Id of the answered call. */
-  tool_call_id: string;
+  "tool_call_id": string;
 }
 
 /** One message of a validated request. */
@@ -309,7 +309,7 @@ class ServerState {
     if (route === "GET /v1/models") {
       record.status = 200;
       const id = this.options.model ?? "fake-model";
-      const model = { id, object: "model", created: 0, owned_by: "fake" };
+      const model = { id, object: "model", created: 0, "owned_by": "fake" };
       return Response.json({ object: "list", data: [model] });
     }
     record.raw = await readJson(request);
@@ -373,10 +373,15 @@ class ServerState {
         return errorResponse(record, 503, serverError(503, "Fake server closed during hang"));
       case "error":
         await sleep(reply.delayMs ?? 0, signal);
-        return errorResponse(record, reply.status, serverError(reply.status, reply.message, reply), {
-          headers: reply.headers,
-          body: reply.body,
-        });
+        return errorResponse(
+          record,
+          reply.status,
+          serverError(reply.status, reply.message, reply),
+          {
+            headers: reply.headers,
+            body: reply.body,
+          },
+        );
       case "drop":
         await sleep(reply.delayMs ?? 0, signal);
         return this.#answer(reply.reply, record, body, reply.afterChunks);
@@ -403,32 +408,34 @@ class ServerState {
       countTextTokens(answer.content ?? ""),
     );
     const usage = this.options.sendUsage === false ? undefined : {
-      prompt_tokens: record.promptTokens,
-      completion_tokens: completionTokens,
-      total_tokens: record.promptTokens + completionTokens,
+      "prompt_tokens": record.promptTokens,
+      "completion_tokens": completionTokens,
+      "total_tokens": record.promptTokens + completionTokens,
     };
     const meta = {
       id: `chatcmpl-fake-${++this.#completions}`,
       created: Math.floor(Date.now() / 1000),
       model: body.model,
-      system_fingerprint: "fp_fake",
+      "system_fingerprint": "fp_fake",
     };
     record.status = 200;
+    const signal = this.closing.signal;
+    const onCancel = () => record.clientAborted = true;
     if (!body.stream) {
       const json = JSON.stringify(completionJson(answer, meta, usage));
-      if (dropAfter === undefined) {
-        return new Response(json, { headers: { "content-type": "application/json" } });
-      }
-      return new Response(droppingBody([json.slice(0, json.length / 2)], 0, this.closing.signal), {
-        headers: { "content-type": "application/json" },
-      });
+      const headers = { "content-type": "application/json" };
+      if (dropAfter === undefined) return new Response(json, { headers });
+      const half = json.slice(0, Math.floor(json.length / 2));
+      return new Response(scriptedBody([half], { dropAfter: 1, signal, onCancel }), { headers });
     }
-    const events = sseEvents(answer, meta, body.includeUsage ? usage : undefined, reply);
-    const stream = sseBody(events, {
+    const chunkSize = reply.type === "text" ? reply.chunkSize : undefined;
+    const events = sseEvents(answer, meta, body.includeUsage ? usage : undefined, chunkSize);
+    const parts = events.map((event) => `data: ${event}\n\n`);
+    const stream = scriptedBody(parts, {
       chunkDelayMs: reply.chunkDelayMs ?? 0,
       dropAfter,
-      signal: this.closing.signal,
-      onCancel: () => record.clientAborted = true,
+      signal,
+      onCancel,
     });
     return new Response(stream, {
       headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" },
@@ -493,5 +500,415 @@ function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
       }, ms)
       : undefined;
     signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+function isHandled(record: RecordedRequest): record is HandledRequest {
+  return record.body !== undefined;
+}
+
+function checkReply(reply: Reply): Reply {
+  if (reply.type === "tool_calls" && reply.calls.length === 0) {
+    throw new TypeError("Cannot send a tool_calls reply: it has no calls");
+  }
+  return reply;
+}
+
+// ---- Request validation, with the real API's wording ----
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "number") return Number.isInteger(value) ? "an integer" : "a decimal";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+function missing(param: string): RequestError {
+  return new RequestError(
+    `Missing required parameter: '${param}'.`,
+    param,
+    "missing_required_parameter",
+  );
+}
+
+function invalidType(param: string, expected: string, value: unknown): RequestError {
+  const message = `Invalid type for '${param}': expected ${expected}, but got ${
+    describe(value)
+  } instead.`;
+  return new RequestError(message, param, "invalid_type");
+}
+
+function requireString(value: unknown, param: string): string {
+  if (value === undefined) throw missing(param);
+  if (typeof value !== "string") throw invalidType(param, "a string", value);
+  return value;
+}
+
+function optionalPositiveInt(body: Record<string, unknown>, key: string): number | undefined {
+  const value = body[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "number" || !Number.isInteger(value)) {
+    throw invalidType(key, "an integer", value);
+  }
+  if (value < 1) {
+    throw new RequestError(
+      `Invalid '${key}': integer below minimum value. Expected a value >= 1, but got ${value} instead.`,
+      key,
+      "integer_below_min_value",
+    );
+  }
+  return value;
+}
+
+function parseChatRequest(raw: unknown): ChatRequest {
+  if (!isRecord(raw)) throw invalidType("body", "an object", raw);
+  const model = requireString(raw.model, "model");
+  if (raw.messages === undefined) throw missing("messages");
+  if (!Array.isArray(raw.messages)) throw invalidType("messages", "an array", raw.messages);
+  if (raw.messages.length === 0) {
+    throw new RequestError(
+      "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+      "messages",
+      "empty_array",
+    );
+  }
+  const messages = raw.messages.map((message: unknown, i) =>
+    parseMessage(message, `messages[${i}]`)
+  );
+  if (raw.stream !== undefined && raw.stream !== null && typeof raw.stream !== "boolean") {
+    throw invalidType("stream", "a boolean", raw.stream);
+  }
+  const stream = raw.stream === true;
+  const request: ChatRequest = { model, messages, stream, includeUsage: parseStreamOptions(raw) };
+  if (raw.tools !== undefined && raw.tools !== null) request.tools = parseTools(raw.tools);
+  for (const key of ["tool_choice", "parallel_tool_calls"]) {
+    if (raw[key] !== undefined && raw[key] !== null && request.tools === undefined) {
+      throw new RequestError(
+        `Invalid value for '${key}': '${key}' is only allowed when 'tools' are specified.`,
+        key,
+      );
+    }
+  }
+  const maxTokens = optionalPositiveInt(raw, "max_tokens") ??
+    optionalPositiveInt(raw, "max_completion_tokens");
+  if (maxTokens !== undefined) request.maxTokens = maxTokens;
+  return request;
+}
+
+function parseStreamOptions(raw: Record<string, unknown>): boolean {
+  const options = raw.stream_options;
+  if (options === undefined || options === null) return false;
+  if (raw.stream !== true) {
+    throw new RequestError(
+      "The 'stream_options' parameter is only allowed when 'stream' is enabled.",
+      "stream_options",
+    );
+  }
+  if (!isRecord(options)) throw invalidType("stream_options", "an object", options);
+  const include = options.include_usage;
+  if (include !== undefined && typeof include !== "boolean") {
+    throw invalidType("stream_options.include_usage", "a boolean", include);
+  }
+  return include === true;
+}
+
+function parseMessage(value: unknown, param: string): ChatMessage {
+  if (!isRecord(value)) throw invalidType(param, "an object", value);
+  const role = value.role;
+  switch (role) {
+    case "system":
+    case "user":
+      return { role, content: requireString(value.content, `${param}.content`) };
+    case "tool":
+      return {
+        role,
+        content: requireString(value.content, `${param}.content`),
+        "tool_call_id": requireString(value.tool_call_id, `${param}.tool_call_id`),
+      };
+    case "assistant":
+      return parseAssistant(value, param);
+    case undefined:
+      throw missing(`${param}.role`);
+    default:
+      throw new RequestError(
+        `Invalid value: '${
+          String(role)
+        }'. Supported values are: 'system', 'assistant', 'user' and 'tool'.`,
+        `${param}.role`,
+        "invalid_value",
+      );
+  }
+}
+
+function parseAssistant(value: Record<string, unknown>, param: string): AssistantMessage {
+  const calls = value.tool_calls;
+  if (calls === undefined || calls === null) {
+    return { role: "assistant", content: requireString(value.content, `${param}.content`) };
+  }
+  if (!Array.isArray(calls)) throw invalidType(`${param}.tool_calls`, "an array", calls);
+  if (calls.length === 0) {
+    throw new RequestError(`[] is too short - '${param}.tool_calls'`, `${param}.tool_calls`);
+  }
+  const content = value.content === undefined || value.content === null
+    ? null
+    : requireString(value.content, `${param}.content`);
+  const toolCalls = calls.map((call: unknown, j) =>
+    parseToolCall(call, `${param}.tool_calls[${j}]`)
+  );
+  return { role: "assistant", content, tool_calls: toolCalls };
+}
+
+function parseToolCall(value: unknown, param: string): WireToolCall {
+  if (!isRecord(value)) throw invalidType(param, "an object", value);
+  const id = requireString(value.id, `${param}.id`);
+  if (value.type !== "function") {
+    requireString(value.type, `${param}.type`);
+    throw new RequestError(
+      `Invalid value: '${String(value.type)}'. Supported values are: 'function'.`,
+      `${param}.type`,
+      "invalid_value",
+    );
+  }
+  const fn = value.function;
+  if (fn === undefined) throw missing(`${param}.function`);
+  if (!isRecord(fn)) throw invalidType(`${param}.function`, "an object", fn);
+  const name = requireString(fn.name, `${param}.function.name`);
+  const args = requireString(fn.arguments, `${param}.function.arguments`);
+  return { id, type: "function", function: { name, arguments: args } };
+}
+
+function parseTools(value: unknown): ToolDefinition[] {
+  if (!Array.isArray(value)) throw invalidType("tools", "an array", value);
+  if (value.length === 0) throw new RequestError("[] is too short - 'tools'", "tools");
+  return value.map((tool: unknown, i) => parseTool(tool, `tools[${i}]`));
+}
+
+function parseTool(tool: unknown, param: string): ToolDefinition {
+  if (!isRecord(tool)) throw invalidType(param, "an object", tool);
+  if (tool.type !== "function") {
+    if (tool.type === undefined) throw missing(`${param}.type`);
+    throw new RequestError(
+      `Invalid value: '${String(tool.type)}'. Supported values are: 'function'.`,
+      `${param}.type`,
+      "invalid_value",
+    );
+  }
+  if (tool.function === undefined) throw missing(`${param}.function`);
+  if (!isRecord(tool.function)) throw invalidType(`${param}.function`, "an object", tool.function);
+  const { name, description, parameters } = tool.function;
+  const definition: ToolDefinition = {
+    type: "function",
+    function: { name: requireString(name, `${param}.function.name`) },
+  };
+  if (!/^[a-zA-Z0-9_-]{1,64}$/.test(definition.function.name)) {
+    throw new RequestError(
+      `Invalid '${param}.function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`,
+      `${param}.function.name`,
+      "invalid_value",
+    );
+  }
+  if (description !== undefined) {
+    definition.function.description = requireString(description, `${param}.function.description`);
+  }
+  if (parameters !== undefined) {
+    if (!isRecord(parameters) || parameters.type !== "object") {
+      const got = isRecord(parameters) ? String(parameters.type ?? "None") : describe(parameters);
+      throw new RequestError(
+        `Invalid schema for function '${definition.function.name}': schema must be a JSON Schema of 'type: "object"', got 'type: "${got}"'.`,
+        `${param}.function.parameters`,
+        "invalid_function_parameters",
+      );
+    }
+    definition.function.parameters = parameters;
+  }
+  return definition;
+}
+
+/** Tool calls must be answered, in any order, before the next non-tool message. */
+function checkToolPairing(messages: readonly ChatMessage[]): void {
+  let pending = new Set<string>();
+  let callerIndex = -1;
+  const unanswered = () =>
+    new RequestError(
+      `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${
+        [...pending].join(", ")
+      }`,
+      `messages.[${callerIndex}].role`,
+    );
+  messages.forEach((message, i) => {
+    if (message.role === "tool") {
+      if (pending.delete(message.tool_call_id)) return;
+      throw new RequestError(
+        "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+        `messages.[${i}].role`,
+      );
+    }
+    if (pending.size > 0) throw unanswered();
+    const calls = message.role === "assistant" ? message.tool_calls ?? [] : [];
+    pending = new Set(calls.map((call) => call.id));
+    callerIndex = i;
+  });
+  if (pending.size > 0) throw unanswered();
+}
+
+function checkContextLength(
+  promptTokens: number,
+  maxTokens: number | undefined,
+  contextWindow = DEFAULT_CONTEXT_WINDOW,
+): void {
+  const requested = promptTokens + (maxTokens ?? 0);
+  if (requested <= contextWindow) return;
+  const limit = `This model's maximum context length is ${contextWindow} tokens.`;
+  const message = maxTokens === undefined
+    ? `${limit} However, your messages resulted in ${promptTokens} tokens. Please reduce the length of the messages.`
+    : `${limit} However, you requested ${requested} tokens (${promptTokens} in the messages, ${maxTokens} in the completion). Please reduce the length of the messages or completion.`;
+  throw new RequestError(message, "messages", "context_length_exceeded");
+}
+
+// ---- Rendering replies as chat.completion JSON or SSE chunks ----
+
+interface Answer {
+  content: string | null;
+  calls: { id: string; name: string; arguments: string }[];
+  finishReason: "stop" | "length" | "tool_calls";
+}
+
+interface CompletionMeta {
+  id: string;
+  created: number;
+  model: string;
+  "system_fingerprint": string;
+}
+
+interface Usage {
+  "prompt_tokens": number;
+  "completion_tokens": number;
+  "total_tokens": number;
+}
+
+function toAnswer(reply: TextReply | ToolCallsReply, nextId: () => string): Answer {
+  if (reply.type === "text") {
+    return { content: reply.content, calls: [], finishReason: reply.finishReason ?? "stop" };
+  }
+  const calls = reply.calls.map((call) => ({
+    id: call.id ?? nextId(),
+    name: call.name,
+    arguments: call.arguments,
+  }));
+  return { content: reply.content ?? null, calls, finishReason: "tool_calls" };
+}
+
+function wireCall(call: Answer["calls"][number]): WireToolCall {
+  return {
+    id: call.id,
+    type: "function",
+    function: { name: call.name, arguments: call.arguments },
+  };
+}
+
+function completionJson(answer: Answer, meta: CompletionMeta, usage: Usage | undefined) {
+  const message = {
+    role: "assistant",
+    content: answer.content,
+    refusal: null,
+    ...(answer.calls.length > 0 ? { tool_calls: answer.calls.map(wireCall) } : {}),
+  };
+  return {
+    ...meta,
+    object: "chat.completion",
+    choices: [{ index: 0, message, logprobs: null, finish_reason: answer.finishReason }],
+    ...(usage === undefined ? {} : { usage }),
+  };
+}
+
+/** Code-point-safe pieces of `size` characters, by default `maxPieces` even pieces. */
+function splitPieces(text: string, maxPieces: number, size?: number): string[] {
+  const chars = Array.from(text);
+  const step = Math.max(1, size ?? Math.ceil(chars.length / maxPieces));
+  const pieces: string[] = [];
+  for (let i = 0; i < chars.length; i += step) pieces.push(chars.slice(i, i + step).join(""));
+  return pieces;
+}
+
+/** The `data:` payloads of a streamed answer, like OpenAI's, ending with `[DONE]`. */
+function sseEvents(
+  answer: Answer,
+  meta: CompletionMeta,
+  usage: Usage | undefined,
+  chunkSize: number | undefined,
+): string[] {
+  const usageField = usage === undefined ? {} : { usage: null };
+  const chunk = (delta: Record<string, unknown>, finishReason: string | null) =>
+    JSON.stringify({
+      ...meta,
+      object: "chat.completion.chunk",
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+      ...usageField,
+    });
+  const initial = answer.calls.length > 0 && answer.content === null ? null : "";
+  const events = [chunk({ role: "assistant", content: initial, refusal: null }, null)];
+  for (const piece of splitPieces(answer.content ?? "", 8, chunkSize)) {
+    events.push(chunk({ content: piece }, null));
+  }
+  answer.calls.forEach((call, index) => {
+    const head = {
+      index,
+      id: call.id,
+      type: "function",
+      function: { name: call.name, arguments: "" },
+    };
+    events.push(chunk({ tool_calls: [head] }, null));
+    for (const piece of splitPieces(call.arguments, 3)) {
+      events.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }, null));
+    }
+  });
+  events.push(chunk({}, answer.finishReason));
+  if (usage !== undefined) {
+    events.push(JSON.stringify({ ...meta, object: "chat.completion.chunk", choices: [], usage }));
+  }
+  events.push("[DONE]");
+  return events;
+}
+
+interface BodyOptions {
+  chunkDelayMs?: number;
+  dropAfter: number | undefined;
+  signal: AbortSignal;
+  onCancel: () => void;
+}
+
+/**
+ * A body sending `parts` one by one, cutting the connection after `dropAfter` parts and
+ * ending early when the server closes.
+ */
+function scriptedBody(parts: readonly string[], options: BodyOptions): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const cancelled = new AbortController();
+  const stop = AbortSignal.any([options.signal, cancelled.signal]);
+  let sent = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (options.dropAfter !== undefined && sent >= options.dropAfter) {
+        // A string reason keeps Deno's log of the reset connection to one line.
+        controller.error(`fake_server: scripted drop after ${sent} of ${parts.length} chunks`);
+        return;
+      }
+      const part = parts[sent];
+      if (part === undefined) return controller.close();
+      if (sent > 0 && !(await sleep(options.chunkDelayMs ?? 0, stop))) {
+        if (!cancelled.signal.aborted) controller.close();
+        return;
+      }
+      controller.enqueue(encoder.encode(part));
+      sent++;
+    },
+    cancel() {
+      cancelled.abort();
+      options.onCancel();
+    },
   });
 }

@@ -20,7 +20,7 @@ export interface CountableMessage {
   /** Message text; `null` or absent for an assistant message with only tool calls. */
   readonly content?: string | null;
   /** Tool calls of an assistant message. */
-  readonly tool_calls?: readonly CountableToolCall[];
+  readonly "tool_calls"?: readonly CountableToolCall[];
 }
 
 /** The parts of a chat-completions request body that count towards the prompt. */

@@ -1,0 +1,218 @@
+/**
+ * Reply builders and handler combinators for the fake server, so a test reads as a script:
+ * `handler: answerSummaries(sequence([toolCall("read_file", {path: "a"}), text("done")]))`.
+ *
+ * @module
+ */
+import type {
+  ChatMessage,
+  ChatRequest,
+  DropReply,
+  ErrorReply,
+  Handler,
+  HangReply,
+  RecordedRequest,
+  Reply,
+  ReplyTiming,
+  TextReply,
+  ToolCallSpec,
+  ToolCallsReply,
+} from "./fake_server.ts";
+
+/** A recorded or handled request; one without a valid body reads as having no messages. */
+export type RequestLike = Pick<RecordedRequest, "body">;
+
+/** One step of a {@link sequence}: a fixed reply or a handler deciding from the request. */
+export type ScriptStep = Reply | Handler;
+
+/** Options of {@link text}. */
+export interface TextOptions extends ReplyTiming {
+  /** Characters per streamed piece. */
+  chunkSize?: number;
+  /** Finish reason; default `"stop"`. */
+  finishReason?: "stop" | "length";
+}
+
+/** A tool call to build: `args` objects are sent as JSON, strings as is. */
+export interface ToolCallInput {
+  /** Function name. */
+  name: string;
+  /** Arguments: an object to serialize, or raw JSON text (possibly invalid on purpose). */
+  args: unknown;
+  /** Call id; by default the server assigns `call_<n>`. */
+  id?: string;
+}
+
+/** Options of {@link toolCalls} and {@link toolCall}. */
+export interface ToolCallsOptions extends ReplyTiming {
+  /** Text sent before the calls. */
+  content?: string;
+}
+
+/** A text answer. */
+export function text(content: string, options: TextOptions = {}): TextReply {
+  return { type: "text", content, ...options };
+}
+
+/** An answer with several tool calls, in order. */
+export function toolCalls(
+  calls: readonly ToolCallInput[],
+  options: ToolCallsOptions = {},
+): ToolCallsReply {
+  const specs = calls.map((call): ToolCallSpec => {
+    const args = typeof call.args === "string" ? call.args : JSON.stringify(call.args);
+    return call.id === undefined
+      ? { name: call.name, arguments: args }
+      : { name: call.name, arguments: args, id: call.id };
+  });
+  return { type: "tool_calls", calls: specs, ...options };
+}
+
+/** An answer with one tool call; `args` objects are sent as JSON, strings as is. */
+export function toolCall(
+  name: string,
+  args: unknown,
+  options: ToolCallsOptions = {},
+): ToolCallsReply {
+  return toolCalls([{ name, args }], options);
+}
+
+/** An HTTP error reply, e.g. `httpError(503, "overloaded")`. */
+export function httpError(
+  status: number,
+  message: string,
+  options: Omit<ErrorReply, "type" | "status" | "message"> = {},
+): ErrorReply {
+  return { type: "error", status, message, ...options };
+}
+
+/** A 429 rate-limit error carrying a `retry-after` header in seconds. */
+export function rateLimited(retryAfterSeconds: number): ErrorReply {
+  return httpError(429, "Rate limit reached for requests", {
+    code: "rate_limit_exceeded",
+    headers: { "retry-after": String(retryAfterSeconds) },
+  });
+}
+
+/** A reply whose connection drops after `afterChunks` SSE events of `reply`. */
+export function drop(reply: TextReply | ToolCallsReply, afterChunks: number): DropReply {
+  return { type: "drop", reply, afterChunks };
+}
+
+/** A reply that never comes (until the server closes). */
+export function hang(): HangReply {
+  return { type: "hang" };
+}
+
+/**
+ * A handler answering the steps in order, one per request.
+ *
+ * Contract: a request beyond the script gets a 500 whose message names the request
+ * number and the script length, and is recorded as a rejection, so the overrun is loud.
+ */
+export function sequence(steps: readonly ScriptStep[]): Handler {
+  let next = 0;
+  return (request, index) => {
+    const position = next++;
+    const step = steps[position];
+    if (step === undefined) {
+      return httpError(
+        500,
+        `Fake server script exhausted: request ${
+          position + 1
+        } has no reply; the script has ${steps.length} steps. Last user text: "${
+          lastUserText(request).slice(0, 200)
+        }"`,
+        { code: "script_exhausted" },
+      );
+    }
+    return typeof step === "function" ? step(request, index) : step;
+  };
+}
+
+/** A handler answering `reply` to the first `times` requests, then delegating to `then`. */
+export function failTimes(times: number, reply: Reply, then: Handler): Handler {
+  let seen = 0;
+  return (request, index) => seen++ < times ? reply : then(request, index - times);
+}
+
+/**
+ * A handler answering summarization requests with {@link summarizeFacts} and passing
+ * every other request to `inner`.
+ */
+export function answerSummaries(inner: Handler): Handler {
+  return (request, index) =>
+    isSummaryRequest(request) ? text(summarizeFacts(request)) : inner(request, index);
+}
+
+function messagesOf(request: RequestLike): readonly ChatMessage[] {
+  return request.body?.messages ?? [];
+}
+
+/** The last message of a request. */
+export function lastMessage(request: RequestLike): ChatMessage | undefined {
+  return messagesOf(request).at(-1);
+}
+
+/** The text of the last user message, or `""` when there is none. */
+export function lastUserText(request: RequestLike): string {
+  const user = messagesOf(request).findLast((message) => message.role === "user");
+  return user?.content ?? "";
+}
+
+/** The system messages' text, joined by newlines. */
+export function systemText(request: RequestLike): string {
+  return messagesOf(request).filter((message) => message.role === "system")
+    .map((message) => message.content).join("\n");
+}
+
+/**
+ * Whether a request asks for a summary: it has no `tools` key, and its system text speaks
+ * of summarizing or of not continuing the conversation, or its last user message
+ * mentions "summary" (case-insensitive).
+ */
+export function isSummaryRequest(request: RequestLike): boolean {
+  const body: ChatRequest | undefined = request.body;
+  if (body === undefined || body.tools !== undefined) return false;
+  const system = systemText(request).toLowerCase();
+  return system.includes("summar") || system.includes("not continue the conversation") ||
+    lastUserText(request).toLowerCase().includes("summary");
+}
+
+/** Every distinct `FACT-<digits>` token in the request's messages, in order of first use. */
+export function factsIn(request: RequestLike): string[] {
+  const facts = new Set<string>();
+  for (const message of messagesOf(request)) {
+    const texts = [message.content ?? ""];
+    if (message.role === "assistant") {
+      texts.push(...(message.tool_calls ?? []).map((call) => call.function.arguments));
+    }
+    for (const found of texts.join("\n").matchAll(/FACT-\d+/g)) facts.add(found[0]);
+  }
+  return [...facts];
+}
+
+/**
+ * A deterministic summary carrying forward every `FACT-<digits>` token of the request,
+ * under the six headings of the compaction prompt.
+ *
+ * Contract: the same request always yields the same text; a fact is lost only if the
+ * request did not contain it, so compaction tests measure the pipeline, not a model.
+ */
+export function summarizeFacts(request: RequestLike): string {
+  const facts = factsIn(request);
+  return [
+    "## User Goal",
+    "Continue the task described in the conversation.",
+    "## Constraints and Key Decisions",
+    "(none recorded)",
+    "## Completed",
+    facts.length > 0 ? `Facts carried forward: ${facts.join(", ")}` : "No facts recorded.",
+    "## Current Issues",
+    "(none)",
+    "## Files Read or Modified",
+    "(see file lists)",
+    "## Next Steps",
+    "Continue from the last step.",
+  ].join("\n");
+}
