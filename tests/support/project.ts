@@ -1,0 +1,97 @@
+/**
+ * End-to-end harness: a temp copy of the project, run through `deno task start`
+ * with the real permission set.
+ *
+ * @module
+ */
+const ROOT = new URL("../../", import.meta.url);
+const COPIED = ["deno.json", "deno.lock", "main.ts", "src", "vendor"];
+
+/** What a finished run printed and returned. */
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Options for one powercode run. */
+export interface RunOptions {
+  stdin?: string;
+  env?: Record<string, string>;
+  /** The deno task to run (default "start"). */
+  task?: string;
+}
+
+/** A disposable copy of the project in a temp directory. */
+export interface TempProject extends AsyncDisposable {
+  dir: string;
+  workspace: string;
+  /** Writes provider.json in the project directory. */
+  writeProvider(config: Record<string, unknown>): Promise<void>;
+  /** Runs `deno task start ARGS` to completion. */
+  run(args: string[], options?: RunOptions): Promise<RunResult>;
+  /** Starts `deno task start ARGS` with piped stdio and returns the process. */
+  spawn(args: string[], options?: RunOptions): Deno.ChildProcess;
+}
+
+/** Copies the project (without workspace contents or sessions) into a new temp directory. */
+export async function createTempProject(): Promise<TempProject> {
+  const dir = await Deno.makeTempDir({ prefix: "powercode-e2e-" });
+  for (const name of COPIED) {
+    await copy(decodeURIComponent(new URL(name, ROOT).pathname), `${dir}/${name}`);
+  }
+  await Deno.mkdir(`${dir}/workspace`);
+  const spawn = (args: string[], options: RunOptions = {}) =>
+    new Deno.Command("deno", {
+      args: ["task", "--quiet", options.task ?? "start", ...args],
+      cwd: dir,
+      clearEnv: true,
+      env: childEnv(options.env),
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+  return {
+    dir,
+    workspace: `${dir}/workspace`,
+    async writeProvider(config) {
+      await Deno.writeTextFile(`${dir}/provider.json`, JSON.stringify(config, null, 2));
+    },
+    spawn,
+    async run(args, options = {}) {
+      const child = spawn(args, options);
+      const writer = child.stdin.getWriter();
+      await writer.write(new TextEncoder().encode(options.stdin ?? ""));
+      await writer.close();
+      const output = await child.output();
+      const decoder = new TextDecoder();
+      return {
+        code: output.code,
+        stdout: decoder.decode(output.stdout),
+        stderr: decoder.decode(output.stderr),
+      };
+    },
+    async [Symbol.asyncDispose]() {
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+/** The environment a child gets: enough for deno to find its cache, nothing else. */
+export function childEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = { NO_COLOR: "1" };
+  for (const name of ["PATH", "HOME", "DENO_DIR"]) {
+    const value = Deno.env.get(name);
+    if (value !== undefined) env[name] = value;
+  }
+  return { ...env, ...extra };
+}
+
+async function copy(from: string, to: string): Promise<void> {
+  const info = await Deno.stat(from);
+  if (!info.isDirectory) return await Deno.copyFile(from, to);
+  await Deno.mkdir(to, { recursive: true });
+  for await (const entry of Deno.readDir(from)) {
+    await copy(`${from}/${entry.name}`, `${to}/${entry.name}`);
+  }
+}
