@@ -81,6 +81,44 @@ export function truncate(text: string, options: TruncateOptions): Truncation {
   return { ...base, note, truncated: true };
 }
 
+/**
+ * The streaming form of a tail {@linkcode truncate}: takes text as it arrives
+ * (command output) and keeps its end in bounded memory, a little more than
+ * {@linkcode MAX_BYTES}, plus the line and byte totals of everything seen.
+ * Contract: `finish()` equals `truncate(allPushedText, { keep: "tail" })`.
+ */
+export class TailBuffer {
+  #pieces: { text: string; bytes: number }[] = [];
+  #keptBytes = 0;
+  #totalBytes = 0;
+  #newlines = 0;
+  #endsWithNewline = false;
+
+  /** Appends text; drops whole pieces from the front once enough is kept. */
+  push(text: string): void {
+    if (text === "") return;
+    const bytes = utf8Length(text);
+    this.#pieces.push({ text, bytes });
+    this.#keptBytes += bytes;
+    this.#totalBytes += bytes;
+    this.#newlines += text.split("\n").length - 1;
+    this.#endsWithNewline = text.endsWith("\n");
+    // Stay strictly above the limit so a cut-off first line never looks whole.
+    while ((this.#pieces[0]?.bytes ?? 0) < this.#keptBytes - MAX_BYTES) {
+      this.#keptBytes -= this.#pieces.shift()?.bytes ?? 0;
+    }
+  }
+
+  /** The kept end, cut to the limits, with the note about the dropped start. */
+  finish(): Truncation {
+    const lines = this.#newlines + (this.#totalBytes > 0 && !this.#endsWithNewline ? 1 : 0);
+    return truncate(this.#pieces.map((piece) => piece.text).join(""), {
+      keep: "tail",
+      total: { lines, bytes: this.#totalBytes },
+    });
+  }
+}
+
 /** Formats a byte count for people: `512 B`, `1.2 KB`, `3.4 MB`. */
 export function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -140,8 +178,9 @@ function tailNote(base: Omit<Truncation, "note" | "truncated">, options: NoteOpt
   const shown = options.partial
     ? `the end of the last line, which alone is longer than ${formatSize(options.maxBytes)}`
     : `the last ${base.keptLines} of ${base.totalLines} lines`;
+  const dropped = base.totalLines - base.keptLines;
+  const were = dropped === 1 ? "line was" : "lines were";
   return `[Output cut: showing ${shown} (${formatSize(base.keptBytes)} of ` +
-    `${formatSize(base.totalBytes)}); ${base.totalLines - base.keptLines} earlier lines ` +
-    `were dropped. To see them, redirect the output to a file (cmd > out.txt 2>&1) and ` +
-    `read it with read_file]`;
+    `${formatSize(base.totalBytes)}); ${dropped} earlier ${were} dropped. To see them, ` +
+    "redirect the output to a file (cmd > out.txt 2>&1) and read it with read_file]";
 }

@@ -1,0 +1,279 @@
+/**
+ * The Compactor decides, before every model call, what the model sees: the working
+ * memory, compacted into a summary by one model call when it grows too large.
+ *
+ * @module
+ */
+import { ChatError } from "../chat_model.ts";
+import type { ChatModel, ChatRequest } from "../chat_model.ts";
+import type { CompactionEvent } from "../events.ts";
+import type { Message } from "../messages.ts";
+import { findCutPoint } from "./cut_point.ts";
+import { buildSummaryRequest } from "./serialize.ts";
+import type { Session } from "./session.ts";
+import { type CompactionSettings, compactionThreshold, summaryTokenLimit } from "./settings.ts";
+import { estimateContextTokens, estimateRequestTokens, type RequestOverhead } from "./tokens.ts";
+import {
+  buildWorkingMemory,
+  shrinkToFit,
+  type ShrunkMemory,
+  TOOL_OUTPUT_LIMIT,
+  withFileLists,
+  withoutFileLists,
+} from "./working_memory.ts";
+
+/** What a Compactor needs. */
+export interface CompactorOptions {
+  /** Writes the summaries; called without tools. */
+  model: ChatModel;
+  settings: CompactionSettings;
+  onEvent?: (event: CompactionEvent) => void;
+}
+
+/** Per-call options of `prepare` and `compact`. */
+export interface CompactOptions {
+  signal?: AbortSignal;
+  /** Compact even below the threshold (context overflow recovery, `/compact`). */
+  force?: boolean;
+  /** `/compact` focus text for the summary. */
+  focus?: string;
+}
+
+/** How a compaction attempt ended; "compacted" carries the `compaction_end` numbers. */
+export type CompactionOutcome =
+  | ({ type: "compacted" } & Omit<Extract<CompactionEvent, { type: "compaction_end" }>, "type">)
+  | { type: "nothing_to_compact" }
+  | { type: "failed"; reason: string };
+
+/** What `/context` shows. */
+export interface ContextStatus {
+  estimatedTokens: number;
+  contextWindow: number;
+  threshold: number;
+  /** Messages in the full history. */
+  messages: number;
+  summary: boolean;
+  compactedUntil: number;
+}
+
+const NOTHING_TO_COMPACT: CompactionEvent = {
+  type: "warning",
+  message: "Nothing to compact: the working memory holds only the latest step",
+};
+
+interface SummaryRequestOptions {
+  splitTurn: boolean;
+  budgetTokens: number;
+  options: CompactOptions;
+}
+
+/**
+ * Builds the working memory and compacts the session when it grows too large.
+ * Contract: never removes or changes history; only `session.applyCompaction` changes
+ * what the model sees. Per call, work is proportional to the messages after
+ * `compactedUntil`, not to the whole history.
+ */
+export class Compactor {
+  #model: ChatModel;
+  #settings: CompactionSettings;
+  #onEvent: (event: CompactionEvent) => void;
+
+  /** Creates a compactor; events go to `options.onEvent` when given. */
+  constructor(options: CompactorOptions) {
+    this.#model = options.model;
+    this.#settings = options.settings;
+    this.#onEvent = options.onEvent ?? (() => {});
+  }
+
+  /**
+   * The messages to send after the system prompt, without compacting.
+   * Contract: pairing repaired, tool outputs over 8000 characters shortened.
+   */
+  workingMemory(session: Session): Message[] {
+    return buildWorkingMemory(session, { toolOutputLimit: TOOL_OUTPUT_LIMIT });
+  }
+
+  /** Token estimate, window, threshold and compaction state, for `/context`. */
+  status(session: Session, overhead: RequestOverhead): ContextStatus {
+    return {
+      estimatedTokens: this.#estimate(session, this.workingMemory(session), overhead),
+      contextWindow: this.#settings.contextWindow,
+      threshold: compactionThreshold(this.#settings),
+      messages: session.history.length,
+      summary: session.compaction !== undefined,
+      compactedUntil: session.compaction?.compactedUntil ?? 0,
+    };
+  }
+
+  /**
+   * Call before every model call: compacts when forced or when the estimate is above
+   * `contextWindow - reserveTokens`, then returns the working memory to send.
+   * Contract: a failed or empty summary keeps the old state and emits a warning; an abort
+   * propagates. The returned memory's request estimate fits the threshold (shortening tool
+   * outputs, then leaving out older messages, from the request only); when even that
+   * fails it throws `ChatError("context_overflow")` rather than return an over-long request.
+   */
+  async prepare(
+    session: Session,
+    overhead: RequestOverhead,
+    options: CompactOptions = {},
+  ): Promise<Message[]> {
+    options.signal?.throwIfAborted();
+    const memory = this.workingMemory(session);
+    const estimate = this.#estimate(session, memory, overhead);
+    if (!options.force && estimate <= compactionThreshold(this.#settings)) {
+      return this.#fit(session, overhead, memory);
+    }
+    const outcome = await this.#compactOnce(session, overhead, options, estimate);
+    if (outcome.type === "nothing_to_compact" && options.force) this.#onEvent(NOTHING_TO_COMPACT);
+    return this.#fit(session, overhead, this.workingMemory(session));
+  }
+
+  /**
+   * Compacts now (`/compact`), keeping about `keepRecentTokens` of recent messages, or only
+   * the newest step when those are all there is.
+   * Contract: as `prepare`; "nothing to compact" is reported as a warning event.
+   */
+  async compact(
+    session: Session,
+    overhead: RequestOverhead,
+    options: Omit<CompactOptions, "force"> = {},
+  ): Promise<CompactionOutcome> {
+    options.signal?.throwIfAborted();
+    const estimate = this.#estimate(session, this.workingMemory(session), overhead);
+    const force = { ...options, force: true };
+    const outcome = await this.#compactOnce(session, overhead, force, estimate);
+    if (outcome.type === "nothing_to_compact") this.#onEvent(NOTHING_TO_COMPACT);
+    return outcome;
+  }
+
+  async #compactOnce(
+    session: Session,
+    overhead: RequestOverhead,
+    options: CompactOptions,
+    estimate: number,
+  ): Promise<CompactionOutcome> {
+    const start = session.compaction?.compactedUntil ?? 0;
+    const cut = this.#findCut(session, start, options.force === true);
+    if (cut.index <= start) return { type: "nothing_to_compact" };
+    const { contextWindow } = this.#settings;
+    this.#onEvent({ type: "compaction_start", estimatedTokens: estimate, contextWindow });
+    const folded = session.history.slice(start, cut.index);
+    const result = await this.#summarize(session, folded, cut.splitTurn, options);
+    if (!result.ok) {
+      this.#onEvent({
+        type: "warning",
+        message:
+          `Context compression failed: ${result.reason}; earlier messages are kept and the request is truncated instead`,
+      });
+      return { type: "failed", reason: result.reason };
+    }
+    const summary = withFileLists(result.text, session);
+    const state = { summary, compactedUntil: start + result.folded };
+    const memory = buildWorkingMemory({ history: session.history, compaction: state });
+    const tokensAfter = estimateRequestTokens({ ...overhead, messages: memory });
+    session.applyCompaction(state, { tokensBefore: estimate, tokensAfter });
+    const stats = {
+      tokensBefore: estimate,
+      tokensAfter,
+      compactedUntil: state.compactedUntil,
+      messagesFolded: result.folded,
+    };
+    this.#onEvent({ type: "compaction_end", ...stats });
+    return { type: "compacted", ...stats };
+  }
+
+  #findCut(session: Session, start: number, force: boolean) {
+    const options = {
+      keepRecentTokens: this.#settings.keepRecentTokens,
+      toolOutputLimit: TOOL_OUTPUT_LIMIT,
+    };
+    const cut = findCutPoint(session.history, start, options);
+    if (cut.index > start || !force) return cut;
+    return findCutPoint(session.history, start, { ...options, keepRecentTokens: 0 });
+  }
+
+  async #summarize(
+    session: Session,
+    messages: readonly Message[],
+    splitTurn: boolean,
+    options: CompactOptions,
+  ): Promise<{ ok: true; text: string; folded: number } | { ok: false; reason: string }> {
+    let budgetTokens = compactionThreshold(this.#settings);
+    for (let attempt = 0;; attempt++) {
+      const request = this.#summaryRequest(session, messages, { splitTurn, budgetTokens, options });
+      if (request.folded === 0) {
+        return { ok: false, reason: "the summary prompt alone exceeds the context window" };
+      }
+      try {
+        const reply = await this.#model.complete(
+          request.chat,
+          options.signal ? { signal: options.signal } : {},
+        );
+        const text = reply.message.content.trim();
+        if (text === "") return { ok: false, reason: "the model returned an empty summary" };
+        return { ok: true, text, folded: request.folded };
+      } catch (error) {
+        if (!(error instanceof ChatError) || error.kind === "aborted") throw error;
+        options.signal?.throwIfAborted();
+        if (error.kind !== "context_overflow" || attempt > 0) {
+          return { ok: false, reason: error.message };
+        }
+        budgetTokens = Math.floor(budgetTokens / 2);
+      }
+    }
+  }
+
+  #summaryRequest(
+    session: Session,
+    messages: readonly Message[],
+    { splitTurn, budgetTokens, options }: SummaryRequestOptions,
+  ): { chat: ChatRequest; folded: number } {
+    const { maxOutputTokens } = this.#settings;
+    const previous = session.compaction && withoutFileLists(session.compaction.summary);
+    const { system, messages: prompt, folded } = buildSummaryRequest({
+      messages,
+      budgetTokens,
+      splitTurn,
+      maxSummaryTokens: summaryTokenLimit(this.#settings),
+      ...(previous !== undefined ? { previousSummary: previous } : {}),
+      ...(options.focus ? { focus: options.focus } : {}),
+    });
+    const limit = maxOutputTokens === undefined ? {} : { maxOutputTokens };
+    return { chat: { system, messages: prompt, ...limit }, folded };
+  }
+
+  #fit(session: Session, overhead: RequestOverhead, memory: Message[]): Message[] {
+    const threshold = compactionThreshold(this.#settings);
+    const hardLimit = this.#settings.contextWindow - (this.#settings.maxOutputTokens ?? 0);
+    const size = estimateRequestTokens({ ...overhead, messages: memory });
+    if (size <= threshold) return memory;
+    if (size <= hardLimit && this.#estimate(session, memory, overhead) <= threshold) return memory;
+    const shrunk = shrinkToFit(
+      session,
+      (messages) => estimateRequestTokens({ ...overhead, messages }) <= threshold,
+    );
+    if (!shrunk) {
+      throw new ChatError(
+        "context_overflow",
+        `Cannot fit the request into the context window: even the shortest working memory is over ${threshold} tokens`,
+      );
+    }
+    if (shrunk.omitted > 0 || shrunk.messageLimit !== undefined) this.#warnShrunk(shrunk);
+    return shrunk.messages;
+  }
+
+  #estimate(session: Session, memory: readonly Message[], overhead: RequestOverhead): number {
+    return estimateContextTokens(session, memory, {
+      ...overhead,
+      toolOutputLimit: TOOL_OUTPUT_LIMIT,
+    });
+  }
+
+  #warnShrunk({ omitted, messageLimit }: ShrunkMemory): void {
+    const cut = messageLimit === undefined ? "" : `, cut each message to ${messageLimit} chars`;
+    const message =
+      `Context still too long: left ${omitted} older messages out of this request${cut}; the session history keeps them`;
+    this.#onEvent({ type: "warning", message });
+  }
+}

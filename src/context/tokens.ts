@@ -1,0 +1,131 @@
+/**
+ * Token estimation for compaction decisions: ceil(UTF-8 bytes / 4) per text,
+ * plus small fixed overheads per message and tool call.
+ *
+ * @module
+ */
+import type { Message, ToolDefinition } from "../messages.ts";
+import type { Session } from "./session.ts";
+
+/** Tokens counted per message for its role and separators. */
+export const MESSAGE_OVERHEAD_TOKENS = 4;
+/** Tokens counted per tool call for its framing, besides id, name and arguments. */
+export const TOOL_CALL_OVERHEAD_TOKENS = 3;
+/** Tokens counted for the marker a truncated tool output carries. */
+export const TRUNCATION_MARKER_TOKENS = 12;
+const REQUEST_OVERHEAD_TOKENS = 3;
+
+/** What a request carries besides its messages. */
+export interface RequestOverhead {
+  system: string;
+  tools: readonly ToolDefinition[];
+}
+
+/** How tool outputs will be shown, so estimates match what is sent. */
+export interface EstimateOptions {
+  /** Tool outputs longer than this many characters are estimated as head + marker + tail. */
+  toolOutputLimit?: number;
+}
+
+/**
+ * Estimates the tokens of a text as ceil(UTF-8 bytes / 4).
+ * Contract: pure; counts bytes without allocating an encoded copy.
+ */
+export function estimateTextTokens(text: string): number {
+  return Math.ceil(utf8Length(text) / 4);
+}
+
+/**
+ * Estimates one message: its content, tool call ids, names and arguments, and overheads.
+ * Contract: pure; with `toolOutputLimit` a long tool output counts as the part the
+ * working memory shows (the first and last `limit / 2` characters plus a marker).
+ */
+export function estimateMessageTokens(message: Message, options: EstimateOptions = {}): number {
+  switch (message.role) {
+    case "user":
+      return MESSAGE_OVERHEAD_TOKENS + estimateTextTokens(message.content);
+    case "assistant": {
+      let tokens = MESSAGE_OVERHEAD_TOKENS + estimateTextTokens(message.content);
+      for (const call of message.toolCalls) {
+        tokens += TOOL_CALL_OVERHEAD_TOKENS + estimateTextTokens(call.id) +
+          estimateTextTokens(call.name) + estimateTextTokens(call.arguments);
+      }
+      return tokens;
+    }
+    case "tool":
+      return MESSAGE_OVERHEAD_TOKENS + estimateTextTokens(message.toolCallId) +
+        estimateShownTokens(message.content, options.toolOutputLimit);
+    default: {
+      const unknown: never = message;
+      throw new TypeError(`Cannot estimate message: unknown role in ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+/**
+ * Estimates a whole request: system prompt, every message and the tool definitions' JSON.
+ * Contract: pure; cost is linear in the request's size.
+ */
+export function estimateRequestTokens(
+  request: { system: string; messages: readonly Message[]; tools?: readonly ToolDefinition[] },
+): number {
+  let tokens = REQUEST_OVERHEAD_TOKENS + MESSAGE_OVERHEAD_TOKENS +
+    estimateTextTokens(request.system);
+  for (const message of request.messages) tokens += estimateMessageTokens(message);
+  if (request.tools && request.tools.length > 0) {
+    tokens += estimateTextTokens(JSON.stringify(request.tools));
+  }
+  return tokens;
+}
+
+/**
+ * Estimates the context the next request will use. With a usable usage snapshot it is
+ * `usage.totalTokens` plus the estimate of the history messages after
+ * `usage.historyLength`; otherwise the full estimate of `system`, `workingMemory` and `tools`.
+ * Contract: pure; cost depends on the messages after the snapshot (or on the working
+ * memory), never on the whole history.
+ */
+export function estimateContextTokens(
+  session: Pick<Session, "history" | "usage" | "compaction">,
+  workingMemory: readonly Message[],
+  options: RequestOverhead & EstimateOptions,
+): number {
+  const { history, usage } = session;
+  const compactedUntil = session.compaction?.compactedUntil ?? 0;
+  const usable = usage !== undefined && usage.totalTokens > 0 &&
+    usage.historyLength >= compactedUntil && usage.historyLength <= history.length;
+  if (!usable) {
+    return estimateRequestTokens({ ...options, messages: workingMemory });
+  }
+  let tokens = usage.totalTokens;
+  for (let index = usage.historyLength; index < history.length; index++) {
+    const message = history[index];
+    if (message) tokens += estimateMessageTokens(message, options);
+  }
+  return tokens;
+}
+
+function estimateShownTokens(text: string, limit: number | undefined): number {
+  if (limit === undefined || text.length <= limit) return estimateTextTokens(text);
+  const head = Math.floor(limit / 2);
+  return estimateTextTokens(text.slice(0, head)) +
+    estimateTextTokens(text.slice(text.length - (limit - head))) + TRUNCATION_MARKER_TOKENS;
+}
+
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && isLowSurrogate(text.charCodeAt(index + 1))) {
+      bytes += 4;
+      index++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}

@@ -1,0 +1,228 @@
+/**
+ * The working memory: what the model sees instead of the full history. A summary
+ * message, then the recent messages with long tool outputs shortened and tool-call
+ * pairing repaired.
+ *
+ * @module
+ */
+import type { Message, ToolResultMessage, UserMessage } from "../messages.ts";
+import type { CompactionState } from "./session.ts";
+
+/** Tool outputs longer than this many characters are shown as head + marker + tail. */
+export const TOOL_OUTPUT_LIMIT = 8000;
+/** The content of a tool result synthesized for a call that has none. */
+export const MISSING_RESULT = "no result: interrupted";
+/** Opens the message that carries the compaction summary. */
+export const SUMMARY_PREFIX =
+  "The conversation before this point was compacted into this summary:\n\n<summary>\n";
+const SUMMARY_SUFFIX = "\n</summary>\n\n" +
+  "Continue from here: carry on with the Next Steps above, if any, taking the messages " +
+  "that follow into account.";
+
+const FILES_MARKER = "\n\n---\nFiles read: ";
+
+/** The part of a session the working memory is built from. */
+export interface WorkingMemorySource {
+  readonly history: readonly Message[];
+  readonly compaction?: CompactionState | undefined;
+}
+
+/**
+ * Shortens a text longer than `limit` characters to its first `floor(limit / 2)` and last
+ * `limit - floor(limit / 2)` characters joined by a marker saying how much was left out.
+ * Contract: pure; returns `text` itself when it fits; never splits a surrogate pair.
+ */
+export function truncateMiddle(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  const head = pairSafe(text, Math.floor(limit / 2));
+  const tail = pairSafe(text, text.length - (limit - Math.floor(limit / 2)));
+  const omitted = tail - head;
+  return `${text.slice(0, head)}\n\n[... ${omitted} characters omitted ...]\n\n${text.slice(tail)}`;
+}
+
+/**
+ * The user message that stands for the compacted part of the conversation.
+ * Contract: pure.
+ */
+export function summaryMessage(summary: string): UserMessage {
+  return { role: "user", content: `${SUMMARY_PREFIX}${summary}${SUMMARY_SUFFIX}` };
+}
+
+/**
+ * Appends the cumulative lists of files read and modified to a summary, replacing lists
+ * appended before.
+ * Contract: pure; `withoutFileLists(withFileLists(s, files))` is `withoutFileLists(s)`.
+ */
+export function withFileLists(
+  summary: string,
+  files: { filesRead: readonly string[]; filesModified: readonly string[] },
+): string {
+  const list = (paths: readonly string[]) => paths.length > 0 ? paths.join(", ") : "none";
+  return `${withoutFileLists(summary)}${FILES_MARKER}${list(files.filesRead)}\nFiles modified: ${
+    list(files.filesModified)
+  }`;
+}
+
+/**
+ * A summary without the file lists `withFileLists` appended.
+ * Contract: pure.
+ */
+export function withoutFileLists(summary: string): string {
+  const at = summary.lastIndexOf(FILES_MARKER);
+  return at === -1 ? summary : summary.slice(0, at);
+}
+
+/**
+ * Builds the messages sent after the system prompt: the summary message when the session
+ * was compacted, then the messages from `compactedUntil` on, tool outputs over
+ * `toolOutputLimit` (default 8000) characters shortened by `truncateMiddle`, pairing repaired.
+ * Contract: never changes the history; copies only the messages after `compactedUntil`.
+ */
+export function buildWorkingMemory(
+  source: WorkingMemorySource,
+  options: { toolOutputLimit?: number } = {},
+): Message[] {
+  const limit = options.toolOutputLimit ?? TOOL_OUTPUT_LIMIT;
+  const start = source.compaction?.compactedUntil ?? 0;
+  const recent: Message[] = [];
+  for (let index = start; index < source.history.length; index++) {
+    const message = source.history[index];
+    if (!message) continue;
+    recent.push(
+      message.role === "tool" && message.content.length > limit
+        ? { ...message, content: truncateMiddle(message.content, limit) }
+        : message,
+    );
+  }
+  const repaired = repairPairing(recent);
+  return source.compaction ? [summaryMessage(source.compaction.summary), ...repaired] : repaired;
+}
+
+/**
+ * Makes tool calls and results pair up for a request: a call without a result gets a
+ * synthetic `MISSING_RESULT` result placed right after that assistant message's other
+ * results; a result whose call is not in the preceding assistant message (or that answers
+ * a call twice) is dropped.
+ * Contract: pure; returns a new array and never changes the given messages.
+ */
+export function repairPairing(messages: readonly Message[]): Message[] {
+  const repaired: Message[] = [];
+  let pending = new Map<string, boolean>();
+  const flush = () => {
+    for (const [id, answered] of pending) {
+      if (!answered) repaired.push(missingResult(id));
+    }
+    pending = new Map();
+  };
+  for (const message of messages) {
+    if (message.role === "tool") {
+      if (pending.get(message.toolCallId) !== false) continue;
+      pending.set(message.toolCallId, true);
+      repaired.push(message);
+      continue;
+    }
+    flush();
+    if (message.role === "assistant") {
+      for (const call of message.toolCalls) pending.set(call.id, false);
+    }
+    repaired.push(message);
+  }
+  flush();
+  return repaired;
+}
+
+/** A working memory shortened to fit, and how. */
+export interface ShrunkMemory {
+  messages: Message[];
+  /** Tool outputs were cut to this many characters. */
+  toolOutputLimit: number;
+  /** How many older messages were left out of the request. */
+  omitted: number;
+  /** Every message's content was cut to this many characters, when it came to that. */
+  messageLimit?: number;
+}
+
+const HARDER_TOOL_OUTPUT_LIMITS = [4000, 2000, 1000, 500];
+const MESSAGE_LIMITS = [2000, 1000, 500, 250];
+
+/**
+ * Shortens the working memory of `source` until `fits` accepts it: tool outputs cut to
+ * 4000, 2000, 1000 and 500 characters; then the oldest messages left out a turn piece at a
+ * time (a user message, or an assistant message with its results), keeping the summary
+ * message, the last user message and the newest piece, with a note saying how many were
+ * left out; then every message's content cut to 2000, 1000, 500 and 250 characters.
+ * Contract: never changes history; the result stays paired; undefined when nothing fits.
+ */
+export function shrinkToFit(
+  source: WorkingMemorySource,
+  fits: (messages: Message[]) => boolean,
+): ShrunkMemory | undefined {
+  let toolOutputLimit = TOOL_OUTPUT_LIMIT;
+  let messages: Message[] = [];
+  for (toolOutputLimit of HARDER_TOOL_OUTPUT_LIMITS) {
+    messages = buildWorkingMemory(source, { toolOutputLimit });
+    if (fits(messages)) return { messages, toolOutputLimit, omitted: 0 };
+  }
+  const trimmed = omitOldest(messages, source.compaction ? 1 : 0, fits);
+  if (fits(trimmed.messages)) return { ...trimmed, toolOutputLimit };
+  for (const messageLimit of MESSAGE_LIMITS) {
+    const cut = trimmed.messages.map((message) =>
+      message.content.length > messageLimit
+        ? { ...message, content: truncateMiddle(message.content, messageLimit) }
+        : message
+    );
+    if (fits(cut)) {
+      return { messages: cut, toolOutputLimit, omitted: trimmed.omitted, messageLimit };
+    }
+  }
+  return undefined;
+}
+
+function omitOldest(
+  messages: readonly Message[],
+  keepLeading: number,
+  fits: (messages: Message[]) => boolean,
+): { messages: Message[]; omitted: number } {
+  const lastUser = messages.findLastIndex((message) => message.role === "user");
+  const pieces = pieceStarts(messages, keepLeading);
+  let result: Message[] = [...messages];
+  let omitted = 0;
+  for (let piece = 0; piece < pieces.length - 1 && !fits(result); piece++) {
+    const start = pieces[piece] ?? 0;
+    const end = pieces[piece + 1] ?? messages.length;
+    if (start === lastUser) continue;
+    omitted += end - start;
+    const kept = messages.filter((_, index) =>
+      index < keepLeading || index === lastUser || index >= end
+    );
+    result = withNote(kept, keepLeading, omitted);
+  }
+  return { messages: result, omitted };
+}
+
+function pieceStarts(messages: readonly Message[], from: number): number[] {
+  const starts: number[] = [];
+  for (let index = from; index < messages.length; index++) {
+    if (messages[index]?.role !== "tool") starts.push(index);
+  }
+  return starts;
+}
+
+function withNote(messages: Message[], keepLeading: number, omitted: number): Message[] {
+  const note = `(${omitted} earlier messages were left out of this request to fit the ` +
+    "context window.)";
+  const first = messages[0];
+  if (keepLeading > 0 && first?.role === "user") {
+    return [{ role: "user", content: `${first.content}\n\n${note}` }, ...messages.slice(1)];
+  }
+  return [{ role: "user", content: note }, ...messages];
+}
+
+function missingResult(toolCallId: string): ToolResultMessage {
+  return { role: "tool", toolCallId, content: MISSING_RESULT };
+}
+
+function pairSafe(text: string, index: number): number {
+  const code = text.charCodeAt(index - 1);
+  return code >= 0xd800 && code <= 0xdbff ? index - 1 : index;
+}

@@ -1,0 +1,119 @@
+/**
+ * The `bash` tool: one shell command in the workspace, through a {@linkcode CommandRunner}.
+ *
+ * @module
+ */
+import type { Tool } from "./registry.ts";
+import type { CommandRunner, RunEnd, SandboxMode } from "./sandbox.ts";
+import { MAX_BYTES, MAX_LINES } from "./truncate.ts";
+
+/** Timeout when the model gives none. */
+export const DEFAULT_TIMEOUT_SECONDS = 120;
+/** Longest timeout the model may ask for. */
+export const MAX_TIMEOUT_SECONDS = 600;
+
+/**
+ * Creates the `bash` tool running commands through `runner`.
+ * Contract: the content is the output (with a note when cut) followed by a
+ * last line `exit code N`, `timed out after N s; ...` or `interrupted; ...`;
+ * the summary is `exit N`, `timed out` or `interrupted`. A non-zero exit is a
+ * result, not an error. Throws when the runner refuses (bubblewrap missing) or
+ * the arguments are out of range.
+ */
+export function createBashTool(runner: CommandRunner): Tool {
+  return {
+    name: "bash",
+    description: describe(runner.mode),
+    parameters: {
+      type: "object",
+      properties: {
+        command: {
+          type: "string",
+          description: "The command, run as `bash -c COMMAND` with the workspace root as the " +
+            "current directory",
+        },
+        timeout_seconds: {
+          type: "integer",
+          description:
+            `Seconds before the command is killed (default ${DEFAULT_TIMEOUT_SECONDS}, ` +
+            `maximum ${MAX_TIMEOUT_SECONDS})`,
+        },
+      },
+      required: ["command"],
+    },
+    async execute(args, { signal }) {
+      const { command, timeout_seconds: seconds = DEFAULT_TIMEOUT_SECONDS } = args;
+      if (typeof command !== "string" || command.trim() === "") {
+        throw new TypeError("Cannot run bash: command is empty");
+      }
+      if (
+        typeof seconds !== "number" || !Number.isInteger(seconds) || seconds < 1 ||
+        seconds > MAX_TIMEOUT_SECONDS
+      ) {
+        throw new RangeError(
+          `Cannot run bash: timeout_seconds must be an integer from 1 to ${MAX_TIMEOUT_SECONDS}, ` +
+            `got ${JSON.stringify(seconds)}`,
+        );
+      }
+      const { output, end } = await runner.run(command, { timeoutMs: seconds * 1000, signal });
+      const parts = output.note === "" ? [] : [output.note, ""];
+      parts.push(output.text === "" ? "(no output)" : output.text.replace(/\n$/, ""));
+      parts.push(endLine(end));
+      return { content: parts.join("\n"), summary: endSummary(end) };
+    },
+  };
+}
+
+function endLine(end: RunEnd): string {
+  switch (end.kind) {
+    case "exit":
+      return `exit code ${end.code}`;
+    case "timeout":
+      return `timed out after ${end.timeoutMs / 1000} s; the command and all its processes ` +
+        "were killed";
+    case "aborted":
+      return "interrupted by the user; the command and all its processes were killed";
+    default: {
+      const never: never = end;
+      return never;
+    }
+  }
+}
+
+function endSummary(end: RunEnd): string {
+  switch (end.kind) {
+    case "exit":
+      return `exit ${end.code}`;
+    case "timeout":
+      return "timed out";
+    case "aborted":
+      return "interrupted";
+    default: {
+      const never: never = end;
+      return never;
+    }
+  }
+}
+
+function describe(mode: SandboxMode): string {
+  const common = "Run a shell command with `bash -c` in the workspace (the current directory). " +
+    "stdout and stderr are combined; only the last " +
+    `${MAX_LINES} lines / ${MAX_BYTES / 1024} KB are returned, with a note when output was cut ` +
+    "(redirect long output to a file and read it with read_file). The last line reports the " +
+    `exit code. Default timeout ${DEFAULT_TIMEOUT_SECONDS} s, at most ${MAX_TIMEOUT_SECONDS} s; ` +
+    "on timeout every process of the command is killed. stdin is empty: do not run " +
+    "interactive programs.";
+  switch (mode) {
+    case "bwrap":
+      return `${common} Sandbox: only the workspace is writable, /tmp is private and empty, ` +
+        "there is no network, HOME is /tmp, and background processes end with the command.";
+    case "unsandboxed":
+      return `${common} The command runs without a sandbox; stay inside the workspace.`;
+    case "unavailable":
+      return `${common} Currently disabled: bubblewrap is missing, so every call is refused.`;
+    default: {
+      const never: never = mode;
+      return never;
+    }
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * The agent's tools, wired to one workspace.
+ *
+ * @module
+ */
+import type { Tool } from "./registry.ts";
+import { Workspace } from "./paths.ts";
+import { createReadFileTool } from "./read_file.ts";
+import { createWriteFileTool } from "./write_file.ts";
+import { createEditFileTool } from "./edit_file.ts";
+import { createBashTool } from "./bash.ts";
+import { probeBwrap, Sandbox, type SandboxMode } from "./sandbox.ts";
+
+export { Workspace } from "./paths.ts";
+export { ToolRegistry } from "./registry.ts";
+export type { Tool, ToolContext, ToolOutput, ToolResult } from "./registry.ts";
+
+/** How {@linkcode createTools} sets up bash. */
+export interface CreateToolsOptions {
+  /** Run bash without bubblewrap (`--unsandboxed-bash`). */
+  unsandboxedBash: boolean;
+  /** Replaces {@linkcode probeBwrap}, for tests. */
+  probe?: () => Promise<boolean>;
+}
+
+/** The tools, their workspace, and one-line warnings for the terminal. */
+export interface Tools {
+  workspace: Workspace;
+  /** read_file, write_file, edit_file, bash, in that order. */
+  tools: Tool[];
+  warnings: string[];
+}
+
+/**
+ * Opens the workspace at `workspaceDir` and creates the tools for it.
+ * Contract: bash always runs under bubblewrap unless `unsandboxedBash` is set;
+ * when bubblewrap cannot run, the bash tool is kept but refuses every call,
+ * and a warning says how to fix it. Unsandboxed mode also gets a warning.
+ * Contract: throws when the workspace directory is missing (see {@linkcode Workspace.open}).
+ */
+export async function createTools(
+  workspaceDir: string,
+  options: CreateToolsOptions,
+): Promise<Tools> {
+  const workspace = await Workspace.open(workspaceDir);
+  const warnings: string[] = [];
+  let mode: SandboxMode;
+  if (options.unsandboxedBash) {
+    mode = "unsandboxed";
+    warnings.push(
+      "bash runs WITHOUT a sandbox (--unsandboxed-bash): commands have your full " +
+        "user rights and network access",
+    );
+  } else if (await (options.probe ?? probeBwrap)()) {
+    mode = "bwrap";
+  } else {
+    mode = "unavailable";
+    warnings.push(
+      "bubblewrap (bwrap) is missing or cannot create a sandbox here, so bash is " +
+        "disabled; install it (apt-get install bubblewrap) or start powercode with " +
+        "--unsandboxed-bash",
+    );
+  }
+  return {
+    workspace,
+    tools: [
+      createReadFileTool(workspace),
+      createWriteFileTool(workspace),
+      createEditFileTool(workspace),
+      createBashTool(new Sandbox(workspace.root, mode)),
+    ],
+    warnings,
+  };
+}

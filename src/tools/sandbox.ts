@@ -1,0 +1,235 @@
+/**
+ * Runs shell commands for the `bash` tool: under bubblewrap, or (only when the
+ * user asked for it) directly, and in both cases as the manager of the whole
+ * process tree: capture, timeout and abort.
+ *
+ * @module
+ */
+import { TailBuffer, type Truncation } from "./truncate.ts";
+
+/** The whole environment a command sees: nothing of powercode's own (API keys). */
+const COMMAND_ENV = {
+  PATH: "/usr/local/bin:/usr/bin:/bin",
+  HOME: "/tmp",
+  LANG: "C.UTF-8",
+  TERM: "dumb",
+};
+/** How long a process gets to end after SIGTERM before SIGKILL. */
+const KILL_GRACE_MS = 500;
+/** How long the pipes may stay open after the command ended (escaped processes). */
+const DRAIN_GRACE_MS = 1000;
+
+/**
+ * Unsandboxed wrapper: runs the command as a job in its own process group
+ * (`set -m`), kills that group on SIGTERM/SIGHUP and after the command ends,
+ * outlives a terminal's SIGINT (powercode decides about interruptions), and
+ * keeps its own job messages out of the output.
+ */
+const GROUP_WRAPPER = `exec 3>&2 2>/dev/null
+set -m
+bash -c "$1" 2>&3 3>&- &
+pid=$!
+set +m
+trap 'kill -KILL -- -$pid; exit 143' TERM HUP
+trap : INT
+while :; do
+  wait $pid
+  status=$?
+  if [ $status -gt 128 ] && kill -0 $pid; then continue; fi
+  break
+done
+kill -KILL -- -$pid
+exit $status`;
+
+/** The refusal every bash call gets when bubblewrap cannot be used. */
+export const BWRAP_MISSING_MESSAGE = "Cannot run bash: bubblewrap (bwrap) is missing or cannot " +
+  "create a sandbox here; install it (apt-get install bubblewrap) or start powercode with " +
+  "--unsandboxed-bash";
+
+/** `bwrap`: sandboxed; `unsandboxed`: bash directly; `unavailable`: every run is refused. */
+export type SandboxMode = "bwrap" | "unsandboxed" | "unavailable";
+
+/** Limits of one run. */
+export interface RunOptions {
+  /** The whole tree is killed after this many milliseconds. */
+  timeoutMs: number;
+  /** Aborting kills the whole tree. */
+  signal: AbortSignal;
+}
+
+/** How a run ended. */
+export type RunEnd =
+  | { kind: "exit"; code: number }
+  | { kind: "timeout"; timeoutMs: number }
+  | { kind: "aborted" };
+
+/** stdout and stderr interleaved, cut to the tail, and how the run ended. */
+export interface RunResult {
+  output: Truncation;
+  end: RunEnd;
+}
+
+/** Something that runs a shell command in the workspace; the bash tool's only dependency. */
+export interface CommandRunner {
+  readonly mode: SandboxMode;
+  /** Runs `bash -c command`. Contract: throws only when the mode is `unavailable`. */
+  run(command: string, options: RunOptions): Promise<RunResult>;
+}
+
+/**
+ * Runs `bash -c` in the workspace, under bubblewrap or, in `unsandboxed` mode, directly.
+ *
+ * Contract (bwrap): read-only `/`, writable workspace, private `/tmp`, no network,
+ * own pid namespace; killing bwrap kills every process of the run, including
+ * ones that trap SIGTERM or detach. Processes never outlive the run.
+ * Contract (both): cleared environment ({@linkcode COMMAND_ENV}), stdin is
+ * `/dev/null`, output keeps the last 2000 lines / 50 KB while the pipes are drained.
+ *
+ * Limit (unsandboxed): the command runs with the user's full rights. The tree
+ * is killed through its process group; a process that leaves the group
+ * (`setsid`, a daemon) survives, and its open pipes are abandoned after
+ * {@linkcode DRAIN_GRACE_MS}.
+ */
+export class Sandbox implements CommandRunner {
+  /** The real workspace root, the command's working directory. */
+  readonly root: string;
+  readonly mode: SandboxMode;
+
+  /** Creates a runner for the workspace at `root` (a real absolute path). */
+  constructor(root: string, mode: SandboxMode) {
+    this.root = root;
+    this.mode = mode;
+  }
+
+  /**
+   * Runs `bash -c command` and returns its captured output and end.
+   * Contract: on timeout or abort the whole tree is killed (SIGTERM, then
+   * SIGKILL after 500 ms) and the result says so; throws
+   * {@linkcode BWRAP_MISSING_MESSAGE} when the mode is `unavailable`.
+   */
+  async run(command: string, options: RunOptions): Promise<RunResult> {
+    if (this.mode === "unavailable") throw new Error(BWRAP_MISSING_MESSAGE);
+    const capture = new TailBuffer();
+    if (options.signal.aborted) return { output: capture.finish(), end: { kind: "aborted" } };
+    const child = this.#spawn(command);
+    const readers = [child.stdout.getReader(), child.stderr.getReader()];
+    const drained = Promise.all(readers.map((reader) => pump(reader, capture)));
+    let end: RunEnd | undefined;
+    const stop = (reason: RunEnd) => {
+      end ??= reason;
+      void terminate(child);
+    };
+    const timer = setTimeout(
+      () => stop({ kind: "timeout", timeoutMs: options.timeoutMs }),
+      options.timeoutMs,
+    );
+    const onAbort = () => stop({ kind: "aborted" });
+    options.signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      const status = await child.status;
+      if (!(await settlesWithin(drained, DRAIN_GRACE_MS))) {
+        await Promise.all(readers.map((reader) => reader.cancel().catch(() => {})));
+      }
+      return { output: capture.finish(), end: end ?? { kind: "exit", code: status.code } };
+    } finally {
+      clearTimeout(timer);
+      options.signal.removeEventListener("abort", onAbort);
+    }
+  }
+
+  #spawn(command: string): Deno.ChildProcess {
+    const common = {
+      clearEnv: true,
+      env: COMMAND_ENV,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    } as const;
+    try {
+      if (this.mode === "unsandboxed") {
+        const args = ["-c", GROUP_WRAPPER, "bash", command];
+        return new Deno.Command("bash", { ...common, args, cwd: this.root }).spawn();
+      }
+      return new Deno.Command("bwrap", { ...common, args: bwrapArgs(this.root, command) }).spawn();
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      throw new Error(
+        this.mode === "bwrap" ? BWRAP_MISSING_MESSAGE : "Cannot run bash: bash is not installed",
+      );
+    }
+  }
+}
+
+/**
+ * Whether bubblewrap can create a sandbox here: runs `bwrap --ro-bind / / true` once.
+ * Contract: never throws; a missing binary, a refused namespace or a hang
+ * longer than 5 s all mean false.
+ */
+export async function probeBwrap(): Promise<boolean> {
+  try {
+    const { success } = await new Deno.Command("bwrap", {
+      args: ["--ro-bind", "/", "/", "true"],
+      clearEnv: true,
+      env: COMMAND_ENV,
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+      signal: AbortSignal.timeout(5000),
+    }).output();
+    return success;
+  } catch {
+    return false;
+  }
+}
+
+function bwrapArgs(root: string, command: string): string[] {
+  return [
+    ...["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"],
+    ...["--bind", root, root, "--unshare-net", "--unshare-pid", "--unshare-ipc"],
+    ...["--unshare-uts", "--die-with-parent", "--new-session", "--chdir", root],
+    ...["--", "bash", "-c", command],
+  ];
+}
+
+/** SIGTERM, then SIGKILL if the process has not ended within the grace time. */
+async function terminate(child: Deno.ChildProcess): Promise<void> {
+  try {
+    child.kill("SIGTERM");
+  } catch {
+    return; // already ended
+  }
+  if (await settlesWithin(child.status, KILL_GRACE_MS)) return;
+  try {
+    child.kill("SIGKILL");
+  } catch {
+    // ended meanwhile
+  }
+}
+
+/** Whether `promise` settles within `ms`; never leaves a timer behind. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true, () => true), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function pump(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  capture: TailBuffer,
+): Promise<void> {
+  const decoder = new TextDecoder();
+  try {
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      capture.push(decoder.decode(chunk.value, { stream: true }));
+    }
+  } catch {
+    // cancelled after the grace time: keep what arrived
+  }
+  capture.push(decoder.decode());
+}

@@ -1,0 +1,287 @@
+import { assert, assertEquals, assertRejects, assertStringIncludes } from "@std/assert";
+import { createBashTool } from "../src/tools/bash.ts";
+import { createTools } from "../src/tools/mod.ts";
+import { probeBwrap, Sandbox, type SandboxMode } from "../src/tools/sandbox.ts";
+import type { ToolOutput } from "../src/tools/registry.ts";
+
+const HAS_BWRAP = await probeBwrap();
+const MISSING =
+  "Cannot run bash: bubblewrap (bwrap) is missing or cannot create a sandbox here; install it " +
+  "(apt-get install bubblewrap) or start powercode with --unsandboxed-bash";
+
+/** Runs `fn` with a temp dir holding `ws/` (the workspace) and an empty `outside/`. */
+async function withWorkspace(fn: (root: string, parent: string) => Promise<void>): Promise<void> {
+  const parent = await Deno.realPath(await Deno.makeTempDir({ prefix: "powercode_bash_" }));
+  try {
+    await Deno.mkdir(`${parent}/ws`);
+    await Deno.mkdir(`${parent}/outside`);
+    await fn(`${parent}/ws`, parent);
+  } finally {
+    await Deno.remove(parent, { recursive: true });
+  }
+}
+
+function bash(
+  root: string,
+  args: Record<string, unknown>,
+  mode: SandboxMode = "bwrap",
+): Promise<ToolOutput> {
+  const signal = new AbortController().signal;
+  return createBashTool(new Sandbox(root, mode)).execute(args, { signal });
+}
+
+/** A `sleep` argument no other process has, to find survivors with pgrep. */
+function marker(): string {
+  return `1000.${crypto.getRandomValues(new Uint32Array(1))[0]}`;
+}
+
+/** Command lines still running that contain `mark`, after up to 2 s for the kernel to reap. */
+async function survivors(mark: string): Promise<string> {
+  let found = "";
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const { stdout } = await new Deno.Command("pgrep", { args: ["-af", mark] }).output();
+    found = new TextDecoder().decode(stdout);
+    if (found === "") return "";
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return found;
+}
+
+/** Starts a shell tree that ignores SIGTERM, with a background and a foreground child. */
+function stubbornTree(mark: string): string {
+  return `trap "" TERM; sleep ${mark} & (trap "" TERM; sleep ${mark}); wait`;
+}
+
+const sandboxed = { ignore: !HAS_BWRAP };
+
+Deno.test("bash() reports interleaved output and the exit code", sandboxed, async () => {
+  await withWorkspace(async (root) => {
+    const command = "echo out; sleep 0.05; echo err >&2; sleep 0.05; echo more; exit 3";
+    assertEquals(await bash(root, { command }), {
+      content: "out\nerr\nmore\nexit code 3",
+      summary: "exit 3",
+    });
+  });
+});
+
+Deno.test("bash() runs in the workspace and may write there", sandboxed, async () => {
+  await withWorkspace(async (root) => {
+    assertEquals(await bash(root, { command: "pwd; echo made > made.txt" }), {
+      content: `${root}\nexit code 0`,
+      summary: "exit 0",
+    });
+    assertEquals(await Deno.readTextFile(`${root}/made.txt`), "made\n");
+  });
+});
+
+Deno.test("bash() cannot write outside the workspace", sandboxed, async () => {
+  await withWorkspace(async (root, parent) => {
+    const mark = `powercode-${marker()}`;
+    const command = `mkdir -p ../outside; echo x > ../outside/a.txt; echo x > ${parent}/b.txt; ` +
+      `echo x > /etc/${mark}; echo x > $HOME/c.txt; touch /usr/${mark}`;
+    const result = await bash(root, { command });
+    assertEquals(result.summary, "exit 1");
+    assertStringIncludes(result.content, `/etc/${mark}: Read-only file system`);
+    assertEquals(await Array.fromAsync(Deno.readDir(`${parent}/outside`)), []);
+    assertEquals(await Deno.stat(`${parent}/b.txt`).catch(() => "absent"), "absent");
+    assertEquals(await Deno.stat(`/etc/${mark}`).catch(() => "absent"), "absent");
+    assertEquals(await Deno.stat(`/usr/${mark}`).catch(() => "absent"), "absent");
+  });
+});
+
+Deno.test("bash() gives commands a clean environment without the API key", sandboxed, async () => {
+  const previous = Deno.env.get("OPENAI_API_KEY");
+  Deno.env.set("OPENAI_API_KEY", "sk-powercode-test-secret");
+  try {
+    await withWorkspace(async (root) => {
+      assertEquals(await bash(root, { command: "env | sort" }), {
+        content: "HOME=/tmp\nLANG=C.UTF-8\nPATH=/usr/local/bin:/usr/bin:/bin\n" +
+          `PWD=${root}\nSHLVL=1\nTERM=dumb\n_=/usr/bin/env\nexit code 0`,
+        summary: "exit 0",
+      });
+    });
+  } finally {
+    if (previous === undefined) Deno.env.delete("OPENAI_API_KEY");
+    else Deno.env.set("OPENAI_API_KEY", previous);
+  }
+});
+
+Deno.test("bash() has no network", sandboxed, async () => {
+  await withWorkspace(async (root) => {
+    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const accepted = listener.accept().then((conn) => {
+      conn.close();
+      return true;
+    }, () => false);
+    const port = listener.addr.port;
+    try {
+      const command = `echo hi > /dev/tcp/127.0.0.1/${port} && echo connected`;
+      assertEquals(await bash(root, { command }), {
+        content: "bash: connect: Connection refused\n" +
+          `bash: line 1: /dev/tcp/127.0.0.1/${port}: Connection refused\nexit code 1`,
+        summary: "exit 1",
+      });
+    } finally {
+      listener.close();
+    }
+    assertEquals(await accepted, false);
+  });
+});
+
+Deno.test(
+  "bash() kills the whole tree on timeout, even children that trap SIGTERM",
+  sandboxed,
+  async () => {
+    await withWorkspace(async (root) => {
+      const mark = marker();
+      const started = Date.now();
+      assertEquals(await bash(root, { command: stubbornTree(mark), timeout_seconds: 1 }), {
+        content: "(no output)\ntimed out after 1 s; the command and all its processes were killed",
+        summary: "timed out",
+      });
+      assert(Date.now() - started < 3000, "the kill does not wait for the children");
+      assertEquals(await survivors(mark), "");
+    });
+  },
+);
+
+Deno.test("Sandbox.run() kills the whole tree on abort", sandboxed, async () => {
+  await withWorkspace(async (root) => {
+    const mark = marker();
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), 200);
+    const { end } = await new Sandbox(root, "bwrap").run(stubbornTree(mark), {
+      timeoutMs: 10_000,
+      signal: controller.signal,
+    });
+    clearTimeout(timer);
+    assertEquals(end, { kind: "aborted" });
+    assertEquals(await survivors(mark), "");
+  });
+});
+
+Deno.test("bash() ends background processes with the command", sandboxed, async () => {
+  await withWorkspace(async (root) => {
+    const mark = marker();
+    assertEquals(await bash(root, { command: `sleep ${mark} & echo started` }), {
+      content: "started\nexit code 0",
+      summary: "exit 0",
+    });
+    assertEquals(await survivors(mark), "");
+  });
+});
+
+Deno.test("bash() keeps the last 2000 lines with a note", sandboxed, async () => {
+  await withWorkspace(async (root) => {
+    const kept = Array.from({ length: 2000 }, (_, i) => `${3001 + i}`).join("\n");
+    assertEquals(await bash(root, { command: "seq 1 5000" }), {
+      content: "[Output cut: showing the last 2000 of 5000 lines (9.8 KB of 23.3 KB); 3000 " +
+        "earlier lines were dropped. To see them, redirect the output to a file " +
+        `(cmd > out.txt 2>&1) and read it with read_file]\n\n${kept}\nexit code 0`,
+      summary: "exit 0",
+    });
+  });
+});
+
+Deno.test("bash() keeps the last 50 KB of a long output", sandboxed, async () => {
+  await withWorkspace(async (root) => {
+    const command = `for i in $(seq 1 3000); do printf "%0100d\\n" $i; done`;
+    const kept = Array.from({ length: 506 }, (_, i) => `${2495 + i}`.padStart(100, "0"));
+    assertEquals(await bash(root, { command }), {
+      content: "[Output cut: showing the last 506 of 3000 lines (49.9 KB of 295.9 KB); 2494 " +
+        "earlier lines were dropped. To see them, redirect the output to a file " +
+        `(cmd > out.txt 2>&1) and read it with read_file]\n\n${kept.join("\n")}\nexit code 0`,
+      summary: "exit 0",
+    });
+  });
+});
+
+Deno.test("bash() reports an interruption before the start without running", async () => {
+  await withWorkspace(async (root) => {
+    const controller = new AbortController();
+    controller.abort();
+    const tool = createBashTool(new Sandbox(root, "bwrap"));
+    assertEquals(await tool.execute({ command: "touch ran" }, { signal: controller.signal }), {
+      content:
+        "(no output)\ninterrupted by the user; the command and all its processes were killed",
+      summary: "interrupted",
+    });
+    assertEquals(await Deno.stat(`${root}/ran`).catch(() => "absent"), "absent");
+  });
+});
+
+Deno.test("bash() refuses bad timeouts and empty commands", async () => {
+  await withWorkspace(async (root) => {
+    for (const seconds of [0, 601]) {
+      await assertRejects(
+        () => bash(root, { command: "true", timeout_seconds: seconds }),
+        RangeError,
+        `Cannot run bash: timeout_seconds must be an integer from 1 to 600, got ${seconds}`,
+      );
+    }
+    await assertRejects(
+      () => bash(root, { command: "  " }),
+      TypeError,
+      "Cannot run bash: command is empty",
+    );
+  });
+});
+
+Deno.test("bash() refuses every call with an install hint when bwrap is unavailable", async () => {
+  await withWorkspace(async (root) => {
+    await assertRejects(() => bash(root, { command: "true" }, "unavailable"), Error, MISSING);
+    const { tools, warnings } = await createTools(root, {
+      unsandboxedBash: false,
+      probe: () => Promise.resolve(false),
+    });
+    assertEquals(warnings, [
+      "bubblewrap (bwrap) is missing or cannot create a sandbox here, so bash is " +
+      "disabled; install it (apt-get install bubblewrap) or start powercode with " +
+      "--unsandboxed-bash",
+    ]);
+    const tool = tools.find((candidate) => candidate.name === "bash");
+    const signal = new AbortController().signal;
+    await assertRejects(() => tool!.execute({ command: "true" }, { signal }), Error, MISSING);
+  });
+});
+
+Deno.test("createTools() warns that unsandboxed bash runs without a sandbox", async () => {
+  await withWorkspace(async (root) => {
+    const { warnings } = await createTools(root, { unsandboxedBash: true });
+    assertEquals(warnings, [
+      "bash runs WITHOUT a sandbox (--unsandboxed-bash): commands have your full user " +
+      "rights and network access",
+    ]);
+  });
+});
+
+Deno.test("bash() unsandboxed clears the environment", async () => {
+  const previous = Deno.env.get("OPENAI_API_KEY");
+  Deno.env.set("OPENAI_API_KEY", "sk-powercode-test-secret");
+  try {
+    await withWorkspace(async (root) => {
+      const command = `env | grep -c -e OPENAI -e POWERCODE; echo "$HOME $PWD"`;
+      assertEquals(await bash(root, { command }, "unsandboxed"), {
+        content: `0\n/tmp ${root}\nexit code 0`,
+        summary: "exit 0",
+      });
+    });
+  } finally {
+    if (previous === undefined) Deno.env.delete("OPENAI_API_KEY");
+    else Deno.env.set("OPENAI_API_KEY", previous);
+  }
+});
+
+Deno.test("Sandbox.run() unsandboxed kills the process group on timeout and at the end", async () => {
+  await withWorkspace(async (root) => {
+    const sandbox = new Sandbox(root, "unsandboxed");
+    const signal = new AbortController().signal;
+    const mark = marker();
+    const timedOut = await sandbox.run(stubbornTree(mark), { timeoutMs: 300, signal });
+    assertEquals(timedOut.end, { kind: "timeout", timeoutMs: 300 });
+    assertEquals(await survivors(mark), "");
+    const finished = await sandbox.run(`sleep ${mark} & echo started`, { timeoutMs: 5000, signal });
+    assertEquals([finished.output.text, finished.end], ["started\n", { kind: "exit", code: 0 }]);
+    assertEquals(await survivors(mark), "");
+  });
+});

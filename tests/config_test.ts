@@ -1,0 +1,149 @@
+import { assertEquals, assertThrows } from "@std/assert";
+import { ConfigError, parseProviderConfig } from "../src/config.ts";
+import { createTempProject } from "./support/project.ts";
+
+const env = (values: Record<string, string>) => (name: string) => values[name];
+const BASE = { baseURL: "http://127.0.0.1:8080/v1", model: "m", contextWindow: 8192 };
+
+Deno.test("parseProviderConfig() reads env:NAME keys and optional fields", () => {
+  assertEquals(
+    parseProviderConfig(
+      { ...BASE, apiKey: "env:OPENAI_KEY_X", reserveTokens: 1000, maxOutputTokens: 512 },
+      "p.json",
+      env({ OPENAI_KEY_X: "sk-1" }),
+    ),
+    { ...BASE, apiKey: "sk-1", reserveTokens: 1000, maxOutputTokens: 512 },
+  );
+});
+
+Deno.test("parseProviderConfig() falls back to POWERCODE_API_KEY, OPENAI_API_KEY, then a placeholder", () => {
+  const both = env({ POWERCODE_API_KEY: "pk", OPENAI_API_KEY: "ok" });
+  assertEquals(parseProviderConfig(BASE, "p.json", both).apiKey, "pk");
+  assertEquals(parseProviderConfig(BASE, "p.json", env({ OPENAI_API_KEY: "ok" })).apiKey, "ok");
+  assertEquals(parseProviderConfig(BASE, "p.json", env({})).apiKey, "no-key");
+});
+
+Deno.test("parseProviderConfig() reports every bad field in one line naming the file", () => {
+  const error = assertThrows(
+    () =>
+      parseProviderConfig(
+        { baseURL: "localhost:8080", contextWindow: "big", reserveTokens: 0, modle: "x" },
+        "conf/p.json",
+        env({}),
+      ),
+    ConfigError,
+  );
+  assertEquals(
+    error.message,
+    'Invalid provider file "conf/p.json": field "modle" is unknown; field "baseURL" must be an http(s) URL, got "localhost:8080"; field "model" is required; field "contextWindow" must be a positive integer, got "big"; field "reserveTokens" must be a positive integer, got 0',
+  );
+});
+
+Deno.test("parseProviderConfig() refuses a reserve or output limit that does not fit the window", () => {
+  const error = assertThrows(
+    () =>
+      parseProviderConfig(
+        { ...BASE, reserveTokens: 8192, maxOutputTokens: 9000 },
+        "p.json",
+        env({}),
+      ),
+    ConfigError,
+  );
+  assertEquals(
+    error.message,
+    'Invalid provider file "p.json": field "reserveTokens" (8192) must be below contextWindow; field "maxOutputTokens" (9000) must be below contextWindow',
+  );
+});
+
+Deno.test("parseProviderConfig() names a missing or unreadable key variable without any key", () => {
+  const missing = assertThrows(
+    () => parseProviderConfig({ ...BASE, apiKey: "env:POWERCODE_NOPE" }, "p.json", env({})),
+    ConfigError,
+  );
+  assertEquals(
+    missing.message,
+    'Invalid provider file "p.json": field "apiKey": environment variable "POWERCODE_NOPE" is not set',
+  );
+  const denied = assertThrows(
+    () =>
+      parseProviderConfig({ ...BASE, apiKey: "env:HOME" }, "p.json", () => {
+        throw new Deno.errors.NotCapable("no");
+      }),
+    ConfigError,
+  );
+  assertEquals(
+    denied.message,
+    'Invalid provider file "p.json": field "apiKey": powercode may read only OPENAI_* and POWERCODE_* variables, not "HOME"',
+  );
+});
+
+Deno.test("powercode exits 2 with one line for each configuration error", async (t) => {
+  await using project = await createTempProject();
+  const expectError = async (
+    args: string[],
+    expected: string,
+    env: Record<string, string> = {},
+  ) => {
+    const result = await project.run(args, { env });
+    assertEquals([result.code, result.stdout, result.stderr], [2, "", `powercode: ${expected}\n`]);
+  };
+  await t.step("missing provider.json", () =>
+    expectError(
+      ["-p", "hi"],
+      'Cannot read provider file "provider.json": file not found; create it (see README.md) or pass --provider FILE',
+    ));
+  await t.step("bad JSON", async () => {
+    await Deno.writeTextFile(`${project.dir}/provider.json`, "{ baseURL: ");
+    const result = await project.run(["-p", "hi"]);
+    assertEquals(result.code, 2);
+    assertEquals(result.stderr.split("\n").length, 2);
+    assertEquals(
+      result.stderr.startsWith(
+        'powercode: Cannot parse provider file "provider.json": invalid JSON',
+      ),
+      true,
+    );
+  });
+  await t.step("bad field", async () => {
+    await project.writeProvider({ ...BASE, contextWindow: -1 });
+    await expectError(
+      [],
+      'Invalid provider file "provider.json": field "contextWindow" must be a positive integer, got -1',
+    );
+  });
+  await t.step("key variable not set", async () => {
+    await project.writeProvider({ ...BASE, apiKey: "env:OPENAI_MISSING" });
+    await expectError(
+      [],
+      'Invalid provider file "provider.json": field "apiKey": environment variable "OPENAI_MISSING" is not set',
+    );
+  });
+  await t.step("POWERCODE_PROVIDER and --provider choose the file", async () => {
+    await Deno.mkdir(`${project.dir}/.powercode`, { recursive: true });
+    await Deno.writeTextFile(
+      `${project.dir}/.powercode/other.json`,
+      JSON.stringify({ model: "m" }),
+    );
+    const expected =
+      'Invalid provider file ".powercode/other.json": field "baseURL" is required; field "contextWindow" is required';
+    await expectError([], expected, { POWERCODE_PROVIDER: ".powercode/other.json" });
+    await expectError(["--provider", ".powercode/other.json"], expected);
+  });
+  await t.step(
+    "unknown flag",
+    () =>
+      expectError(
+        ["--frobnicate"],
+        'Unknown argument "--frobnicate": run powercode -h for the options',
+      ),
+  );
+  await t.step("workspace missing", async () => {
+    await project.writeProvider(BASE);
+    await Deno.remove(project.workspace, { recursive: true });
+    await expectError(
+      [],
+      'No "workspace/" directory here: create it (mkdir workspace) or start powercode in the directory that holds it',
+    );
+    await Deno.mkdir(project.workspace);
+  });
+});

@@ -1,0 +1,177 @@
+import { assertEquals, assertRejects } from "@std/assert";
+import { Workspace } from "../src/tools/paths.ts";
+
+/** A temp dir holding `ws/` (the workspace) and `outside/` with `secret.txt`. */
+async function withWorkspace(
+  fn: (workspace: Workspace, parent: string) => Promise<void> | void,
+): Promise<void> {
+  const parent = await Deno.realPath(await Deno.makeTempDir({ prefix: "powercode_paths_" }));
+  try {
+    await Deno.mkdir(`${parent}/ws/sub`, { recursive: true });
+    await Deno.mkdir(`${parent}/outside`);
+    await Deno.writeTextFile(`${parent}/outside/secret.txt`, "secret\n");
+    await fn(await Workspace.open(`${parent}/ws`), parent);
+  } finally {
+    await Deno.remove(parent, { recursive: true });
+  }
+}
+
+async function assertEscapes(workspace: Workspace, path: string): Promise<void> {
+  await assertRejects(
+    () => workspace.resolve(path),
+    Deno.errors.PermissionDenied,
+    `Cannot access "${path}": path escapes the workspace`,
+  );
+}
+
+Deno.test("Workspace.open() resolves the root to its real path", async () => {
+  await withWorkspace(async (_, parent) => {
+    await Deno.symlink(`${parent}/ws`, `${parent}/alias`);
+    const workspace = await Workspace.open(`${parent}/alias`);
+    assertEquals(workspace.root, `${parent}/ws`);
+  });
+});
+
+Deno.test("Workspace.open() refuses a missing directory and a file", async () => {
+  await withWorkspace(async (_, parent) => {
+    await assertRejects(
+      () => Workspace.open(`${parent}/nope`),
+      Deno.errors.NotFound,
+      `Cannot open workspace "${parent}/nope": directory does not exist; create it first`,
+    );
+    await assertRejects(
+      () => Workspace.open(`${parent}/outside/secret.txt`),
+      TypeError,
+      `Cannot open workspace "${parent}/outside/secret.txt": not a directory`,
+    );
+  });
+});
+
+Deno.test("Workspace.resolve() maps relative and inside absolute paths", async () => {
+  await withWorkspace(async (workspace) => {
+    const root = workspace.root;
+    assertEquals(await workspace.resolve("a.txt"), `${root}/a.txt`);
+    assertEquals(await workspace.resolve("./sub/../sub/new/deep.txt"), `${root}/sub/new/deep.txt`);
+    assertEquals(await workspace.resolve("."), root);
+    assertEquals(await workspace.resolve("sub/"), `${root}/sub`);
+    assertEquals(await workspace.resolve(`${root}/sub/x`), `${root}/sub/x`);
+    assertEquals(await workspace.resolve(root), root);
+  });
+});
+
+Deno.test("Workspace.resolve() refuses .. escapes", async () => {
+  await withWorkspace(async (workspace) => {
+    await assertEscapes(workspace, "..");
+    await assertEscapes(workspace, "../outside/secret.txt");
+    await assertEscapes(workspace, "sub/../../outside/secret.txt");
+    await assertEscapes(workspace, `${workspace.root}/../outside/secret.txt`);
+  });
+});
+
+Deno.test("Workspace.resolve() refuses absolute paths outside", async () => {
+  await withWorkspace(async (workspace, parent) => {
+    await assertEscapes(workspace, "/etc/passwd");
+    await assertEscapes(workspace, `${parent}/outside/secret.txt`);
+    await assertEscapes(workspace, `${workspace.root}-other/x`);
+  });
+});
+
+Deno.test("Workspace.resolve() refuses a symlinked file pointing outside", async () => {
+  await withWorkspace(async (workspace, parent) => {
+    await Deno.symlink(`${parent}/outside/secret.txt`, `${workspace.root}/secret.txt`);
+    await Deno.symlink("../../outside/secret.txt", `${workspace.root}/sub/relative.txt`);
+    await assertEscapes(workspace, "secret.txt");
+    await assertEscapes(workspace, "sub/relative.txt");
+  });
+});
+
+Deno.test("Workspace.resolve() refuses a symlinked directory pointing outside", async () => {
+  await withWorkspace(async (workspace, parent) => {
+    await Deno.symlink(`${parent}/outside`, `${workspace.root}/out`);
+    await assertEscapes(workspace, "out");
+    await assertEscapes(workspace, "out/secret.txt");
+    await assertEscapes(workspace, "out/new/file.txt");
+    await Deno.symlink("/", `${workspace.root}/sub/slash`);
+    await assertEscapes(workspace, "sub/slash/etc/passwd");
+  });
+});
+
+Deno.test("Workspace.resolve() refuses dangling symlinks", async () => {
+  await withWorkspace(async (workspace, parent) => {
+    await Deno.symlink(`${parent}/outside/missing.txt`, `${workspace.root}/dangling`);
+    await Deno.symlink(`${parent}/missing-dir`, `${workspace.root}/sub/gone`);
+    await assertRejects(
+      () => workspace.resolve("dangling"),
+      Deno.errors.NotFound,
+      `Cannot access "dangling": "dangling" is a dangling symbolic link`,
+    );
+    await assertRejects(
+      () => workspace.resolve("sub/gone/new.txt"),
+      Deno.errors.NotFound,
+      `Cannot access "sub/gone/new.txt": "sub/gone" is a dangling symbolic link`,
+    );
+  });
+});
+
+Deno.test("Workspace.resolve() follows symlinks that stay inside", async () => {
+  await withWorkspace(async (workspace) => {
+    const root = workspace.root;
+    await Deno.writeTextFile(`${root}/sub/real.txt`, "x");
+    await Deno.symlink("sub/real.txt", `${root}/link.txt`);
+    await Deno.symlink("sub", `${root}/dir`);
+    assertEquals(await workspace.resolve("link.txt"), `${root}/sub/real.txt`);
+    assertEquals(await workspace.resolve("dir/new/x.txt"), `${root}/sub/new/x.txt`);
+  });
+});
+
+Deno.test("Workspace.resolve() refuses empty paths and NUL bytes", async () => {
+  await withWorkspace(async (workspace) => {
+    await assertRejects(
+      () => workspace.resolve(""),
+      TypeError,
+      `Cannot access "": the path is empty`,
+    );
+    await assertRejects(
+      () => workspace.resolve("a\0b"),
+      TypeError,
+      `Cannot access "a\\u0000b": the path contains a NUL byte`,
+    );
+  });
+});
+
+Deno.test("Workspace.relative() gives paths for messages", async () => {
+  await withWorkspace((workspace) => {
+    assertEquals(workspace.relative(workspace.root), ".");
+    assertEquals(workspace.relative(`${workspace.root}/sub/a.txt`), "sub/a.txt");
+    assertEquals(workspace.relative("/etc/passwd"), "/etc/passwd");
+  });
+});
+
+Deno.test("Workspace works with read permission on the workspace only", async () => {
+  await withWorkspace(async (workspace, parent) => {
+    await Deno.symlink(`${parent}/outside`, `${workspace.root}/out`);
+    const script = `${parent}/check.ts`;
+    const module = new URL("../src/tools/paths.ts", import.meta.url).href;
+    await Deno.writeTextFile(
+      script,
+      `import { Workspace } from "${module}";
+const workspace = await Workspace.open(Deno.args[0]);
+const results = [await workspace.resolve("sub/new.txt")];
+for (const path of ["out/secret.txt", "../outside"]) {
+  await workspace.resolve(path).catch((error) => results.push(error.message));
+}
+console.log(JSON.stringify(results));`,
+    );
+    const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--no-prompt", `--allow-read=${workspace.root}`, script, workspace.root],
+      cwd: "/",
+    }).output();
+    assertEquals(new TextDecoder().decode(stderr), "");
+    assertEquals(code, 0);
+    assertEquals(JSON.parse(new TextDecoder().decode(stdout)), [
+      `${workspace.root}/sub/new.txt`,
+      `Cannot access "out/secret.txt": path escapes the workspace`,
+      `Cannot access "../outside": path escapes the workspace`,
+    ]);
+  });
+});

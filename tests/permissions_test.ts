@@ -1,0 +1,52 @@
+import { assert, assertEquals, assertStringIncludes } from "@std/assert";
+import { childEnv, createTempProject } from "./support/project.ts";
+
+const deno = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
+
+function flagsOf(task: string, command: string): string[] {
+  const words = task.trim().split(/\s+/);
+  assertEquals(words.slice(0, 2), ["deno", command], `task does not start with deno ${command}`);
+  return words.filter((word) => word.startsWith("--allow-") || word === "--no-prompt");
+}
+
+const EXPECTED_FLAGS = [
+  "--allow-read=./workspace,./provider.json,./.powercode",
+  "--allow-write=./workspace,./.powercode",
+  "--allow-net",
+  "--allow-run=bwrap,bash",
+  "--allow-env=OPENAI_*,POWERCODE_*,NO_COLOR",
+  "--no-prompt",
+];
+
+Deno.test("deno.json start and compile share one permission flag list without -A", () => {
+  const start = flagsOf(deno.tasks.start, "run");
+  const compile = flagsOf(deno.tasks.compile, "compile");
+  assertEquals(start, EXPECTED_FLAGS);
+  assertEquals(compile, start);
+  for (const task of [deno.tasks.start, deno.tasks.compile, deno.tasks.demo]) {
+    assert(!/\s(-A|--allow-all)(\s|$)/.test(task), `task grants everything: ${task}`);
+  }
+  assertEquals(flagsOf(deno.tasks.demo, "run"), start);
+});
+
+Deno.test("deno task compile bakes the same permissions into the binary", async () => {
+  await using project = await createTempProject();
+  const denoPath = new Deno.Command("bash", { args: ["-c", "command -v deno"] }).outputSync();
+  const denortStandIn = new TextDecoder().decode(denoPath.stdout).trim();
+  const result = await project.run([], {
+    task: "compile",
+    env: { DENORT_BIN: denortStandIn },
+  });
+  assertEquals(result.code, 0, result.stderr);
+  const binary = await Deno.readFile(`${project.dir}/powercode`);
+  const tail = new TextDecoder().decode(binary.subarray(Math.max(0, binary.length - 2_000_000)));
+  const baked = tail.match(/"permissions":\{.*?\},"/s)?.[0] ?? "";
+  assertStringIncludes(baked, '"allow_read":["./workspace","./provider.json","./.powercode"]');
+  assertStringIncludes(baked, '"allow_write":["./workspace","./.powercode"]');
+  assertStringIncludes(baked, '"allow_net":[]');
+  assertStringIncludes(baked, '"allow_run":["bwrap","bash"]');
+  assertStringIncludes(baked, '"allow_env":["OPENAI_*","POWERCODE_*","NO_COLOR"]');
+  assertStringIncludes(baked, '"no_prompt":true');
+  assert(!baked.includes('"allow_all":true'), baked);
+  void childEnv;
+});
