@@ -122,11 +122,12 @@ export class Compactor {
     const memory = this.workingMemory(session);
     const estimate = this.#estimate(session, memory, overhead);
     if (!options.force && estimate <= compactionThreshold(this.#settings)) {
-      return this.#fit(session, overhead, memory);
+      return this.#fit(session, overhead, memory, estimate);
     }
     const outcome = await this.#compactOnce(session, overhead, options, estimate);
     if (outcome.type === "nothing_to_compact" && options.force) this.#onEvent(NOTHING_TO_COMPACT);
-    return this.#fit(session, overhead, this.workingMemory(session));
+    const compacted = outcome.type === "compacted";
+    return this.#fit(session, overhead, compacted ? this.workingMemory(session) : memory, estimate);
   }
 
   /**
@@ -243,12 +244,12 @@ export class Compactor {
     return { chat: { system, messages: prompt, ...limit }, folded };
   }
 
-  #fit(session: Session, overhead: RequestOverhead, memory: Message[]): Message[] {
+  /** Returns `memory` when it fits, else a shorter request; `estimate` is from before compacting. */
+  #fit(session: Session, overhead: RequestOverhead, memory: Message[], estimate: number) {
     const threshold = compactionThreshold(this.#settings);
     const hardLimit = this.#settings.contextWindow - (this.#settings.maxOutputTokens ?? 0);
     const size = estimateRequestTokens({ ...overhead, messages: memory });
-    if (size <= threshold) return memory;
-    if (size <= hardLimit && this.#estimate(session, memory, overhead) <= threshold) return memory;
+    if (size <= threshold || (size <= hardLimit && estimate <= threshold)) return memory;
     const shrunk = shrinkToFit(
       session,
       (messages) => estimateRequestTokens({ ...overhead, messages }) <= threshold,

@@ -79,7 +79,8 @@ export function estimateRequestTokens(
 }
 
 /**
- * Estimates the context the next request will use. With a usable usage snapshot it is
+ * Estimates the context the next request will use. With a usable usage snapshot (positive
+ * `totalTokens`, `historyLength` between `compactedUntil` and the history length) it is
  * `usage.totalTokens` plus the estimate of the history messages after
  * `usage.historyLength`; otherwise the full estimate of `system`, `workingMemory` and `tools`.
  * Contract: pure; cost depends on the messages after the snapshot (or on the working

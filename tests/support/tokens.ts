@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { encode } from "gpt-tokenizer";
+import { encode } from "npm:gpt-tokenizer@^3.4.0";
 
 /** Tokens added per message for role and separators, as in OpenAI's counting recipe. */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
