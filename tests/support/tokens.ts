@@ -4,6 +4,9 @@
  *
  * @module
  */
+// A test-only dependency: kept out of deno.json and deno.lock (tests use tests/deno.lock) so that
+// `deno compile`, which bundles every npm package in the lockfile, does not ship it.
+// deno-lint-ignore no-import-prefix
 import { encode } from "npm:gpt-tokenizer@^3.4.0";
 
 /** Tokens added per message for role and separators, as in OpenAI's counting recipe. */
