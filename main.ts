@@ -24,7 +24,8 @@ import { createTools } from "./src/tools/mod.ts";
 import { ToolRegistry } from "./src/tools/registry.ts";
 
 const WORKSPACE_DIR = "workspace";
-const SESSIONS_DIR = ".powercode/sessions";
+const POWERCODE_DIR = ".powercode";
+const SESSIONS_DIR = `${POWERCODE_DIR}/sessions`;
 const encoder = new TextEncoder();
 
 async function main(args: string[]): Promise<number> {
@@ -45,10 +46,8 @@ async function main(args: string[]): Promise<number> {
 
 async function start(cli: CliOptions): Promise<number> {
   await requireWorkspace();
-  const config = await loadProviderConfig(
-    cli.provider ?? readEnv("POWERCODE_PROVIDER") ?? "provider.json",
-    readEnv,
-  );
+  const providerPath = cli.provider ?? readEnv("POWERCODE_PROVIDER") ?? "provider.json";
+  const config = await loadProviderConfig(providerPath, readEnv);
   const terminal = Deno.stdin.isTerminal() && cli.print === undefined;
   const color = Deno.stdout.isTerminal() && !readEnv("NO_COLOR");
   const renderer = new Renderer({
@@ -58,8 +57,11 @@ async function start(cli: CliOptions): Promise<number> {
     spinner: terminal,
     streamAnswer: cli.print === undefined,
   });
+  // Created now so that the sandbox can hide it from commands from the first task on.
+  await Deno.mkdir(SESSIONS_DIR, { recursive: true });
   const { workspace, tools, warnings } = await createTools(WORKSPACE_DIR, {
     unsandboxedBash: cli.unsandboxedBash,
+    hide: [providerPath, POWERCODE_DIR],
   });
   for (const warning of warnings) renderer.line(`⚠ ${warning}`);
   const store = new SessionStore(SESSIONS_DIR);

@@ -52,9 +52,14 @@ function stubbornTree(mark: string): string {
   return `trap "" TERM; sleep ${mark} & (trap "" TERM; sleep ${mark}); wait`;
 }
 
-const sandboxed = { ignore: !HAS_BWRAP };
+Deno.test("probeBwrap() finds a working bubblewrap (CI installs it; the sandbox tests need it)", () => {
+  assert(
+    HAS_BWRAP,
+    "bwrap --ro-bind / / true failed: install bubblewrap (apt-get install bubblewrap)",
+  );
+});
 
-Deno.test("bash() reports interleaved output and the exit code", sandboxed, async () => {
+Deno.test("bash() reports interleaved output and the exit code", async () => {
   await withWorkspace(async (root) => {
     const command = "echo out; sleep 0.05; echo err >&2; sleep 0.05; echo more; exit 3";
     assertEquals(await bash(root, { command }), {
@@ -64,7 +69,7 @@ Deno.test("bash() reports interleaved output and the exit code", sandboxed, asyn
   });
 });
 
-Deno.test("bash() runs in the workspace and may write there", sandboxed, async () => {
+Deno.test("bash() runs in the workspace and may write there", async () => {
   await withWorkspace(async (root) => {
     assertEquals(await bash(root, { command: "pwd; echo made > made.txt" }), {
       content: `${root}\nexit code 0`,
@@ -74,7 +79,7 @@ Deno.test("bash() runs in the workspace and may write there", sandboxed, async (
   });
 });
 
-Deno.test("bash() cannot write outside the workspace", sandboxed, async () => {
+Deno.test("bash() cannot write outside the workspace", async () => {
   await withWorkspace(async (root, parent) => {
     const mark = `powercode-${marker()}`;
     const command = `mkdir -p ../outside; echo x > ../outside/a.txt; echo x > ${parent}/b.txt; ` +
@@ -89,7 +94,7 @@ Deno.test("bash() cannot write outside the workspace", sandboxed, async () => {
   });
 });
 
-Deno.test("bash() gives commands a clean environment without the API key", sandboxed, async () => {
+Deno.test("bash() gives commands a clean environment without the API key", async () => {
   const previous = Deno.env.get("OPENAI_API_KEY");
   Deno.env.set("OPENAI_API_KEY", "sk-powercode-test-secret");
   try {
@@ -106,7 +111,7 @@ Deno.test("bash() gives commands a clean environment without the API key", sandb
   }
 });
 
-Deno.test("bash() has no network", sandboxed, async () => {
+Deno.test("bash() has no network", async () => {
   await withWorkspace(async (root) => {
     const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
     const accepted = listener.accept().then((conn) => {
@@ -130,7 +135,6 @@ Deno.test("bash() has no network", sandboxed, async () => {
 
 Deno.test(
   "bash() kills the whole tree on timeout, even children that trap SIGTERM",
-  sandboxed,
   async () => {
     await withWorkspace(async (root) => {
       const mark = marker();
@@ -145,7 +149,7 @@ Deno.test(
   },
 );
 
-Deno.test("Sandbox.run() kills the whole tree on abort", sandboxed, async () => {
+Deno.test("Sandbox.run() kills the whole tree on abort", async () => {
   await withWorkspace(async (root) => {
     const mark = marker();
     const controller = new AbortController();
@@ -160,7 +164,7 @@ Deno.test("Sandbox.run() kills the whole tree on abort", sandboxed, async () => 
   });
 });
 
-Deno.test("bash() ends background processes with the command", sandboxed, async () => {
+Deno.test("bash() ends background processes with the command", async () => {
   await withWorkspace(async (root) => {
     const mark = marker();
     assertEquals(await bash(root, { command: `sleep ${mark} & echo started` }), {
@@ -171,7 +175,7 @@ Deno.test("bash() ends background processes with the command", sandboxed, async 
   });
 });
 
-Deno.test("bash() keeps the last 2000 lines with a note", sandboxed, async () => {
+Deno.test("bash() keeps the last 2000 lines with a note", async () => {
   await withWorkspace(async (root) => {
     const kept = Array.from({ length: 2000 }, (_, i) => `${3001 + i}`).join("\n");
     assertEquals(await bash(root, { command: "seq 1 5000" }), {
@@ -183,7 +187,7 @@ Deno.test("bash() keeps the last 2000 lines with a note", sandboxed, async () =>
   });
 });
 
-Deno.test("bash() keeps the last 50 KB of a long output", sandboxed, async () => {
+Deno.test("bash() keeps the last 50 KB of a long output", async () => {
   await withWorkspace(async (root) => {
     const command = `for i in $(seq 1 3000); do printf "%0100d\\n" $i; done`;
     const kept = Array.from({ length: 506 }, (_, i) => `${2495 + i}`.padStart(100, "0"));
@@ -283,5 +287,25 @@ Deno.test("Sandbox.run() unsandboxed kills the process group on timeout and at t
     const finished = await sandbox.run(`sleep ${mark} & echo started`, { timeoutMs: 5000, signal });
     assertEquals([finished.output.text, finished.end], ["started\n", { kind: "exit", code: 0 }]);
     assertEquals(await survivors(mark), "");
+  });
+});
+
+Deno.test("bash() cannot read the paths the sandbox hides (provider file, sessions)", async () => {
+  await withWorkspace(async (root, parent) => {
+    await Deno.writeTextFile(`${parent}/provider.json`, '{"apiKey": "sk-hidden"}');
+    await Deno.mkdir(`${parent}/.powercode/sessions`, { recursive: true });
+    await Deno.writeTextFile(`${parent}/.powercode/sessions/s.jsonl`, "secret-session\n");
+    const hidden = [
+      { path: `${parent}/provider.json`, isDirectory: false },
+      { path: `${parent}/.powercode`, isDirectory: true },
+    ];
+    const tool = createBashTool(new Sandbox(root, "bwrap", { hidden }));
+    const command =
+      "cat ../provider.json; ls -A ../.powercode | wc -l; cat ../.powercode/sessions/s.jsonl";
+    const result = await tool.execute({ command }, { signal: new AbortController().signal });
+    assert(!result.content.includes("sk-hidden"), result.content);
+    assert(!result.content.includes("secret-session"), result.content);
+    assertStringIncludes(result.content, "\n0\n");
+    assertStringIncludes(result.content, "exit code 1");
   });
 });

@@ -199,3 +199,23 @@ Deno.test("powercode -p exits 1 with one line when the provider is unreachable",
     /^✗ Cannot reach "http:\/\/127.0.0.1:9\/v1": /,
   );
 });
+
+Deno.test("powercode's bash sees neither the API key nor provider.json nor the sessions", async () => {
+  await using server = await startFakeServer({
+    apiKey: KEY,
+    handler: sequence([
+      toolCall("bash", {
+        command: "env; cat ../provider.json; ls -A ../.powercode; grep -rl sk-test .. 2>/dev/null",
+      }),
+      text("checked"),
+    ]),
+  });
+  await using project = await createTempProject();
+  await project.writeProvider({ ...provider(server.url), apiKey: KEY });
+  const result = await project.run(["-p", "look around"], { env: { OPENAI_API_KEY: KEY } });
+  assertEquals(result.code, 0, result.stderr);
+  const output = server.requests[1]?.body?.messages.find((m) => m.role === "tool")?.content ?? "";
+  assertStringIncludes(output, "PATH=/usr/local/bin:/usr/bin:/bin");
+  assert(!output.includes(KEY), output);
+  assert(!output.includes("OPENAI_API_KEY"), output);
+});

@@ -9,7 +9,7 @@ import { createReadFileTool } from "./read_file.ts";
 import { createWriteFileTool } from "./write_file.ts";
 import { createEditFileTool } from "./edit_file.ts";
 import { createBashTool } from "./bash.ts";
-import { probeBwrap, Sandbox, type SandboxMode } from "./sandbox.ts";
+import { type HiddenPath, probeBwrap, Sandbox, type SandboxMode } from "./sandbox.ts";
 
 export { Workspace } from "./paths.ts";
 export { ToolRegistry } from "./registry.ts";
@@ -21,6 +21,11 @@ export interface CreateToolsOptions {
   unsandboxedBash: boolean;
   /** Replaces {@linkcode probeBwrap}, for tests. */
   probe?: () => Promise<boolean>;
+  /**
+   * Paths outside the workspace that sandboxed commands must not read (the
+   * provider file, the sessions directory); missing ones are skipped.
+   */
+  hide?: readonly string[];
 }
 
 /** The tools, their workspace, and one-line warnings for the terminal. */
@@ -67,8 +72,21 @@ export async function createTools(
       createReadFileTool(workspace),
       createWriteFileTool(workspace),
       createEditFileTool(workspace),
-      createBashTool(new Sandbox(workspace.root, mode)),
+      createBashTool(new Sandbox(workspace.root, mode, { hidden: await existing(options.hide) })),
     ],
     warnings,
   };
+}
+
+async function existing(paths: readonly string[] = []): Promise<HiddenPath[]> {
+  const found: HiddenPath[] = [];
+  for (const path of paths) {
+    try {
+      const real = await Deno.realPath(path);
+      found.push({ path: real, isDirectory: (await Deno.stat(real)).isDirectory });
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+  }
+  return found;
 }

@@ -94,11 +94,18 @@ export class Sandbox implements CommandRunner {
   /** The real workspace root, the command's working directory. */
   readonly root: string;
   readonly mode: SandboxMode;
+  #hidden: readonly HiddenPath[];
 
-  /** Creates a runner for the workspace at `root` (a real absolute path). */
-  constructor(root: string, mode: SandboxMode) {
+  /**
+   * Creates a runner for the workspace at `root` (a real absolute path).
+   * `options.hidden` lists real paths outside the workspace that commands must
+   * not read under bwrap (provider.json, the sessions directory): a directory
+   * is covered by an empty tmpfs, a file by /dev/null.
+   */
+  constructor(root: string, mode: SandboxMode, options: { hidden?: readonly HiddenPath[] } = {}) {
     this.root = root;
     this.mode = mode;
+    this.#hidden = options.hidden ?? [];
   }
 
   /**
@@ -150,7 +157,8 @@ export class Sandbox implements CommandRunner {
         const args = ["-c", GROUP_WRAPPER, "bash", command];
         return new Deno.Command("bash", { ...common, args, cwd: this.root }).spawn();
       }
-      return new Deno.Command("bwrap", { ...common, args: bwrapArgs(this.root, command) }).spawn();
+      const args = bwrapArgs(this.root, this.#hidden, command);
+      return new Deno.Command("bwrap", { ...common, args }).spawn();
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
       throw new Error(
@@ -182,9 +190,18 @@ export async function probeBwrap(): Promise<boolean> {
   }
 }
 
-function bwrapArgs(root: string, command: string): string[] {
+/** A path the sandboxed command must not see, and whether it is a directory. */
+export interface HiddenPath {
+  path: string;
+  isDirectory: boolean;
+}
+
+function bwrapArgs(root: string, hidden: readonly HiddenPath[], command: string): string[] {
   return [
     ...["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"],
+    ...hidden.flatMap(({ path, isDirectory }) =>
+      isDirectory ? ["--tmpfs", path] : ["--ro-bind", "/dev/null", path]
+    ),
     ...["--bind", root, root, "--unshare-net", "--unshare-pid", "--unshare-ipc"],
     ...["--unshare-uts", "--die-with-parent", "--new-session", "--chdir", root],
     ...["--", "bash", "-c", command],
