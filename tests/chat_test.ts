@@ -1,0 +1,138 @@
+import { assertEquals, assertInstanceOf, assertRejects } from "@std/assert";
+import { createChatClient } from "../src/chat.ts";
+import { ChatError } from "../src/chat_model.ts";
+import type { ChatRequest } from "../src/chat_model.ts";
+import { startFakeServer } from "./support/fake_server.ts";
+import { drop, httpError, rateLimited, sequence, text, toolCall } from "./support/scripts.ts";
+
+const REQUEST: ChatRequest = { system: "be brief", messages: [{ role: "user", content: "hi" }] };
+const READ_TOOL = {
+  name: "read_file",
+  description: "Read a file",
+  parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+};
+
+function client(url: string, maxRetries = 4) {
+  return createChatClient({ baseURL: url, apiKey: "k", model: "m", maxRetries });
+}
+
+Deno.test("createChatClient() streams the answer and returns it with total tokens", async () => {
+  await using server = await startFakeServer({ handler: sequence([text("Hello there, friend.")]) });
+  const pieces: string[] = [];
+  const reply = await client(server.url).complete(REQUEST, { onText: (t) => pieces.push(t) });
+  assertEquals(reply.message, {
+    role: "assistant",
+    content: "Hello there, friend.",
+    toolCalls: [],
+  });
+  assertEquals(pieces.join(""), "Hello there, friend.");
+  assertEquals(pieces.length > 1, true);
+  const raw = server.requests[0]?.raw as Record<string, unknown>;
+  assertEquals(reply.totalTokens !== undefined && reply.totalTokens > 0, true);
+  assertEquals(raw.stream, true);
+  assertEquals(raw.stream_options, { include_usage: true });
+  assertEquals("tools" in raw, false);
+  assertEquals("max_tokens" in raw, false);
+  assertEquals(raw.messages, [
+    { role: "system", content: "be brief" },
+    { role: "user", content: "hi" },
+  ]);
+});
+
+Deno.test("createChatClient() reassembles streamed tool calls and sends tools and max_tokens", async () => {
+  await using server = await startFakeServer({
+    handler: sequence([toolCall("read_file", { path: "a.txt" }, { content: "Let me look." })]),
+  });
+  const reply = await client(server.url).complete({
+    ...REQUEST,
+    tools: [READ_TOOL],
+    maxOutputTokens: 100,
+  });
+  assertEquals(reply.message.content, "Let me look.");
+  assertEquals(reply.message.toolCalls.map(({ name, arguments: args }) => ({ name, args })), [
+    { name: "read_file", args: '{"path":"a.txt"}' },
+  ]);
+  const raw = server.requests[0]?.raw as Record<string, unknown>;
+  assertEquals(raw.max_tokens, 100);
+  assertEquals((raw.tools as unknown[]).length, 1);
+});
+
+Deno.test("createChatClient() retries 429 honouring retry-after, 500s and dropped streams", async () => {
+  await using server = await startFakeServer({
+    handler: sequence([
+      rateLimited(1),
+      httpError(500, "boom"),
+      drop(text("partial answer that drops"), 3),
+      text("finally"),
+    ]),
+  });
+  const retries: { attempt: number; delayMs: number }[] = [];
+  const reply = await client(server.url).complete(REQUEST, {
+    onRetry: ({ attempt, delayMs }) => retries.push({ attempt, delayMs }),
+  });
+  assertEquals(reply.message.content, "finally");
+  assertEquals(server.requests.map((r) => r.status), [429, 500, 200, 200]);
+  assertEquals(retries[0], { attempt: 1, delayMs: 1000 });
+  assertEquals(retries.map((r) => r.attempt), [1, 2, 3]);
+});
+
+Deno.test("createChatClient() gives up after maxRetries with the last failure", async () => {
+  await using server = await startFakeServer({
+    handler: () => httpError(503, "overloaded"),
+  });
+  const error = await assertRejects(() => client(server.url, 1).complete(REQUEST), ChatError);
+  assertEquals([error.kind, error.message], ["server", "The provider failed (503): overloaded"]);
+  assertEquals(server.requests.length, 2);
+});
+
+Deno.test("createChatClient() does not retry 401 or context overflow", async () => {
+  await using server = await startFakeServer({
+    contextWindow: 50,
+    apiKey: "right",
+    handler: () => text("never"),
+  });
+  const wrongKey = createChatClient({ baseURL: server.url, apiKey: "wrong", model: "m" });
+  const auth = await assertRejects(() => wrongKey.complete(REQUEST), ChatError);
+  assertEquals(auth.kind, "auth");
+  const rightKey = createChatClient({ baseURL: server.url, apiKey: "right", model: "m" });
+  const long = { ...REQUEST, messages: [{ role: "user" as const, content: "word ".repeat(200) }] };
+  const overflow = await assertRejects(() => rightKey.complete(long), ChatError);
+  assertEquals(overflow.kind, "context_overflow");
+  assertEquals(server.requests.length, 2);
+});
+
+Deno.test("createChatClient() stops streaming on abort and throws an aborted ChatError", async () => {
+  await using server = await startFakeServer({
+    handler: sequence([text("a slow answer ".repeat(20), { chunkSize: 5, chunkDelayMs: 50 })]),
+  });
+  const controller = new AbortController();
+  const pieces: string[] = [];
+  const error = await assertRejects(
+    () =>
+      client(server.url).complete(REQUEST, {
+        signal: controller.signal,
+        onText: (t) => {
+          pieces.push(t);
+          if (pieces.length === 2) controller.abort();
+        },
+      }),
+    ChatError,
+  );
+  assertInstanceOf(error, ChatError);
+  assertEquals([error.kind, pieces.length], ["aborted", 2]);
+});
+
+Deno.test("createChatClient() aborts a wait between retries", async () => {
+  await using server = await startFakeServer({ handler: () => rateLimited(30) });
+  const controller = new AbortController();
+  const error = await assertRejects(
+    () =>
+      client(server.url).complete(REQUEST, {
+        signal: controller.signal,
+        onRetry: () => setTimeout(() => controller.abort(), 10),
+      }),
+    ChatError,
+  );
+  assertEquals(error.kind, "aborted");
+  assertEquals(server.requests.length, 1);
+});
