@@ -1,0 +1,53 @@
+import { assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
+import { parseCli } from "../src/cli.ts";
+import { createTempProject } from "./support/project.ts";
+
+Deno.test("parseCli() reads every flag and its alias", () => {
+  assertEquals(parseCli([]), {
+    help: false,
+    version: false,
+    continue: false,
+    maxSteps: 20,
+    unsandboxedBash: false,
+  });
+  assertEquals(
+    parseCli(["-p", "fix it", "--max-steps", "5", "--unsandboxed-bash", "--provider", "p.json"]),
+    {
+      help: false,
+      version: false,
+      continue: false,
+      maxSteps: 5,
+      unsandboxedBash: true,
+      print: "fix it",
+      provider: "p.json",
+    },
+  );
+  assertEquals(parseCli(["-c"]).continue, true);
+  assertEquals(parseCli(["--resume", "20261202-1"]).resume, "20261202-1");
+  assertEquals(parseCli(["-r", "abc"]).resume, "abc");
+  assertEquals([parseCli(["-h"]).help, parseCli(["-V"]).version], [true, true]);
+});
+
+Deno.test("parseCli() refuses bad flags with one line naming the fix", () => {
+  const cases: [string[], string][] = [
+    [["--max-steps", "0"], 'Invalid --max-steps "0": expected a positive integer'],
+    [["--max-steps", "lots"], 'Invalid --max-steps "lots": expected a positive integer'],
+    [["--verbose"], 'Unknown argument "--verbose": run powercode -h for the options'],
+    [["-c", "-r", "x"], "Cannot use --continue and --resume together: choose one"],
+    [["-p", " "], 'Invalid -p "": give the task text, e.g. -p "list the files"'],
+  ];
+  for (const [args, message] of cases) {
+    assertEquals(assertThrows(() => parseCli(args), TypeError).message, message);
+  }
+});
+
+Deno.test("powercode -h and -V print and exit 0 without a provider file", async () => {
+  await using project = await createTempProject();
+  const help = await project.run(["-h"]);
+  assertEquals(help.code, 0);
+  assertStringIncludes(help.stdout, 'powercode -p "task"');
+  assertStringIncludes(help.stdout, "--unsandboxed-bash");
+  const version = await project.run(["-V"]);
+  const { version: expected } = JSON.parse(await Deno.readTextFile(`${project.dir}/deno.json`));
+  assertEquals([version.code, version.stdout], [0, `powercode ${expected}\n`]);
+});
