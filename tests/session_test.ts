@@ -1,0 +1,58 @@
+import { assertEquals } from "@std/assert";
+import { Session } from "../src/context/session.ts";
+import type { SessionRecord } from "../src/context/session.ts";
+import type { Message } from "../src/messages.ts";
+
+const READ: Message = {
+  role: "assistant",
+  content: "",
+  toolCalls: [
+    { id: "1", name: "read_file", arguments: '{"path":"a.md"}' },
+    { id: "2", name: "edit_file", arguments: '{"path":"b.ts","old_string":"x","new_string":"y"}' },
+    { id: "3", name: "write_file", arguments: "{not json" },
+  ],
+};
+
+Deno.test("Session mirrors every change to its sink in order", () => {
+  const written: SessionRecord[] = [];
+  const session = new Session({ write: (record) => written.push(record) });
+  session.append({ role: "user", content: "hi" });
+  session.recordUsage({ totalTokens: 10, historyLength: 1 });
+  session.applyCompaction({ summary: "s", compactedUntil: 1 }, {
+    tokensBefore: 10,
+    tokensAfter: 3,
+  });
+  assertEquals(written, [
+    { type: "message", message: { role: "user", content: "hi" } },
+    { type: "usage", usage: { totalTokens: 10, historyLength: 1 } },
+    {
+      type: "compaction",
+      state: { summary: "s", compactedUntil: 1 },
+      tokensBefore: 10,
+      tokensAfter: 3,
+    },
+  ]);
+  assertEquals(session.usage, undefined, "a compaction makes the usage snapshot stale");
+});
+
+Deno.test("Session.fromRecords() restores history, usage, compaction and file lists", () => {
+  const records: SessionRecord[] = [
+    { type: "message", message: { role: "user", content: "go" } },
+    { type: "message", message: READ },
+    {
+      type: "compaction",
+      state: { summary: "S", compactedUntil: 1 },
+      tokensBefore: 9,
+      tokensAfter: 2,
+    },
+    { type: "usage", usage: { totalTokens: 42, historyLength: 2 } },
+  ];
+  const written: SessionRecord[] = [];
+  const session = Session.fromRecords(records, { write: (record) => written.push(record) });
+  assertEquals(session.history, [{ role: "user", content: "go" }, READ]);
+  assertEquals(session.usage, { totalTokens: 42, historyLength: 2 });
+  assertEquals(session.compaction, { summary: "S", compactedUntil: 1 });
+  assertEquals(session.recent(), [READ]);
+  assertEquals([session.filesRead, session.filesModified], [["a.md"], ["b.ts"]]);
+  assertEquals(written, [], "replaying must not write the records again");
+});
