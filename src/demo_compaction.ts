@@ -1,0 +1,256 @@
+/**
+ * `deno task demo`: the seed's context-compaction demo, a second composition root beside
+ * main.ts. It reads a large file into a Session as 14 read_file rounds, compacts it with
+ * the seed's budget (window 16000, reserve 4000, keep recent 4000) through the model in
+ * provider.json, writes the state before and after to `workspace/context-demo/` and asks
+ * one question that only the compacted memory can answer.
+ *
+ * The file has 14 blocks of 40 lines "context demo block N line M: …", about 3.8 KB or
+ * 1000 estimated tokens each, so the session (about 14 600 tokens with the system prompt
+ * and the read_file definition) is over the 12 000-token threshold but under the window.
+ * Line 1 of each block carries a code word; the question asks for the code word of block
+ * 3, which only the summary holds after compaction.
+ *
+ * Exit codes: 0 done, 1 a chat or compaction failure, 2 a flag or provider config error;
+ * failures print one line on stderr.
+ *
+ * @module
+ */
+import { parseArgs } from "@std/cli/parse-args";
+import { createChatClient } from "./chat.ts";
+import type { ChatModel } from "./chat_model.ts";
+import { ConfigError, loadProviderConfig } from "./config.ts";
+import type { ProviderConfig } from "./config.ts";
+import { Compactor } from "./context/compactor.ts";
+import { Session } from "./context/session.ts";
+import { resolveCompactionSettings } from "./context/settings.ts";
+import { estimateTextTokens, type RequestOverhead } from "./context/tokens.ts";
+import type { Message } from "./messages.ts";
+import { Renderer } from "./render.ts";
+import { buildSystemPrompt } from "./system_prompt.ts";
+import { Workspace } from "./tools/paths.ts";
+import { createReadFileTool } from "./tools/read_file.ts";
+import type { Tool } from "./tools/registry.ts";
+
+const WORKSPACE_DIR = "workspace";
+const DEMO_DIR = `${WORKSPACE_DIR}/context-demo`;
+/** The large file as the model names it: relative to the workspace. */
+const LARGE_FILE = "context-demo/large-context.txt";
+const BLOCKS = 14;
+const LINES_PER_BLOCK = 40;
+const CODE_WORDS =
+  "amber birch cobalt dune ember fjord garnet harbor indigo juniper kestrel lagoon meadow nickel"
+    .split(" ");
+const FILLER = "filler text, repeated so that the blocks add up to a large context";
+const BUDGET = { contextWindow: 16000, reserveTokens: 4000, keepRecentTokens: 4000 };
+const TASK = `Read ${LARGE_FILE} in blocks of ${LINES_PER_BLOCK} lines and remember what ` +
+  "each block says; the first line of each block has its code word.";
+const QUESTION = "Which blocks of the file did you read, and what is the code word of block " +
+  "3? Answer from the conversation so far, without calling tools.";
+const encoder = new TextEncoder();
+
+/** The working memory as written to context-before.json and context-after.json. */
+interface MemorySnapshot {
+  estimatedTokens: number;
+  compactedUntil: number;
+  messages: Message[];
+}
+
+async function main(args: string[]): Promise<number> {
+  let config: ProviderConfig;
+  try {
+    config = await loadProviderConfig(
+      providerFlag(args) ?? Deno.env.get("POWERCODE_PROVIDER") ?? "provider.json",
+      (name) => Deno.env.get(name),
+    );
+    requireWindow(config);
+  } catch (error) {
+    return fail(error, 2);
+  }
+  try {
+    return await run(config);
+  } catch (error) {
+    return fail(error, 1);
+  }
+}
+
+/** The objects every step of the demo uses. */
+interface Demo {
+  model: ChatModel;
+  compactor: Compactor;
+  overhead: RequestOverhead;
+  renderer: Renderer;
+}
+
+async function run(config: ProviderConfig): Promise<number> {
+  const out = writeTo(Deno.stdout);
+  const renderer = new Renderer({
+    answer: out,
+    status: out,
+    color: Deno.stdout.isTerminal() && !Deno.env.get("NO_COLOR"),
+    spinner: false,
+    streamAnswer: true,
+  });
+  await Deno.mkdir(DEMO_DIR, { recursive: true });
+  const workspace = await Workspace.open(WORKSPACE_DIR);
+  const readFile = createReadFileTool(workspace);
+  const { name, description, parameters } = readFile;
+  const overhead = {
+    system: buildSystemPrompt(workspace.root),
+    tools: [{ name, description, parameters }],
+  };
+  const model = createChatClient(config);
+  const settings = resolveCompactionSettings(BUDGET);
+  const compactor = new Compactor({ model, settings, onEvent: (event) => renderer.render(event) });
+  const demo = { model, compactor, overhead, renderer };
+  renderer.line(
+    `powercode context demo · ${config.model} · window ${BUDGET.contextWindow}, reserve ` +
+      `${BUDGET.reserveTokens}, keep recent ${BUDGET.keepRecentTokens} tokens`,
+  );
+  const session = await readInBlocks(readFile, renderer);
+  if (!await compactSession(demo, session)) return 1;
+  return await askFromMemory(demo, session);
+}
+
+/** Writes the large file and reads it into a new session, one read_file round per block. */
+async function readInBlocks(readFile: Tool, renderer: Renderer): Promise<Session> {
+  const bytes = await writeDemoFile("large-context.txt", largeContext());
+  renderer.line(`large-context.txt: ${BLOCKS} blocks of ${LINES_PER_BLOCK} lines, ${bytes} bytes`);
+  const session = new Session();
+  session.append({ role: "user", content: TASK });
+  const signal = new AbortController().signal;
+  for (let block = 1; block <= BLOCKS; block++) {
+    const args = {
+      path: LARGE_FILE,
+      offset: (block - 1) * LINES_PER_BLOCK + 1,
+      limit: LINES_PER_BLOCK,
+    };
+    const call = {
+      id: `call_block_${block}`,
+      name: readFile.name,
+      arguments: JSON.stringify(args),
+    };
+    session.append({ role: "assistant", content: `Reading block ${block}.`, toolCalls: [call] });
+    const output = await readFile.execute(args, { signal });
+    session.append({ role: "tool", toolCallId: call.id, content: output.content });
+  }
+  return session;
+}
+
+/** Compacts the session and writes the files; false (with one line on stderr) when it failed. */
+async function compactSession(demo: Demo, session: Session): Promise<boolean> {
+  const { compactor, overhead, renderer } = demo;
+  const before = snapshot(demo, session);
+  const beforeBytes = await writeDemoFile("context-before.json", toJson(before));
+  renderer.line(
+    `Before: ${before.messages.length} messages, approx ${before.estimatedTokens} tokens ` +
+      `(threshold ${BUDGET.contextWindow - BUDGET.reserveTokens}); context-before.json ` +
+      `${beforeBytes} bytes`,
+  );
+  const outcome = await compactor.compact(session, overhead);
+  if (outcome.type !== "compacted" || session.compaction === undefined) {
+    const reason = outcome.type === "failed" ? outcome.reason : "nothing to compact";
+    fail(`Cannot compact the demo session: ${reason}`, 1);
+    return false;
+  }
+  const summary = session.compaction.summary;
+  const summaryBytes = await writeDemoFile("compressed-summary.md", `${summary}\n`);
+  const after = snapshot(demo, session);
+  const afterBytes = await writeDemoFile("context-after.json", toJson(after));
+  renderer.line(
+    `After: ${after.messages.length} messages, approx ${after.estimatedTokens} tokens, ` +
+      `compactedUntil ${after.compactedUntil}; context-after.json ${afterBytes} bytes`,
+  );
+  renderer.line(
+    `Summary: approx ${estimateTextTokens(summary)} tokens; compressed-summary.md ` +
+      `${summaryBytes} bytes`,
+  );
+  renderer.line(`Files in ${DEMO_DIR}/`);
+  return true;
+}
+
+/** Asks the question from the compacted working memory and prints the streamed answer. */
+async function askFromMemory(
+  { model, compactor, overhead, renderer }: Demo,
+  session: Session,
+): Promise<number> {
+  renderer.line(`\nQuestion: ${QUESTION}`);
+  renderer.line("Answer:");
+  session.append({ role: "user", content: QUESTION });
+  const messages = await compactor.prepare(session, overhead);
+  const reply = await model.complete(
+    { system: overhead.system, messages, tools: overhead.tools },
+    { onText: (text) => renderer.render({ type: "text", text }) },
+  );
+  session.append(reply.message);
+  const answer = reply.message.content.trim();
+  renderer.finish({ status: "done", answer });
+  if (answer !== "") return 0;
+  const calls = reply.message.toolCalls.map((call) => call.name).join(", ");
+  return fail(`The model answered without text${calls ? ` (it called ${calls})` : ""}`, 1);
+}
+
+/** The 14 blocks; line 1 of block N names its code word, the others repeat the filler. */
+function largeContext(): string {
+  const lines: string[] = [];
+  for (let block = 1; block <= BLOCKS; block++) {
+    lines.push(`context demo block ${block} line 1: the code word is ${CODE_WORDS[block - 1]}`);
+    for (let line = 2; line <= LINES_PER_BLOCK; line++) {
+      lines.push(`context demo block ${block} line ${line}: ${FILLER}`);
+    }
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+function snapshot({ compactor, overhead }: Demo, session: Session): MemorySnapshot {
+  const status = compactor.status(session, overhead);
+  return {
+    estimatedTokens: status.estimatedTokens,
+    compactedUntil: status.compactedUntil,
+    messages: compactor.workingMemory(session),
+  };
+}
+
+/** Writes `text` to a file in the demo directory and returns its size in bytes. */
+async function writeDemoFile(name: string, text: string): Promise<number> {
+  const bytes = encoder.encode(text);
+  await Deno.writeFile(`${DEMO_DIR}/${name}`, bytes);
+  return bytes.length;
+}
+
+function toJson(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+function providerFlag(args: string[]): string | undefined {
+  const parsed = parseArgs(args, {
+    string: ["provider"],
+    unknown: (arg) => {
+      throw new TypeError(`Unknown argument "${arg}": the demo takes only --provider FILE`);
+    },
+  });
+  return parsed.provider;
+}
+
+function requireWindow(config: ProviderConfig): void {
+  if (config.contextWindow >= BUDGET.contextWindow) return;
+  throw new ConfigError(
+    `Cannot run the demo with model "${config.model}": it needs a context window of at least ` +
+      `${BUDGET.contextWindow} tokens, the provider file says ${config.contextWindow}`,
+  );
+}
+
+function writeTo(file: { writeSync(data: Uint8Array): number }): (text: string) => void {
+  return (text) => {
+    let bytes = encoder.encode(text);
+    while (bytes.length > 0) bytes = bytes.subarray(file.writeSync(bytes));
+  };
+}
+
+function fail(error: unknown, code: number): number {
+  const message = error instanceof Error ? error.message : String(error);
+  writeTo(Deno.stderr)(`powercode demo: ${message}\n`);
+  return code;
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));
