@@ -1,21 +1,8 @@
 import { assertEquals, assertRejects } from "@std/assert";
-import { Workspace } from "../src/tools/paths.ts";
+import type { Workspace } from "../src/tools/paths.ts";
 import { createReadFileTool } from "../src/tools/read_file.ts";
 import type { ToolOutput } from "../src/tools/registry.ts";
-
-/** Runs `fn` with a temp dir holding `ws/` (the workspace) and `outside/`. */
-async function withWorkspace(
-  fn: (workspace: Workspace, parent: string) => Promise<void>,
-): Promise<void> {
-  const parent = await Deno.realPath(await Deno.makeTempDir({ prefix: "powercode_read_" }));
-  try {
-    await Deno.mkdir(`${parent}/ws`);
-    await Deno.mkdir(`${parent}/outside`);
-    await fn(await Workspace.open(`${parent}/ws`), parent);
-  } finally {
-    await Deno.remove(parent, { recursive: true });
-  }
-}
+import { withWorkspace } from "./support/workspace.ts";
 
 function read(workspace: Workspace, args: Record<string, unknown>): Promise<ToolOutput> {
   const signal = new AbortController().signal;

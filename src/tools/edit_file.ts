@@ -4,7 +4,7 @@
  * @module
  */
 import type { Tool } from "./registry.ts";
-import type { Workspace } from "./paths.ts";
+import { PATH_PARAMETER, type Workspace } from "./paths.ts";
 import { readTextFile } from "./read_file.ts";
 import { writeFileAtomic } from "./write_file.ts";
 
@@ -29,11 +29,7 @@ export function createEditFileTool(workspace: Workspace): Tool {
     parameters: {
       type: "object",
       properties: {
-        path: {
-          type: "string",
-          description: "File path relative to the workspace root (an absolute path must be " +
-            "inside the workspace)",
-        },
+        path: PATH_PARAMETER,
         old_string: { type: "string", description: "The exact text to replace (not empty)" },
         new_string: { type: "string", description: "The text to put in its place" },
         replace_all: {

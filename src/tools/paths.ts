@@ -5,6 +5,13 @@
  * @module
  */
 
+/** The JSON schema of a `path` argument, shared by the file tools. */
+export const PATH_PARAMETER = {
+  type: "string",
+  description: "File path relative to the workspace root (an absolute path must be inside " +
+    "the workspace)",
+};
+
 /**
  * A workspace rooted at a real (symlink-free) absolute directory.
  *

@@ -4,7 +4,7 @@
  * @module
  */
 import type { Tool } from "./registry.ts";
-import type { Workspace } from "./paths.ts";
+import { PATH_PARAMETER, type Workspace } from "./paths.ts";
 import { MAX_BYTES, MAX_LINES, truncate } from "./truncate.ts";
 
 /** Files larger than this are refused: the model should page them with bash. */
@@ -81,11 +81,7 @@ export function createReadFileTool(workspace: Workspace): Tool {
     parameters: {
       type: "object",
       properties: {
-        path: {
-          type: "string",
-          description: "File path relative to the workspace root (an absolute path must be " +
-            "inside the workspace)",
-        },
+        path: PATH_PARAMETER,
         offset: {
           type: "integer",
           description: "1-based line number to start reading at (default 1)",

@@ -4,7 +4,7 @@
  * @module
  */
 import type { Tool } from "./registry.ts";
-import type { Workspace } from "./paths.ts";
+import { PATH_PARAMETER, type Workspace } from "./paths.ts";
 import { formatSize } from "./truncate.ts";
 
 /**
@@ -67,11 +67,7 @@ export function createWriteFileTool(workspace: Workspace): Tool {
     parameters: {
       type: "object",
       properties: {
-        path: {
-          type: "string",
-          description: "File path relative to the workspace root (an absolute path must be " +
-            "inside the workspace)",
-        },
+        path: PATH_PARAMETER,
         content: { type: "string", description: "The complete new content of the file" },
       },
       required: ["path", "content"],
