@@ -62,13 +62,17 @@ export class Agent {
     session.append({ role: "user", content: task });
     try {
       for (let step = 0; step < maxSteps; step++) {
-        const reply = await this.#ask(signal);
+        const { reply, shrunk } = await this.#ask(signal);
         session.append(reply.message);
-        session.recordUsage(
-          reply.totalTokens === undefined
-            ? undefined
-            : { totalTokens: reply.totalTokens, historyLength: session.history.length },
-        );
+        // A shortened request's usage says nothing about the working memory; the last
+        // snapshot plus the newer messages still estimates it.
+        if (!shrunk) {
+          session.recordUsage(
+            reply.totalTokens === undefined
+              ? undefined
+              : { totalTokens: reply.totalTokens, historyLength: session.history.length },
+          );
+        }
         if (reply.message.toolCalls.length === 0) {
           return { status: "done", answer: reply.message.content };
         }
@@ -87,13 +91,16 @@ export class Agent {
   }
 
   /** Builds the working memory (compacting first when needed) and asks the model once. */
-  async #ask(signal: AbortSignal): Promise<ChatReply> {
+  async #ask(signal: AbortSignal): Promise<{ reply: ChatReply; shrunk: boolean }> {
     const { session, compactor, systemPrompt, tools, model, onEvent } = this.#options;
     const overhead = { system: systemPrompt, tools: tools.definitions() };
     const send = async (force: boolean) => {
-      const messages = await compactor.prepare(session, overhead, { signal, force });
+      const { messages, shrunk } = await compactor.prepareRequest(session, overhead, {
+        signal,
+        force,
+      });
       onEvent({ type: "thinking" });
-      return await model.complete({
+      const reply = await model.complete({
         ...overhead,
         messages,
         ...(this.#options.maxOutputTokens
@@ -104,6 +111,7 @@ export class Agent {
         onText: (text) => onEvent({ type: "text", text }),
         onRetry: (info) => onEvent({ type: "retry", ...info }),
       });
+      return { reply, shrunk };
     };
     try {
       return await send(false);

@@ -1,10 +1,5 @@
-import { assertEquals, assertRejects } from "@std/assert";
-import { ChatError } from "../src/chat_model.ts";
-import type { ChatModel, ChatReply, ChatRequest } from "../src/chat_model.ts";
-import { Compactor } from "../src/context/compactor.ts";
+import { assertEquals } from "@std/assert";
 import { type CompactionState, Session } from "../src/context/session.ts";
-import { compactionThreshold, resolveCompactionSettings } from "../src/context/settings.ts";
-import { estimateRequestTokens } from "../src/context/tokens.ts";
 import {
   buildWorkingMemory,
   MISSING_RESULT,
@@ -15,7 +10,6 @@ import {
   withFileLists,
   withoutFileLists,
 } from "../src/context/working_memory.ts";
-import type { CompactionEvent } from "../src/events.ts";
 import type { Message } from "../src/messages.ts";
 
 const SUMMARY_TEXT =
@@ -160,6 +154,22 @@ Deno.test("shrinkToFit() leaves out the oldest pieces but keeps the last user me
   assertEquals(shrinkToFit(session, () => false), undefined);
 });
 
+Deno.test("shrinkToFit() cuts older tool outputs before the results of the newest step", () => {
+  const long = (id: string) => `${id} head ${"x".repeat(3000)} middle ${"y".repeat(3000)} tail`;
+  const session = sessionOf([
+    { role: "user", content: "Read both" },
+    calls("c1"),
+    result("c1", long("c1")),
+    calls("c2"),
+    result("c2", long("c2")),
+  ]);
+  const size = (messages: Message[]) => messages.reduce((sum, m) => sum + m.content.length, 0);
+  const shrunk = shrinkToFit(session, (messages) => size(messages) <= 8000);
+  assertEquals(shrunk?.toolOutputLimit, 1000);
+  assertEquals(shrunk?.messages[2], result("c1", truncateMiddle(long("c1"), 1000)));
+  assertEquals(shrunk?.messages[4], result("c2", long("c2")));
+});
+
 Deno.test("withFileLists() replaces the lists a summary already carries", () => {
   const files = { filesRead: ["a.md", "b.md"], filesModified: [] };
   const summary = withFileLists("## User Goal\nx", files);
@@ -169,171 +179,4 @@ Deno.test("withFileLists() replaces the lists a summary already carries", () => 
     withFileLists(summary, { filesRead: ["a.md"], filesModified: ["c.md"] }),
     "## User Goal\nx\n\n---\nFiles read: a.md\nFiles modified: c.md",
   );
-});
-
-/** Replays scripted summaries (or errors) and records each request. */
-class ScriptedModel implements ChatModel {
-  readonly requests: ChatRequest[] = [];
-  #replies: (string | ChatError)[];
-
-  constructor(replies: (string | ChatError)[]) {
-    this.#replies = replies;
-  }
-
-  complete(request: ChatRequest): Promise<ChatReply> {
-    this.requests.push(request);
-    const next = this.#replies.shift() ?? "## User Goal\nread files\n## Next Steps\ncontinue";
-    if (next instanceof ChatError) return Promise.reject(next);
-    return Promise.resolve({
-      message: { role: "assistant", content: next, toolCalls: [] },
-      totalTokens: undefined,
-    });
-  }
-}
-
-const OVERHEAD = { system: "You are powercode.", tools: [] };
-
-/** Runs one long task of `steps` tool calls the way the agent loop does. */
-async function runLongTask(compactor: Compactor, session: Session, steps: number) {
-  const sizes: number[] = [];
-  session.append({ role: "user", content: "Read every file and report" });
-  for (let step = 1; step <= steps; step++) {
-    const memory = await compactor.prepare(session, OVERHEAD);
-    const size = estimateRequestTokens({ ...OVERHEAD, messages: memory });
-    sizes.push(size);
-    session.append(calls(`c${step}`));
-    session.recordUsage({ totalTokens: size + 20, historyLength: session.history.length });
-    session.append(result(`c${step}`, `file ${step}: ` + "x".repeat(1200)));
-  }
-  return sizes;
-}
-
-Deno.test("Compactor.prepare() lets one task of 40 tool calls finish in an 8000 window", async () => {
-  const settings = resolveCompactionSettings({ contextWindow: 8000 });
-  const model = new ScriptedModel([]);
-  const events: CompactionEvent[] = [];
-  const compactor = new Compactor({ model, settings, onEvent: (event) => events.push(event) });
-  const session = new Session();
-  const sizes = await runLongTask(compactor, session, 40);
-  assertEquals(sizes.every((size) => size <= compactionThreshold(settings)), true);
-  assertEquals(session.compaction?.compactedUntil, 61);
-  assertEquals(session.history.length, 81);
-  assertEquals(events.filter((event) => event.type === "warning"), []);
-  assertEquals(
-    events.filter((event) => event.type === "compaction_end").length,
-    model.requests.length,
-  );
-  assertEquals(model.requests.every((request) => !("tools" in request)), true);
-  const memory = compactor.workingMemory(session);
-  assertEquals([memory[0]?.role, memory[1]?.role], ["user", "assistant"]);
-  // The lists are as of the last compaction, after step 34.
-  const files = Array.from({ length: 34 }, (_, index) => `c${index + 1}.md`).join(", ");
-  const summary = session.compaction?.summary ?? "";
-  assertEquals(summary.endsWith(`---\nFiles read: ${files}\nFiles modified: none`), true);
-  const last = model.requests.at(-1)?.messages[0]?.content ?? "";
-  assertEquals(
-    last.includes(
-      "<previous-summary>\n## User Goal\nread files\n## Next Steps\ncontinue\n</previous-summary>",
-    ),
-    true,
-  );
-});
-
-function longTask(steps: number): Session {
-  const session = new Session();
-  session.append({ role: "user", content: "Read every file and report" });
-  for (let step = 1; step <= steps; step++) {
-    session.append(calls(`c${step}`));
-    session.append(result(`c${step}`, `file ${step}: ` + "x".repeat(1200)));
-  }
-  return session;
-}
-
-Deno.test("Compactor.prepare() keeps the state and truncates when the summary fails", async () => {
-  const settings = resolveCompactionSettings({ contextWindow: 8000 });
-  const model = new ScriptedModel([new ChatError("server", "Server error 500")]);
-  const events: CompactionEvent[] = [];
-  const compactor = new Compactor({ model, settings, onEvent: (event) => events.push(event) });
-  const session = longTask(20);
-  const estimate = estimateRequestTokens({ ...OVERHEAD, messages: session.history });
-  const memory = await compactor.prepare(session, OVERHEAD);
-  assertEquals(events, [
-    { type: "compaction_start", estimatedTokens: estimate, contextWindow: 8000 },
-    {
-      type: "warning",
-      message:
-        "Context compression failed: Server error 500; earlier messages are kept and the request is truncated instead",
-    },
-  ]);
-  assertEquals(session.compaction, undefined);
-  assertEquals(session.history.length, 41);
-  assertEquals(memory.length, 41);
-  assertEquals(estimateRequestTokens({ ...OVERHEAD, messages: memory }) <= 6000, true);
-  assertEquals(memory[2]?.content.includes("[... 208 characters omitted ...]"), true);
-});
-
-Deno.test("Compactor.prepare() retries a summary that overflows once with half the budget", async () => {
-  const settings = resolveCompactionSettings({ contextWindow: 8000 });
-  const model = new ScriptedModel([new ChatError("context_overflow", "too long"), "## User Goal"]);
-  const compactor = new Compactor({ model, settings });
-  const session = longTask(20);
-  await compactor.prepare(session, OVERHEAD);
-  const sizes = model.requests.map((request) => estimateRequestTokens(request));
-  assertEquals(sizes.length, 2);
-  assertEquals(sizes[1]! <= 3000 && sizes[0]! > 3000, true);
-  assertEquals(
-    session.compaction?.summary.startsWith("## User Goal\n\n---\nFiles read: c1.md"),
-    true,
-  );
-});
-
-Deno.test("Compactor.prepare() lets an abort propagate and keeps the state", async () => {
-  const settings = resolveCompactionSettings({ contextWindow: 8000 });
-  const model = new ScriptedModel([new ChatError("aborted", "Request aborted")]);
-  const compactor = new Compactor({ model, settings });
-  const session = longTask(20);
-  await assertRejects(() => compactor.prepare(session, OVERHEAD), ChatError, "Request aborted");
-  assertEquals(session.compaction, undefined);
-});
-
-Deno.test("Compactor.compact() folds all but the newest step, with focus and no tools", async () => {
-  const settings = resolveCompactionSettings({ contextWindow: 128_000 });
-  const model = new ScriptedModel(["## User Goal\nfix notes"]);
-  const events: CompactionEvent[] = [];
-  const compactor = new Compactor({ model, settings, onEvent: (event) => events.push(event) });
-  const session = sessionOf([
-    { role: "user", content: "Fix notes" },
-    calls("notes"),
-    result("notes"),
-    { role: "assistant", content: "Done", toolCalls: [] },
-    { role: "user", content: "Now the tests" },
-    { role: "assistant", content: "ok", toolCalls: [] },
-  ]);
-  const outcome = await compactor.compact(session, OVERHEAD, { focus: "the notes file" });
-  assertEquals(outcome.type === "compacted" && [outcome.compactedUntil, outcome.messagesFolded], [
-    5,
-    5,
-  ]);
-  const request = model.requests[0];
-  assertEquals(Object.keys(request ?? {}), ["system", "messages"]);
-  assertEquals(
-    request?.messages[0]?.content.endsWith("Focus the summary on: the notes file"),
-    true,
-  );
-  assertEquals(compactor.status(session, OVERHEAD), {
-    estimatedTokens: estimateRequestTokens({
-      ...OVERHEAD,
-      messages: compactor.workingMemory(session),
-    }),
-    contextWindow: 128_000,
-    threshold: 111_616,
-    messages: 6,
-    summary: true,
-    compactedUntil: 5,
-  });
-  assertEquals(await compactor.compact(session, OVERHEAD), { type: "nothing_to_compact" });
-  assertEquals(events.at(-1), {
-    type: "warning",
-    message: "Nothing to compact: the working memory holds only the latest step",
-  });
 });

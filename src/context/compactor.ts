@@ -45,6 +45,13 @@ export type CompactionOutcome =
   | { type: "nothing_to_compact" }
   | { type: "failed"; reason: string };
 
+/** The messages to send after the system prompt. */
+export interface PreparedRequest {
+  messages: Message[];
+  /** Shortened beyond the working memory (summary compaction failed or did not suffice). */
+  shrunk: boolean;
+}
+
 /** What `/context` shows. */
 export interface ContextStatus {
   estimatedTokens: number;
@@ -108,16 +115,32 @@ export class Compactor {
   /**
    * Call before every model call: compacts when forced or when the estimate is above
    * `contextWindow - reserveTokens`, then returns the working memory to send.
-   * Contract: a failed or empty summary keeps the old state and emits a warning; an abort
-   * propagates. The returned memory's request estimate fits the threshold (shortening tool
-   * outputs, then leaving out older messages, from the request only); when even that
-   * fails it throws `ChatError("context_overflow")` rather than return an over-long request.
+   * Contract: as `prepareRequest`, returning only the messages.
    */
   async prepare(
     session: Session,
     overhead: RequestOverhead,
     options: CompactOptions = {},
   ): Promise<Message[]> {
+    return (await this.prepareRequest(session, overhead, options)).messages;
+  }
+
+  /**
+   * Call before every model call: compacts when forced or when the estimate is above
+   * `contextWindow - reserveTokens`, then returns the working memory to send, and whether
+   * it had to be shortened beyond the working memory.
+   * Contract: a failed or empty summary keeps the old state and emits a warning; an abort
+   * propagates. The returned memory's request estimate fits the threshold (shortening tool
+   * outputs, then leaving out older messages, from the request only); when even that
+   * fails it throws `ChatError("context_overflow")` rather than return an over-long request.
+   * The usage of a reply to a `shrunk` request does not measure the working memory: do not
+   * record it as the session's usage snapshot.
+   */
+  async prepareRequest(
+    session: Session,
+    overhead: RequestOverhead,
+    options: CompactOptions = {},
+  ): Promise<PreparedRequest> {
     options.signal?.throwIfAborted();
     const memory = this.workingMemory(session);
     const estimate = this.#estimate(session, memory, overhead);
@@ -245,11 +268,18 @@ export class Compactor {
   }
 
   /** Returns `memory` when it fits, else a shorter request; `estimate` is from before compacting. */
-  #fit(session: Session, overhead: RequestOverhead, memory: Message[], estimate: number) {
+  #fit(
+    session: Session,
+    overhead: RequestOverhead,
+    memory: Message[],
+    estimate: number,
+  ): PreparedRequest {
     const threshold = compactionThreshold(this.#settings);
     const hardLimit = this.#settings.contextWindow - (this.#settings.maxOutputTokens ?? 0);
     const size = estimateRequestTokens({ ...overhead, messages: memory });
-    if (size <= threshold || (size <= hardLimit && estimate <= threshold)) return memory;
+    if (size <= threshold || (size <= hardLimit && estimate <= threshold)) {
+      return { messages: memory, shrunk: false };
+    }
     const shrunk = shrinkToFit(
       session,
       (messages) => estimateRequestTokens({ ...overhead, messages }) <= threshold,
@@ -261,7 +291,7 @@ export class Compactor {
       );
     }
     if (shrunk.omitted > 0 || shrunk.messageLimit !== undefined) this.#warnShrunk(shrunk);
-    return shrunk.messages;
+    return { messages: shrunk.messages, shrunk: true };
   }
 
   #estimate(session: Session, memory: readonly Message[], overhead: RequestOverhead): number {

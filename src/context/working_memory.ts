@@ -134,7 +134,7 @@ export function repairPairing(messages: readonly Message[]): Message[] {
 /** A working memory shortened to fit, and how. */
 export interface ShrunkMemory {
   messages: Message[];
-  /** Tool outputs were cut to this many characters. */
+  /** Tool outputs before the newest assistant message were cut to this many characters. */
   toolOutputLimit: number;
   /** How many older messages were left out of the request. */
   omitted: number;
@@ -147,20 +147,28 @@ const MESSAGE_LIMITS = [2000, 1000, 500, 250];
 
 /**
  * Shortens the working memory of `source` until `fits` accepts it: tool outputs cut to
- * 4000, 2000, 1000 and 500 characters; then the oldest messages left out a turn piece at a
- * time (a user message, or an assistant message with its results), keeping the summary
- * message, the last user message and the newest piece, with a note saying how many were
- * left out; then every message's content cut to 2000, 1000, 500 and 250 characters.
+ * 4000, 2000, 1000 and 500 characters, except the results of the newest assistant message;
+ * then the oldest messages left out a turn piece at a time (a user message, or an assistant
+ * message with its results), keeping the summary message, the last user message and the
+ * newest piece, with a note saying how many were left out; then every message's content,
+ * the newest results' too, cut to 2000, 1000, 500 and 250 characters.
  * Contract: never changes history; the result stays paired; undefined when nothing fits.
+ * The results the model is about to read are cut only when nothing else helps, so it is
+ * not left re-reading a file whose middle it cannot see while older outputs could go.
  */
 export function shrinkToFit(
   source: WorkingMemorySource,
   fits: (messages: Message[]) => boolean,
 ): ShrunkMemory | undefined {
+  const memory = buildWorkingMemory(source);
+  const newest = memory.findLastIndex((message) => message.role === "assistant");
   let toolOutputLimit = TOOL_OUTPUT_LIMIT;
   let messages: Message[] = [];
   for (toolOutputLimit of HARDER_TOOL_OUTPUT_LIMITS) {
-    messages = buildWorkingMemory(source, { toolOutputLimit });
+    // Same history, same pairing repair: the two memories line up message for message.
+    messages = buildWorkingMemory(source, { toolOutputLimit }).map((message, index) =>
+      index > newest ? memory[index] ?? message : message
+    );
     if (fits(messages)) return { messages, toolOutputLimit, omitted: 0 };
   }
   const trimmed = omitOldest(messages, source.compaction ? 1 : 0, fits);
