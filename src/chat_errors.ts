@@ -93,5 +93,5 @@ function detailOf(error: unknown): string {
   if (status !== undefined && text.startsWith(`${status} `)) text = text.slice(`${status} `.length);
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : "";
   if (cause && !text.includes(cause)) text = `${text} (${cause})`;
-  return text.replace(/\s+/g, " ").trim() || "no details";
+  return text.replace(/\s+/g, " ").trim().replace(/\.$/, "") || "no details";
 }

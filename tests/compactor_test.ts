@@ -132,6 +132,21 @@ Deno.test("Compactor.prepareRequest() keeps the state and truncates when the sum
   assertEquals(memory[40], session.history[40]);
 });
 
+Deno.test("Compactor.prepare() waits 6 messages after a failed summary before trying again", async () => {
+  const settings = resolveCompactionSettings({ contextWindow: 8000 });
+  const model = new ScriptedModel([new ChatError("server", "Server error 500")]);
+  const compactor = new Compactor({ model, settings });
+  const session = longTask(20);
+  await compactor.prepare(session, OVERHEAD);
+  for (let step = 1; step <= 3; step++) {
+    session.append(calls(`late${step}`));
+    session.append(result(`late${step}`));
+    await compactor.prepare(session, OVERHEAD);
+    assertEquals(model.requests.length, step === 3 ? 2 : 1, `after ${step * 2} more messages`);
+  }
+  assertEquals(session.compaction?.compactedUntil !== undefined, true);
+});
+
 Deno.test("Compactor.prepare() retries a summary that overflows once with half the budget", async () => {
   const settings = resolveCompactionSettings({ contextWindow: 8000 });
   const model = new ScriptedModel([new ChatError("context_overflow", "too long"), "## User Goal"]);

@@ -68,6 +68,9 @@ const NOTHING_TO_COMPACT: CompactionEvent = {
   message: "Nothing to compact: the working memory holds only the latest step",
 };
 
+/** Messages appended after a failed summary before the next automatic attempt. */
+const RETRY_AFTER_MESSAGES = 6;
+
 interface SummaryRequestOptions {
   splitTurn: boolean;
   budgetTokens: number;
@@ -84,6 +87,8 @@ export class Compactor {
   #model: ChatModel;
   #settings: CompactionSettings;
   #onEvent: (event: CompactionEvent) => void;
+  /** Where a summary last failed: automatic compaction waits until history grows past it. */
+  #lastFailure: { session: Session; retryAt: number } | undefined;
 
   /** Creates a compactor; events go to `options.onEvent` when given. */
   constructor(options: CompactorOptions) {
@@ -144,7 +149,10 @@ export class Compactor {
     options.signal?.throwIfAborted();
     const memory = this.workingMemory(session);
     const estimate = this.#estimate(session, memory, overhead);
-    if (!options.force && estimate <= compactionThreshold(this.#settings)) {
+    if (
+      !options.force &&
+      (estimate <= compactionThreshold(this.#settings) || this.#coolingDown(session))
+    ) {
       return this.#fit(session, overhead, memory, estimate);
     }
     const outcome = await this.#compactOnce(session, overhead, options, estimate);
@@ -185,6 +193,7 @@ export class Compactor {
     const folded = session.history.slice(start, cut.index);
     const result = await this.#summarize(session, folded, cut.splitTurn, options);
     if (!result.ok) {
+      this.#lastFailure = { session, retryAt: session.history.length + RETRY_AFTER_MESSAGES };
       this.#onEvent({
         type: "warning",
         message:
@@ -205,6 +214,13 @@ export class Compactor {
     };
     this.#onEvent({ type: "compaction_end", ...stats });
     return { type: "compacted", ...stats };
+  }
+
+  /** After a failed summary, automatic attempts pause for a few messages (truncation serves). */
+  #coolingDown(session: Session): boolean {
+    const failure = this.#lastFailure;
+    return failure !== undefined && failure.session === session &&
+      session.history.length < failure.retryAt;
   }
 
   #findCut(session: Session, start: number, force: boolean) {
