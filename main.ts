@@ -54,7 +54,7 @@ async function start(cli: CliOptions): Promise<number> {
     answer: writeTo(Deno.stdout),
     status: writeTo(cli.print === undefined ? Deno.stdout : Deno.stderr),
     color,
-    spinner: terminal,
+    spinner: terminal && Deno.stdout.isTerminal(),
     streamAnswer: cli.print === undefined,
   });
   // Created now so that the sandbox can hide it from commands from the first task on.
@@ -116,7 +116,10 @@ async function openSession(
     if (id === undefined) report("No earlier session to continue; starting a new one");
   }
   if (id === undefined) return new Session(lazySink(store, config));
-  const loaded = await store.load(id);
+  const loaded = await store.load(id).catch((error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new Error(`${message}; run powercode without --continue/--resume for a new session`);
+  });
   for (const warning of loaded.warnings) report(`⚠ ${warning}`);
   const session = Session.fromRecords(loaded.records, loaded.file);
   report(`Resumed session ${id} (${session.history.length} messages)`);
