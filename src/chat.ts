@@ -155,7 +155,7 @@ class ReplyBuilder {
 function toWireRequest(model: string, request: ChatRequest) {
   const messages: WireMessage[] = [
     { role: "system", content: request.system },
-    ...request.messages.map(toWireMessage),
+    ...mergeUserRuns(request.messages).map(toWireMessage),
   ];
   return {
     model,
@@ -165,6 +165,25 @@ function toWireRequest(model: string, request: ChatRequest) {
     ...(request.tools?.length ? { tools: request.tools.map(toWireTool) } : {}),
     ...(request.maxOutputTokens ? { max_tokens: request.maxOutputTokens } : {}),
   };
+}
+
+/**
+ * Joins consecutive user messages (a summary frame followed by a task, a task whose
+ * reply failed or was interrupted followed by the next one) into one, because chat
+ * templates that require strict user/assistant alternation reject them otherwise.
+ */
+function mergeUserRuns(messages: readonly Message[]): Message[] {
+  const merged: Message[] = [];
+  for (const message of messages) {
+    const last = merged.at(-1);
+    if (message.role === "user" && last?.role === "user") {
+      merged[merged.length - 1] = {
+        role: "user",
+        content: `${last.content}\n\n${message.content}`,
+      };
+    } else merged.push(message);
+  }
+  return merged;
 }
 
 function toWireMessage(message: Message): WireMessage {

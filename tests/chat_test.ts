@@ -136,3 +136,24 @@ Deno.test("createChatClient() aborts a wait between retries", async () => {
   assertEquals(error.kind, "aborted");
   assertEquals(server.requests.length, 1);
 });
+
+Deno.test("createChatClient() joins consecutive user messages so roles alternate", async () => {
+  await using server = await startFakeServer({ handler: sequence([text("ok")]) });
+  await client(server.url).complete({
+    system: "s",
+    messages: [
+      { role: "user", content: "summary" },
+      { role: "user", content: "task one" },
+      { role: "assistant", content: "done", toolCalls: [] },
+      { role: "user", content: "a" },
+      { role: "user", content: "b" },
+    ],
+  });
+  const raw = server.requests[0]?.raw as { messages: unknown[] };
+  assertEquals(raw.messages, [
+    { role: "system", content: "s" },
+    { role: "user", content: "summary\n\ntask one" },
+    { role: "assistant", content: "done" },
+    { role: "user", content: "a\n\nb" },
+  ]);
+});

@@ -178,9 +178,9 @@ Deno.test("powercode ends a task with one line on provider errors and the next t
       assertEquals(lines.length, 1, result.stdout);
       assertMatch(lines[0] ?? "", failure.expect);
       assertStringIncludes(result.stdout, "fine now");
+      // History keeps both tasks; the request joins them so roles alternate.
       assertEquals(withoutSystem(server.requests[1]?.body?.messages ?? []), [
-        { role: "user", content: "one" },
-        { role: "user", content: "two" },
+        { role: "user", content: "one\n\ntwo" },
       ]);
     });
   }
