@@ -1,0 +1,73 @@
+/**
+ * Wires powercode's real agent, compactor, chat client and tools for in-process benchmarks,
+ * as main.ts does, without a terminal.
+ *
+ * @module
+ */
+import { Agent } from "../src/agent.ts";
+import { createChatClient } from "../src/chat.ts";
+import { Compactor } from "../src/context/compactor.ts";
+import type { Session } from "../src/context/session.ts";
+import { resolveCompactionSettings } from "../src/context/settings.ts";
+import type { RequestOverhead } from "../src/context/tokens.ts";
+import type { CompactionEvent } from "../src/events.ts";
+import { buildSystemPrompt } from "../src/system_prompt.ts";
+import { createTools } from "../src/tools/mod.ts";
+import { ToolRegistry } from "../src/tools/registry.ts";
+import { BENCH_MODEL } from "./history.ts";
+
+/** The context window every in-process benchmark uses. */
+export const CONTEXT_WINDOW = 128_000;
+
+/** The agent's parts. */
+export interface BenchAgent {
+  agent: Agent;
+  compactor: Compactor;
+  overhead: RequestOverhead;
+}
+
+/** The system prompt and tool definitions sent with each request for `workspace`. */
+export async function requestOverhead(workspace: string): Promise<RequestOverhead> {
+  const tools = await createTools(workspace, { unsandboxedBash: false, probe: noSandbox });
+  return {
+    system: buildSystemPrompt(tools.workspace.root),
+    tools: new ToolRegistry(tools.tools).definitions(),
+  };
+}
+
+/**
+ * Builds an agent over `session` talking to `url` with a 128k window and default settings.
+ * Contract: bash is wired as unavailable (no sandbox probe); tool definitions are the real ones.
+ */
+export async function createBenchAgent(
+  url: string,
+  options: {
+    session: Session;
+    workspace: string;
+    onCompaction?: (event: CompactionEvent) => void;
+  },
+): Promise<BenchAgent> {
+  const tools = await createTools(options.workspace, { unsandboxedBash: false, probe: noSandbox });
+  const registry = new ToolRegistry(tools.tools);
+  const model = createChatClient({ baseURL: url, apiKey: "sk-bench", model: BENCH_MODEL });
+  const compactor = new Compactor({
+    model,
+    settings: resolveCompactionSettings({ contextWindow: CONTEXT_WINDOW }),
+    onEvent: options.onCompaction ?? (() => {}),
+  });
+  const systemPrompt = buildSystemPrompt(tools.workspace.root);
+  const agent = new Agent({
+    model,
+    tools: registry,
+    session: options.session,
+    compactor,
+    systemPrompt,
+    maxSteps: 10,
+    onEvent: () => {},
+  });
+  return { agent, compactor, overhead: { system: systemPrompt, tools: registry.definitions() } };
+}
+
+function noSandbox(): Promise<boolean> {
+  return Promise.resolve(false);
+}

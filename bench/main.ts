@@ -1,0 +1,72 @@
+/**
+ * `deno task bench`: measures powercode's own overhead against a zero-latency fake OpenAI
+ * server, prints a markdown report and writes it to bench/RESULTS.md.
+ *
+ * @module
+ */
+import { startBenchServer } from "./bench_server.ts";
+import { benchCompaction, type CompactionCostOptions } from "./compaction_cost.ts";
+import { describeMachine, loadAverage } from "./machine.ts";
+import { defaultRssMethod, describeRssMethod } from "./peak_rss.ts";
+import { type BenchResults, renderReport } from "./report.ts";
+import { benchStartup, type StartupOptions } from "./startup.ts";
+import { benchStepOverhead, type StepOverheadOptions } from "./step_overhead.ts";
+import { benchThroughput, type ThroughputOptions } from "./throughput.ts";
+
+const STEPS: StepOverheadOptions = {
+  historySizes: [100, 1_000, 10_000, 50_000],
+  recentMessages: 84,
+  runs: 7,
+  steps: 60,
+  warmupSteps: 20,
+};
+const COMPACTION: CompactionCostOptions = { compactedMessages: 1_000, runs: 7, warmupRuns: 3 };
+const STARTUP: StartupOptions = { runs: 5 };
+const THROUGHPUT: ThroughputOptions = { tasks: 500, runs: 3 };
+const RESULTS_FILE = new URL("./RESULTS.md", import.meta.url);
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const date = new Date();
+  const machine = describeMachine();
+  const startLoad = loadAverage();
+  const answered = await withAnsweringServer();
+  progress(`4/4 throughput: ${THROUGHPUT.tasks} tasks × ${THROUGHPUT.runs} runs`);
+  await using fileTasks = await startBenchServer("file_tasks");
+  const throughput = { options: THROUGHPUT, result: await benchThroughput(fileTasks, THROUGHPUT) };
+  const report = renderReport({
+    date,
+    totalSeconds: (performance.now() - started) / 1000,
+    machine,
+    loadAverage: startLoad,
+    rssMethod: describeRssMethod(defaultRssMethod()),
+    ...answered,
+    throughput,
+  });
+  await Deno.writeTextFile(RESULTS_FILE, report);
+  // `deno task test` runs `deno fmt --check`, which covers markdown too.
+  await new Deno.Command(Deno.execPath(), { args: ["fmt", "--quiet", RESULTS_FILE.pathname] })
+    .output();
+  console.log(await Deno.readTextFile(RESULTS_FILE));
+  progress(`Wrote ${decodeURIComponent(RESULTS_FILE.pathname)}`);
+}
+
+/** Benchmarks 1–3, against a server that answers every task with a short text. */
+async function withAnsweringServer(): Promise<
+  Pick<BenchResults, "steps" | "compaction" | "startup">
+> {
+  await using server = await startBenchServer("answer");
+  progress("1/4 per-step overhead vs history length");
+  const steps = { options: STEPS, rows: await benchStepOverhead(server, STEPS) };
+  progress("2/4 compaction cost");
+  const compaction = { options: COMPACTION, result: await benchCompaction(server, COMPACTION) };
+  progress("3/4 startup");
+  const startup = { options: STARTUP, result: await benchStartup(server, STARTUP) };
+  return { steps, compaction, startup };
+}
+
+function progress(line: string): void {
+  console.error(`bench: ${line}`);
+}
+
+if (import.meta.main) await main();
