@@ -2,32 +2,11 @@ import { assertEquals, assertRejects } from "@std/assert";
 import { ChatError } from "../src/chat_model.ts";
 import type { ChatModel, ChatReply, ChatRequest } from "../src/chat_model.ts";
 import { Compactor } from "../src/context/compactor.ts";
-import { type CompactionState, Session } from "../src/context/session.ts";
+import { Session } from "../src/context/session.ts";
+import { calls, result, sessionOf } from "./support/messages.ts";
 import { compactionThreshold, resolveCompactionSettings } from "../src/context/settings.ts";
 import { estimateRequestTokens } from "../src/context/tokens.ts";
 import type { CompactionEvent } from "../src/events.ts";
-import type { Message } from "../src/messages.ts";
-
-function calls(...ids: string[]): Message {
-  return {
-    role: "assistant",
-    content: "",
-    toolCalls: ids.map((id) => ({ id, name: "read_file", arguments: `{"path":"${id}.md"}` })),
-  };
-}
-
-function result(id: string, content = `result ${id}`): Message {
-  return { role: "tool", toolCallId: id, content };
-}
-
-function sessionOf(messages: Message[], compaction?: CompactionState): Session {
-  return Session.fromRecords([
-    ...messages.map((message) => ({ type: "message" as const, message })),
-    ...(compaction
-      ? [{ type: "compaction" as const, state: compaction, tokensBefore: 0, tokensAfter: 0 }]
-      : []),
-  ]);
-}
 
 /** Replays scripted summaries (or errors) and records each request. */
 class ScriptedModel implements ChatModel {

@@ -7,18 +7,9 @@ import { startFakeServer } from "./support/fake_server.ts";
 import type { ChatMessage } from "./support/fake_server.ts";
 import { sequence, text, toolCall } from "./support/scripts.ts";
 import { createTempProject } from "./support/project.ts";
+import { provider } from "./support/sessions.ts";
 
 const KEY = "sk-test-secret-4242";
-
-function provider(url: string, extra: Record<string, unknown> = {}) {
-  return {
-    baseURL: url,
-    apiKey: "env:POWERCODE_TEST_KEY",
-    model: "fake-model",
-    contextWindow: 32768,
-    ...extra,
-  };
-}
 
 function withoutSystem(messages: ChatMessage[]): ChatMessage[] {
   return messages.filter((message) => message.role !== "system");

@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import { type CompactionState, Session } from "../src/context/session.ts";
+import { calls, result, sessionOf } from "./support/messages.ts";
 import {
   buildWorkingMemory,
   MISSING_RESULT,
@@ -16,27 +16,6 @@ const SUMMARY_TEXT =
   "The conversation before this point was compacted into this summary:\n\n<summary>\nS\n" +
   "</summary>\n\nContinue from here: carry on with the Next Steps above, if any, taking the " +
   "messages that follow into account.";
-
-function calls(...ids: string[]): Message {
-  return {
-    role: "assistant",
-    content: "",
-    toolCalls: ids.map((id) => ({ id, name: "read_file", arguments: `{"path":"${id}.md"}` })),
-  };
-}
-
-function result(id: string, content = `result ${id}`): Message {
-  return { role: "tool", toolCallId: id, content };
-}
-
-function sessionOf(messages: Message[], compaction?: CompactionState): Session {
-  return Session.fromRecords([
-    ...messages.map((message) => ({ type: "message" as const, message })),
-    ...(compaction
-      ? [{ type: "compaction" as const, state: compaction, tokensBefore: 0, tokensAfter: 0 }]
-      : []),
-  ]);
-}
 
 Deno.test("truncateMiddle() keeps the first and last 4000 characters with a marker", () => {
   const text = "a".repeat(4000) + "b".repeat(2000) + "c".repeat(4000);
