@@ -133,6 +133,7 @@ function lazySink(store: SessionStore, config: ProviderConfig): SessionSink {
       file ??= store.create({ model: config.model });
       file.write(record);
     },
+    close: () => file?.close(),
   };
 }
 

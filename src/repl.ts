@@ -134,6 +134,7 @@ async function runCommand(text: string, options: ReplOptions, signal: AbortSigna
       return;
     }
     case "/clear": {
+      agent.session.close();
       agent.session = options.sessions.create();
       return renderer.line("Started a new session; the previous one stays in .powercode/sessions/");
     }

@@ -15,7 +15,7 @@ const READ: Message = {
 
 Deno.test("Session mirrors every change to its sink in order", () => {
   const written: SessionRecord[] = [];
-  const session = new Session({ write: (record) => written.push(record) });
+  const session = new Session({ write: (record) => written.push(record), close: () => {} });
   session.append({ role: "user", content: "hi" });
   session.recordUsage({ totalTokens: 10, historyLength: 1 });
   session.applyCompaction({ summary: "s", compactedUntil: 1 }, {
@@ -48,11 +48,21 @@ Deno.test("Session.fromRecords() restores history, usage, compaction and file li
     { type: "usage", usage: { totalTokens: 42, historyLength: 2 } },
   ];
   const written: SessionRecord[] = [];
-  const session = Session.fromRecords(records, { write: (record) => written.push(record) });
+  const session = Session.fromRecords(records, {
+    write: (record) => written.push(record),
+    close: () => {},
+  });
   assertEquals(session.history, [{ role: "user", content: "go" }, READ]);
   assertEquals(session.usage, { totalTokens: 42, historyLength: 2 });
   assertEquals(session.compaction, { summary: "S", compactedUntil: 1 });
   assertEquals(session.recent(), [READ]);
   assertEquals([session.filesRead, session.filesModified], [["a.md"], ["b.ts"]]);
   assertEquals(written, [], "replaying must not write the records again");
+});
+
+Deno.test("Session.close() closes its sink", () => {
+  let closed = 0;
+  const session = new Session({ write: () => {}, close: () => closed++ });
+  session.close();
+  assertEquals(closed, 1);
 });

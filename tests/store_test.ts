@@ -65,7 +65,10 @@ Deno.test("SessionStore.load() round-trips every record type into an equal Sessi
   await withStore(async (store) => {
     const written: SessionRecord[] = [];
     const file = store.create({ model: "m" });
-    const original = new Session({ write: (record) => (written.push(record), file.write(record)) });
+    const original = new Session({
+      write: (record) => (written.push(record), file.write(record)),
+      close: () => file.close(),
+    });
     original.append({ role: "user", content: "read notes.md, then fix it" });
     original.append({
       role: "assistant",

@@ -27,6 +27,8 @@ export type SessionRecord =
 /** Receives every record as it happens (the session file). */
 export interface SessionSink {
   write(record: SessionRecord): void;
+  /** Releases the file; later writes fail. */
+  close(): void;
 }
 
 const READ_TOOLS = new Set(["read_file"]);
@@ -85,6 +87,11 @@ export class Session {
   /** The messages after the compacted prefix; copies only that part. */
   recent(): Message[] {
     return this.#history.slice(this.#compaction?.compactedUntil ?? 0);
+  }
+
+  /** Closes the sink (the session file); call when switching to another session. */
+  close(): void {
+    this.#sink?.close();
   }
 
   /** Appends a message to history. */
