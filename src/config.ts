@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { validateCompactionSettings } from "./context/settings.ts";
 
 /** A validated provider configuration. The key must never be printed or stored. */
 export interface ProviderConfig {
@@ -83,12 +84,12 @@ export function parseProviderConfig(data: unknown, path: string, env: EnvReader)
   const keepRecentTokens = integerField(fields, "keepRecentTokens", problems, false);
   const maxOutputTokens = integerField(fields, "maxOutputTokens", problems, false);
   if (contextWindow !== undefined) {
-    if (reserveTokens !== undefined && reserveTokens >= contextWindow) {
-      problems.push(`field "reserveTokens" (${reserveTokens}) must be below contextWindow`);
-    }
-    if (maxOutputTokens !== undefined && maxOutputTokens >= contextWindow) {
-      problems.push(`field "maxOutputTokens" (${maxOutputTokens}) must be below contextWindow`);
-    }
+    problems.push(...validateCompactionSettings({
+      contextWindow,
+      ...(reserveTokens !== undefined ? { reserveTokens } : {}),
+      ...(keepRecentTokens !== undefined ? { keepRecentTokens } : {}),
+      ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
+    }));
   }
   const apiKey = resolveApiKey(fields.apiKey, env, problems);
   if (problems.length > 0 || !baseURL || !model || !contextWindow || apiKey === undefined) {

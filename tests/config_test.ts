@@ -55,6 +55,17 @@ Deno.test("parseProviderConfig() refuses a reserve or output limit that does not
   );
 });
 
+Deno.test("parseProviderConfig() refuses keepRecentTokens that leave nothing to compact", () => {
+  const error = assertThrows(
+    () => parseProviderConfig({ ...BASE, keepRecentTokens: 7000 }, "p.json", env({})),
+    ConfigError,
+  );
+  assertEquals(
+    error.message,
+    'Invalid provider file "p.json": field "keepRecentTokens" (7000) must be below contextWindow - reserveTokens (6144)',
+  );
+});
+
 Deno.test("parseProviderConfig() names a missing or unreadable key variable without any key", () => {
   const missing = assertThrows(
     () => parseProviderConfig({ ...BASE, apiKey: "env:POWERCODE_NOPE" }, "p.json", env({})),
