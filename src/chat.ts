@@ -123,7 +123,11 @@ class ReplyBuilder {
   }
 
   add(chunk: OpenAI.Chat.Completions.ChatCompletionChunk): void {
-    if (chunk.usage) this.#totalTokens = chunk.usage.total_tokens;
+    if (chunk.usage) {
+      this.#totalTokens = chunk.usage.total_tokens;
+      // A usage chunk comes last; some servers omit finish_reason before it.
+      this.finished = true;
+    }
     const choice = chunk.choices[0];
     if (!choice) return;
     const { content, tool_calls: toolCalls } = choice.delta;
@@ -132,7 +136,10 @@ class ReplyBuilder {
       this.#onText?.(content);
     }
     for (const piece of toolCalls ?? []) {
-      const call = this.#calls[piece.index] ??= { id: "", name: "", arguments: "" };
+      // Some servers omit `index`: a piece with a new id starts a call, others continue the last.
+      const index = piece.index ??
+        (piece.id ? this.#calls.length : Math.max(0, this.#calls.length - 1));
+      const call = this.#calls[index] ??= { id: "", name: "", arguments: "" };
       if (piece.id) call.id = piece.id;
       if (piece.function?.name) call.name += piece.function.name;
       if (piece.function?.arguments) call.arguments += piece.function.arguments;

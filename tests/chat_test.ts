@@ -157,3 +157,56 @@ Deno.test("createChatClient() joins consecutive user messages so roles alternate
     { role: "user", content: "a\n\nb" },
   ]);
 });
+
+Deno.test("createChatClient() accepts tool calls without index and a stream ending in usage", async () => {
+  // Some OpenAI-compatible servers stream whole tool calls without `index` and send no
+  // finish_reason before the usage chunk.
+  const chunks = [
+    { choices: [{ index: 0, delta: { role: "assistant", content: "" } }] },
+    {
+      choices: [{
+        index: 0,
+        delta: {
+          tool_calls: [{ id: "a", type: "function", function: { name: "f", arguments: "{}" } }],
+        },
+      }],
+    },
+    {
+      choices: [{
+        index: 0,
+        delta: {
+          tool_calls: [{ id: "b", type: "function", function: { name: "g", arguments: '{"x"' } }],
+        },
+      }],
+    },
+    { choices: [{ index: 0, delta: { tool_calls: [{ function: { arguments: ":1}" } }] } }] },
+    { choices: [], usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 } },
+  ];
+  const body = chunks.map((chunk) =>
+    `data: ${
+      JSON.stringify({
+        id: "c",
+        object: "chat.completion.chunk",
+        created: 0,
+        model: "m",
+        ...chunk,
+      })
+    }\n\n`
+  ).join("") + "data: [DONE]\n\n";
+  await using server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () => new Response(body, { headers: { "content-type": "text/event-stream" } }),
+  );
+  const reply = await client(`http://127.0.0.1:${server.addr.port}/v1`, 0).complete(REQUEST);
+  assertEquals(reply, {
+    message: {
+      role: "assistant",
+      content: "",
+      toolCalls: [
+        { id: "a", name: "f", arguments: "{}" },
+        { id: "b", name: "g", arguments: '{"x":1}' },
+      ],
+    },
+    totalTokens: 8,
+  });
+});
