@@ -5,13 +5,13 @@
  * @module
  */
 import { ChatError } from "../chat_model.ts";
-import type { ChatModel, ChatRequest } from "../chat_model.ts";
+import type { ChatModel } from "../chat_model.ts";
 import type { CompactionEvent } from "../events.ts";
 import type { Message } from "../messages.ts";
 import { findCutPoint } from "./cut_point.ts";
-import { buildSummaryRequest } from "./serialize.ts";
 import type { Session } from "./session.ts";
-import { type CompactionSettings, compactionThreshold, summaryTokenLimit } from "./settings.ts";
+import { type CompactionSettings, compactionThreshold } from "./settings.ts";
+import { summarize } from "./summarizer.ts";
 import { estimateContextTokens, estimateRequestTokens, type RequestOverhead } from "./tokens.ts";
 import {
   buildWorkingMemory,
@@ -70,12 +70,6 @@ const NOTHING_TO_COMPACT: CompactionEvent = {
 
 /** Messages appended after a failed summary before the next automatic attempt. */
 const RETRY_AFTER_MESSAGES = 6;
-
-interface SummaryRequestOptions {
-  splitTurn: boolean;
-  budgetTokens: number;
-  options: CompactOptions;
-}
 
 /**
  * Builds the working memory and compacts the session when it grows too large.
@@ -149,12 +143,8 @@ export class Compactor {
     options.signal?.throwIfAborted();
     const memory = this.workingMemory(session);
     const estimate = this.#estimate(session, memory, overhead);
-    if (
-      !options.force &&
-      (estimate <= compactionThreshold(this.#settings) || this.#coolingDown(session))
-    ) {
-      return this.#fit(session, overhead, memory, estimate);
-    }
+    const due = estimate > compactionThreshold(this.#settings) && !this.#coolingDown(session);
+    if (!options.force && !due) return this.#fit(session, overhead, memory, estimate);
     const outcome = await this.#compactOnce(session, overhead, options, estimate);
     if (outcome.type === "nothing_to_compact" && options.force) this.#onEvent(NOTHING_TO_COMPACT);
     const compacted = outcome.type === "compacted";
@@ -190,8 +180,12 @@ export class Compactor {
     if (cut.index <= start) return { type: "nothing_to_compact" };
     const { contextWindow } = this.#settings;
     this.#onEvent({ type: "compaction_start", estimatedTokens: estimate, contextWindow });
-    const folded = session.history.slice(start, cut.index);
-    const result = await this.#summarize(session, folded, cut.splitTurn, options);
+    const result = await summarize(this.#model, {
+      settings: this.#settings,
+      messages: session.history.slice(start, cut.index),
+      splitTurn: cut.splitTurn,
+      previousSummary: session.compaction && withoutFileLists(session.compaction.summary),
+    }, options);
     if (!result.ok) {
       this.#lastFailure = { session, retryAt: session.history.length + RETRY_AFTER_MESSAGES };
       this.#onEvent({
@@ -224,63 +218,11 @@ export class Compactor {
   }
 
   #findCut(session: Session, start: number, force: boolean) {
-    const options = {
-      keepRecentTokens: this.#settings.keepRecentTokens,
-      toolOutputLimit: TOOL_OUTPUT_LIMIT,
-    };
+    const { keepRecentTokens } = this.#settings;
+    const options = { keepRecentTokens, toolOutputLimit: TOOL_OUTPUT_LIMIT };
     const cut = findCutPoint(session.history, start, options);
     if (cut.index > start || !force) return cut;
     return findCutPoint(session.history, start, { ...options, keepRecentTokens: 0 });
-  }
-
-  async #summarize(
-    session: Session,
-    messages: readonly Message[],
-    splitTurn: boolean,
-    options: CompactOptions,
-  ): Promise<{ ok: true; text: string; folded: number } | { ok: false; reason: string }> {
-    let budgetTokens = compactionThreshold(this.#settings);
-    for (let attempt = 0;; attempt++) {
-      const request = this.#summaryRequest(session, messages, { splitTurn, budgetTokens, options });
-      if (request.folded === 0) {
-        return { ok: false, reason: "the summary prompt alone exceeds the context window" };
-      }
-      try {
-        const reply = await this.#model.complete(
-          request.chat,
-          options.signal ? { signal: options.signal } : {},
-        );
-        const text = reply.message.content.trim();
-        if (text === "") return { ok: false, reason: "the model returned an empty summary" };
-        return { ok: true, text, folded: request.folded };
-      } catch (error) {
-        if (!(error instanceof ChatError) || error.kind === "aborted") throw error;
-        options.signal?.throwIfAborted();
-        if (error.kind !== "context_overflow" || attempt > 0) {
-          return { ok: false, reason: error.message };
-        }
-        budgetTokens = Math.floor(budgetTokens / 2);
-      }
-    }
-  }
-
-  #summaryRequest(
-    session: Session,
-    messages: readonly Message[],
-    { splitTurn, budgetTokens, options }: SummaryRequestOptions,
-  ): { chat: ChatRequest; folded: number } {
-    const { maxOutputTokens } = this.#settings;
-    const previous = session.compaction && withoutFileLists(session.compaction.summary);
-    const { system, messages: prompt, folded } = buildSummaryRequest({
-      messages,
-      budgetTokens,
-      splitTurn,
-      maxSummaryTokens: summaryTokenLimit(this.#settings),
-      ...(previous !== undefined ? { previousSummary: previous } : {}),
-      ...(options.focus ? { focus: options.focus } : {}),
-    });
-    const limit = maxOutputTokens === undefined ? {} : { maxOutputTokens };
-    return { chat: { system, messages: prompt, ...limit }, folded };
   }
 
   /** Returns `memory` when it fits, else a shorter request; `estimate` is from before compacting. */

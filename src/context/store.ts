@@ -5,15 +5,16 @@
  * @module
  */
 import type { SessionRecord, SessionSink } from "./session.ts";
+import {
+  isObject,
+  isRecordType,
+  isSessionHeader,
+  isSessionRecord,
+  SESSION_VERSION,
+  type SessionHeader,
+} from "./session_records.ts";
 
-/** The first line of a session file. */
-export interface SessionHeader {
-  type: "session";
-  version: 1;
-  id: string;
-  created: string;
-  model: string;
-}
+export type { SessionHeader } from "./session_records.ts";
 
 /** A session read back from disk, with its file open for appending. */
 export interface LoadedSession {
@@ -31,7 +32,6 @@ export interface SessionInfo {
   messages: number;
 }
 
-const SESSION_VERSION = 1;
 const ID_PATTERN = /^[A-Za-z0-9_-]+$/;
 const EXTENSION = ".jsonl";
 const NEWLINE = 0x0a;
@@ -188,66 +188,17 @@ function parseSession(bytes: Uint8Array, path: string): ParsedSession {
   if (first.version !== SESSION_VERSION) {
     throw fail(`line 1 has unsupported version ${JSON.stringify(first.version)}`);
   }
-  if (!isHeader(first)) throw fail("line 1 is not a valid session header");
+  if (!isSessionHeader(first)) throw fail("line 1 is not a valid session header");
   const records = rest.map((value, index) => {
     const line = index + 2;
     if (!isObject(value)) throw fail(`line ${line} is not a JSON object`);
-    if (!RECORD_SHAPES.has(value.type)) {
+    if (!isRecordType(value.type)) {
       throw fail(`line ${line} has unknown record type ${JSON.stringify(value.type)}`);
     }
     if (!isSessionRecord(value)) throw fail(`line ${line} is not a valid "${value.type}" record`);
     return value;
   });
   return { header: first, records, warnings, keptBytes };
-}
-
-type Shape = Record<string, (value: unknown) => boolean>;
-
-const TOOL_CALL: Shape = { id: isString, name: isString, arguments: isString };
-const MESSAGE_SHAPES = new Map<unknown, Shape>([
-  ["user", { content: isString }],
-  ["assistant", { content: isString, toolCalls: (v) => isArrayOf(v, TOOL_CALL) }],
-  ["tool", { toolCallId: isString, content: isString }],
-]);
-const USAGE: Shape = { totalTokens: isCount, historyLength: isCount };
-const STATE: Shape = { summary: isString, compactedUntil: isCount };
-const RECORD_SHAPES = new Map<unknown, Shape>([
-  ["message", { message: (v) => isObject(v) && hasShape(v, MESSAGE_SHAPES.get(v.role)) }],
-  ["usage", { usage: (v) => v === null || hasShape(v, USAGE) }],
-  ["compaction", { state: (v) => hasShape(v, STATE), tokensBefore: isCount, tokensAfter: isCount }],
-]);
-const HEADER: Shape = { id: isString, created: isString, model: isString };
-
-/** Checks `value` against the shape of its `type`; the tables above mirror SessionRecord. */
-function isSessionRecord(value: unknown): value is SessionRecord {
-  return isObject(value) && hasShape(value, RECORD_SHAPES.get(value.type));
-}
-
-function isHeader(
-  value: Record<string, unknown>,
-): value is Record<string, unknown> & SessionHeader {
-  return value.type === "session" && value.version === SESSION_VERSION && hasShape(value, HEADER);
-}
-
-function hasShape(value: unknown, shape: Shape | undefined): boolean {
-  return isObject(value) && shape !== undefined &&
-    Object.entries(shape).every(([key, check]) => check(value[key]));
-}
-
-function isArrayOf(value: unknown, shape: Shape): boolean {
-  return Array.isArray(value) && value.every((item) => hasShape(item, shape));
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function isString(value: unknown): value is string {
-  return typeof value === "string";
-}
-
-function isCount(value: unknown): value is number {
-  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
 }
 
 function appendLine(file: Deno.FsFile, value: unknown): void {

@@ -1,0 +1,82 @@
+/**
+ * The shapes of session file lines: the {@link SessionHeader} on line 1 and one
+ * {@link SessionRecord} on every further line, with the small checkers that narrow a
+ * parsed line from `unknown`.
+ *
+ * @module
+ */
+import type { SessionRecord } from "./session.ts";
+
+/** The session file format version this code reads and writes. */
+export const SESSION_VERSION = 1;
+
+/** The first line of a session file. */
+export interface SessionHeader {
+  type: "session";
+  version: 1;
+  id: string;
+  created: string;
+  model: string;
+}
+
+type Shape = Record<string, (value: unknown) => boolean>;
+
+const TOOL_CALL: Shape = { id: isString, name: isString, arguments: isString };
+const MESSAGE_SHAPES = new Map<unknown, Shape>([
+  ["user", { content: isString }],
+  ["assistant", { content: isString, toolCalls: (v) => isArrayOf(v, TOOL_CALL) }],
+  ["tool", { toolCallId: isString, content: isString }],
+]);
+const USAGE: Shape = { totalTokens: isCount, historyLength: isCount };
+const STATE: Shape = { summary: isString, compactedUntil: isCount };
+const RECORD_SHAPES = new Map<unknown, Shape>([
+  ["message", { message: (v) => isObject(v) && hasShape(v, MESSAGE_SHAPES.get(v.role)) }],
+  ["usage", { usage: (v) => v === null || hasShape(v, USAGE) }],
+  ["compaction", { state: (v) => hasShape(v, STATE), tokensBefore: isCount, tokensAfter: isCount }],
+]);
+const HEADER: Shape = { id: isString, created: isString, model: isString };
+
+/**
+ * Checks `value` against the shape of its `type`; the tables above mirror SessionRecord.
+ * Contract: pure; false for unknown record types.
+ */
+export function isSessionRecord(value: unknown): value is SessionRecord {
+  return isObject(value) && hasShape(value, RECORD_SHAPES.get(value.type));
+}
+
+/** Whether `type` names a known record type, whatever the rest of the record holds. */
+export function isRecordType(type: unknown): boolean {
+  return RECORD_SHAPES.has(type);
+}
+
+/**
+ * Checks a parsed first line against {@link SessionHeader}, including the version.
+ * Contract: pure.
+ */
+export function isSessionHeader(
+  value: Record<string, unknown>,
+): value is Record<string, unknown> & SessionHeader {
+  return value.type === "session" && value.version === SESSION_VERSION && hasShape(value, HEADER);
+}
+
+/** Whether `value` is a plain JSON object: not null, not an array. */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function hasShape(value: unknown, shape: Shape | undefined): boolean {
+  return isObject(value) && shape !== undefined &&
+    Object.entries(shape).every(([key, check]) => check(value[key]));
+}
+
+function isArrayOf(value: unknown, shape: Shape): boolean {
+  return Array.isArray(value) && value.every((item) => hasShape(item, shape));
+}
+
+function isString(value: unknown): value is string {
+  return typeof value === "string";
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
+}
