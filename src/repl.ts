@@ -109,7 +109,8 @@ export async function runPrint(
   } finally {
     Deno.removeSignalListener("SIGINT", onSignal);
   }
-  options.renderer.finish(result);
+  if (result.status === "interrupted") options.renderer.line("⏹ Interrupted");
+  else options.renderer.finish(result);
   if (result.status !== "done") return 1;
   options.printAnswer(result.answer);
   return 0;

@@ -210,3 +210,20 @@ Deno.test("powercode's bash sees neither the API key nor provider.json nor the s
   assert(!output.includes(KEY), output);
   assert(!output.includes("OPENAI_API_KEY"), output);
 });
+
+Deno.test("powercode -p stops on SIGINT with one line and exit 1", async () => {
+  await using server = await startFakeServer({
+    handler: sequence([text("slow ".repeat(200), { chunkSize: 5, chunkDelayMs: 50 })]),
+  });
+  await using project = await createTempProject();
+  await project.writeProvider(provider(server.url));
+  const child = project.spawn(["-p", "talk slowly"], { env: { POWERCODE_TEST_KEY: KEY } });
+  await child.stdin.close();
+  while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  child.kill("SIGINT");
+  const output = await child.output();
+  const stderr = new TextDecoder().decode(output.stderr);
+  assertEquals([output.code, new TextDecoder().decode(output.stdout)], [1, ""]);
+  assertEquals(stderr.trim().split("\n").at(-1), "⏹ Interrupted");
+});
