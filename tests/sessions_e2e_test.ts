@@ -13,6 +13,7 @@ import {
   ENV,
   KEY,
   provider,
+  type ScriptedServer,
   sessionIds,
   sessionLines,
   sessionPath,
@@ -49,6 +50,18 @@ interface Scenario {
  * with --continue, and with --resume ID while a newer session exists), and asserts that
  * every request of B and every session record match the uninterrupted run exactly.
  */
+/** Runs one task ("first task" → "Hello.") and returns the session it left on disk. */
+async function firstSession(
+  project: TempProject,
+  scripted: ScriptedServer,
+): Promise<{ id: string; path: string }> {
+  scripted.play([text("Hello.")]);
+  await runOk(project, [], "first task\n");
+  const [id] = await sessionIds(project.dir);
+  assert(id);
+  return { id, path: sessionPath(project.dir, id) };
+}
+
 async function checkResumeEquality(scenario: Scenario): Promise<void> {
   await using scripted = await startScriptedServer({ contextWindow: scenario.contextWindow });
   await using project = await createTempProject();
@@ -172,11 +185,7 @@ Deno.test("powercode --continue skips a torn last line with a warning and goes o
   await using scripted = await startScriptedServer();
   await using project = await createTempProject();
   await project.writeProvider(provider(scripted.server.url));
-  scripted.play([text("Hello.")]);
-  await runOk(project, [], "first task\n");
-  const [id] = await sessionIds(project.dir);
-  assert(id);
-  const path = sessionPath(project.dir, id);
+  const { id, path } = await firstSession(project, scripted);
   const intact = await Deno.readTextFile(path);
   const torn = JSON.stringify({ type: "message", message: { role: "user", content: "lost" } });
   await Deno.writeTextFile(path, torn.slice(0, 30), { append: true });
@@ -211,11 +220,7 @@ Deno.test("powercode --continue refuses a damaged session and --resume an unknow
   await using scripted = await startScriptedServer();
   await using project = await createTempProject();
   await project.writeProvider(provider(scripted.server.url));
-  scripted.play([text("Hello.")]);
-  await runOk(project, [], "first task\n");
-  const [id] = await sessionIds(project.dir);
-  assert(id);
-  const path = sessionPath(project.dir, id);
+  const { id, path } = await firstSession(project, scripted);
   const lines = (await Deno.readTextFile(path)).split("\n");
   lines[1] = "{not json";
   await Deno.writeTextFile(path, lines.join("\n"));
