@@ -1,0 +1,108 @@
+/**
+ * Word wrapping to a terminal width: breaks at spaces and between CJK characters,
+ * and inside a word only when the word alone is wider than the line.
+ *
+ * @module
+ */
+import { fitWidth, textWidth } from "./width.ts";
+
+/** Turns plain text into styled text (adds colour codes), e.g. `bold` from @std/fmt. */
+export type Style = (text: string) => string;
+
+/** A piece of text with one style. */
+export interface Span {
+  text: string;
+  style?: Style;
+}
+
+/** Characters between which a line may break without a space: CJK ideographs, kana, Hangul, fullwidth forms. */
+const CJK = "\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff" +
+  "\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6";
+const TOKEN = new RegExp(`( +)|([${CJK}])|([^ ${CJK}]+)`, "gu");
+
+/**
+ * Wraps styled spans into rows of at most `width` columns (at least 1) and styles each
+ * piece of each row. Spaces at a break are dropped.
+ * Contract: the spans hold no newline, tab or control character; the result has at least one row.
+ */
+export function wrapSpans(spans: readonly Span[], width: number): string[] {
+  const plain = spans.map((span) => span.text).join("");
+  return rowRanges(plain, Math.max(1, width)).map(([start, end]) => styleRange(spans, start, end));
+}
+
+/** Wraps plain text; see {@link wrapSpans}. */
+export function wrapText(text: string, width: number): string[] {
+  return wrapSpans([{ text }], width);
+}
+
+/**
+ * Breaks text into rows of at most `width` columns at any character, keeping every space
+ * (for code). A wide character never straddles two rows.
+ */
+export function breakText(text: string, width: number): string[] {
+  const rows: string[] = [];
+  let rest = text;
+  while (rest !== "") {
+    const head = fitHead(rest, Math.max(1, width));
+    rows.push(head);
+    rest = rest.slice(head.length);
+  }
+  return rows.length === 0 ? [""] : rows;
+}
+
+/** The head of `text` that fits `width`, at least one character so that breaking always progresses. */
+function fitHead(text: string, width: number): string {
+  const { head } = fitWidth(text, width);
+  if (head !== "") return head;
+  return String.fromCodePoint(text.codePointAt(0) ?? 0x20);
+}
+
+function rowRanges(plain: string, width: number): Array<[number, number]> {
+  const rows: Array<[number, number]> = [];
+  let start = -1;
+  let end = 0;
+  let used = 0;
+  let space = 0;
+  const newRow = (from: number, to: number, columns: number) => {
+    if (start >= 0) rows.push([start, end]);
+    [start, end, used, space] = [from, to, columns, 0];
+  };
+  for (const match of plain.matchAll(TOKEN)) {
+    const from = match.index;
+    const text = match[0];
+    if (match[1] !== undefined) {
+      if (start >= 0) space += text.length;
+      else if (rows.length === 0) newRow(from, from + text.length, text.length);
+      continue;
+    }
+    const columns = textWidth(text);
+    if (start >= 0 && used + space + columns <= width) {
+      [end, used, space] = [from + text.length, used + space + columns, 0];
+    } else if (columns <= width) {
+      newRow(from, from + text.length, columns);
+    } else {
+      let offset = from;
+      for (const piece of breakText(text, width)) {
+        newRow(offset, offset + piece.length, textWidth(piece));
+        offset += piece.length;
+      }
+    }
+  }
+  if (start >= 0) rows.push([start, end]);
+  return rows.length === 0 ? [[0, 0]] : rows;
+}
+
+function styleRange(spans: readonly Span[], start: number, end: number): string {
+  let out = "";
+  let offset = 0;
+  for (const span of spans) {
+    const from = Math.max(start, offset);
+    const to = Math.min(end, offset + span.text.length);
+    if (from < to) {
+      const piece = span.text.slice(from - offset, to - offset);
+      out += span.style ? span.style(piece) : piece;
+    }
+    offset += span.text.length;
+  }
+  return out;
+}
