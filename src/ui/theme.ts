@@ -20,6 +20,8 @@ export interface Theme {
   blue: Style;
   magenta: Style;
   cyan: Style;
+  /** The `>` prompt. */
+  prompt: Style;
   /** Markdown: `#` headings. */
   heading: Style;
   /** Markdown: `` `inline code` ``. */
@@ -60,6 +62,7 @@ export function createTheme(color: boolean): Theme {
       blue: plain,
       magenta: plain,
       cyan: plain,
+      prompt: plain,
       heading: plain,
       code: plain,
       codeBlock: plain,
@@ -86,6 +89,7 @@ export function createTheme(color: boolean): Theme {
     blue: sgr(34, 39),
     magenta,
     cyan,
+    prompt: both(bold, cyan),
     heading: both(bold, magenta),
     code: cyan,
     codeBlock: sgr(33, 39),
