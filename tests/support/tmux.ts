@@ -13,6 +13,9 @@ export interface TmuxOptions {
   command: string;
   /** The whole environment of the pane's command (tmux adds TERM and TMUX). */
   env: Record<string, string>;
+  /** Pane size (default 200 × 50). */
+  columns?: number;
+  rows?: number;
 }
 
 /** How the pane's command ended. */
@@ -22,12 +25,16 @@ export interface PaneEnd {
   status: number | undefined;
 }
 
-/** One pane running a command on a terminal 200 columns by 50 lines. */
+/** One pane running a command on a terminal (200 columns by 50 lines unless told). */
 export interface TmuxPane extends AsyncDisposable {
   /** Sends keys by tmux name, e.g. `"C-c"`, `"Enter"`, `"Up"`. */
   keys(...keys: string[]): Promise<void>;
   /** Types `text` literally (no key names). */
   type(text: string): Promise<void>;
+  /** Pastes `text` as a terminal does: bracketed when the program asked for it. */
+  paste(text: string): Promise<void>;
+  /** Changes the pane's width in columns. */
+  resize(columns: number): Promise<void>;
   /** The pane's text, scrollback included; with `escapes`, its colour sequences too. */
   screen(options?: { escapes?: boolean }): Promise<string>;
   /**
@@ -75,7 +82,8 @@ export async function startTmux(options: TmuxOptions): Promise<TmuxPane> {
   const command = `cd ${shellQuote(options.cwd)} && ${options.command}; echo $? > ${
     shellQuote(statusFile)
   }`;
-  await tmux(["new-session", "-d", "-s", "main", "-x", "200", "-y", "50", command]);
+  const [columns, rows] = [options.columns ?? 200, options.rows ?? 50];
+  await tmux(["new-session", "-d", "-s", "main", "-x", `${columns}`, "-y", `${rows}`, command]);
   const screen = async (escapes = false) =>
     await tmux(["capture-pane", "-p", "-J", "-S", "-", ...(escapes ? ["-e"] : []), "-t", "main"]);
   return {
@@ -84,6 +92,13 @@ export async function startTmux(options: TmuxOptions): Promise<TmuxPane> {
     },
     async type(text) {
       await tmux(["send-keys", "-t", "main", "-l", text]);
+    },
+    async paste(text) {
+      await tmux(["set-buffer", "-b", "paste", "--", text]);
+      await tmux(["paste-buffer", "-p", "-d", "-b", "paste", "-t", "main"]);
+    },
+    async resize(columns) {
+      await tmux(["resize-window", "-t", "main", "-x", String(columns)]);
     },
     screen: (opts = {}) => screen(opts.escapes),
     async waitFor(done, what, opts = {}) {

@@ -1,0 +1,57 @@
+/**
+ * The real terminal for the line editor and the live region: stdin in raw mode,
+ * synchronous writes to stdout, the width, and resize notifications.
+ *
+ * @module
+ */
+import type { TerminalIo } from "./line_editor.ts";
+
+/** The process's terminal; `close()` restores cooked mode. */
+export interface Terminal extends TerminalIo {
+  /** Calls `listener` after each resize; returns a function that stops it. */
+  onResize(listener: () => void): () => void;
+  /** Leaves raw mode. */
+  close(): void;
+}
+
+const FALLBACK_COLUMNS = 80;
+
+/**
+ * Puts stdin (a terminal) into raw mode and returns it with stdout for output.
+ * Contract: `close()` is safe to call more than once and also when stdin has gone.
+ */
+export function openTerminal(): Terminal {
+  Deno.stdin.setRaw(true);
+  const encoder = new TextEncoder();
+  let closed = false;
+  return {
+    input: Deno.stdin.readable,
+    write(text) {
+      let bytes = encoder.encode(text);
+      while (bytes.length > 0) bytes = bytes.subarray(Deno.stdout.writeSync(bytes));
+    },
+    columns: terminalColumns,
+    onResize(listener) {
+      Deno.addSignalListener("SIGWINCH", listener);
+      return () => Deno.removeSignalListener("SIGWINCH", listener);
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      try {
+        Deno.stdin.setRaw(false);
+      } catch {
+        // stdin is already gone: nothing to restore.
+      }
+    },
+  };
+}
+
+/** The terminal's width in columns (80 when no standard stream is a terminal). */
+export function terminalColumns(): number {
+  try {
+    return Deno.consoleSize().columns || FALLBACK_COLUMNS;
+  } catch {
+    return FALLBACK_COLUMNS;
+  }
+}
