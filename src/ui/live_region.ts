@@ -17,14 +17,15 @@ export interface RegionIo {
 const ESC = "\x1b[";
 
 /**
- * A live region. The cursor rests at the end of its last row; nothing else may write
+ * A live region. The cursor rests at the start of its last row (so that a terminal
+ * reflowing on resize cannot move it off that row); nothing else may write
  * to the terminal while rows are shown, except through `print`.
  * Contract: each row given is at most the terminal width (styled with theme colours
  * only); after a resize the old rows are erased as the terminal reflowed them.
  */
 export class LiveRegion {
   #io: RegionIo;
-  #shownRows: readonly string[] = [];
+  #rows: readonly string[] = [];
   #widths: number[] = [];
   #columns = 0;
 
@@ -35,18 +36,33 @@ export class LiveRegion {
 
   /** Whether rows are shown. */
   get shown(): boolean {
-    return this.#widths.length > 0;
+    return this.#rows.length > 0;
   }
 
-  /** Replaces the shown rows with `rows`. */
+  /** Replaces the shown rows with `rows`, rewriting from the first row that changed. */
   set(rows: readonly string[]): void {
-    this.#io.write(this.#erase() + this.#draw(rows));
+    const shown = this.#rows;
+    let same = 0;
+    while (same < rows.length && same < shown.length && rows[same] === shown[same]) same++;
+    if (this.#io.columns() !== this.#columns || same === 0 || same === rows.length) {
+      if (same === rows.length && same === shown.length && this.#io.columns() === this.#columns) {
+        return;
+      }
+      this.#io.write(this.#erase() + this.#draw(rows));
+      return;
+    }
+    const up = shown.length - 1 - same;
+    const out = same === shown.length ? "\r\n" : `\r${up > 0 ? `${ESC}${up}A` : ""}${ESC}J`;
+    const kept = this.#widths.slice(0, same);
+    this.#io.write(out + this.#draw(rows.slice(same)));
+    this.#rows = rows;
+    this.#widths = [...kept, ...this.#widths];
   }
 
-  /** Prints `text` (whole lines, each ending with a newline) above the rows, which stay. */
+  /** Prints `text` (whole lines, each ending with a newline) above the rows; `rows` replace them. */
   print(text: string, rows?: readonly string[]): void {
     if (text === "" && rows === undefined) return;
-    const kept = rows ?? this.#shownRows;
+    const kept = rows ?? this.#rows;
     this.#io.write(this.#erase() + text + this.#draw(kept));
   }
 
@@ -57,10 +73,10 @@ export class LiveRegion {
   }
 
   #draw(rows: readonly string[]): string {
-    this.#shownRows = rows;
+    this.#rows = rows;
     this.#widths = rows.map((row) => textWidth(stripStyles(row)));
     this.#columns = this.#io.columns();
-    return rows.join("\r\n");
+    return rows.length > 0 ? `${rows.join("\r\n")}\r` : "";
   }
 
   #erase(): string {
@@ -69,13 +85,12 @@ export class LiveRegion {
     let above = this.#widths.length - 1;
     if (columns !== this.#columns) {
       above = 0;
-      this.#widths.forEach((width, index) => {
-        const rows = Math.max(1, Math.ceil(width / columns));
-        above += index === this.#widths.length - 1 ? rows - 1 : rows;
-      });
+      for (const width of this.#widths.slice(0, -1)) {
+        above += Math.max(1, Math.ceil(width / columns));
+      }
     }
     this.#widths = [];
-    this.#shownRows = [];
+    this.#rows = [];
     return `\r${above > 0 ? `${ESC}${above}A` : ""}${ESC}J`;
   }
 }

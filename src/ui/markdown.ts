@@ -8,6 +8,7 @@
  */
 import { compose, parseInline } from "./markdown_inline.ts";
 import { isDelimiterRow, isTableRow, renderTable } from "./markdown_table.ts";
+import type { TextStream } from "./plain_stream.ts";
 import { sanitize } from "./sanitize.ts";
 import { createTheme, stripStyles, type Theme } from "./theme.ts";
 import { textWidth } from "./width.ts";
@@ -47,7 +48,7 @@ const TAB_STOP = 4;
  * Contract: every piece of input is sanitized, so no row carries an escape sequence
  * other than the theme's own colours.
  */
-export class MarkdownStream {
+export class MarkdownStream implements TextStream {
   #theme: Theme;
   #width: number;
   #open = "";

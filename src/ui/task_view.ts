@@ -1,0 +1,154 @@
+/**
+ * The terminal screen while a task runs: the streamed answer (markdown or plain),
+ * permanent lines for tool work, live rows (a running command's output), and the
+ * status line at the bottom, all redrawn in place.
+ *
+ * @module
+ */
+import { LiveRegion, type RegionIo } from "./live_region.ts";
+import { MarkdownStream } from "./markdown.ts";
+import { PlainStream, type TextStream } from "./plain_stream.ts";
+import { formatStatusLine } from "./status_line.ts";
+import { createTheme, type Theme } from "./theme.ts";
+
+/** How the view draws. */
+export interface TaskViewOptions {
+  io: RegionIo & { rows?: () => number };
+  color: boolean;
+  /** Render answers as markdown; otherwise as plain text, line by line. */
+  markdown: boolean;
+  /** Milliseconds now; tests pass a fake clock. */
+  now?: () => number;
+  /** Redraw interval for spinner and time; 0 for none (tests call `tick()`). */
+  tickMs?: number;
+}
+
+/** The status line's fixed parts for one task. */
+export interface TaskStatus {
+  model: string;
+  contextTokens?: number;
+  contextWindow?: number;
+}
+
+const DEFAULT_ROWS = 24;
+
+/**
+ * One view per terminal. Between tasks it prints lines as they come; during a task
+ * (`start` … `stop`) it keeps the status line and live rows below everything printed.
+ * Contract: all outside text given to it is sanitized by the streams; lines given to
+ * `line` must already be safe (built by powercode from sanitized parts).
+ */
+export class TaskView {
+  #options: TaskViewOptions;
+  #theme: Theme;
+  #region: LiveRegion;
+  #stream: TextStream | undefined;
+  #status: (TaskStatus & { activity: string; started: number }) | undefined;
+  #tail: string[] = [];
+  #timer: ReturnType<typeof setInterval> | undefined;
+
+  /** A view drawing through `options.io`. */
+  constructor(options: TaskViewOptions) {
+    this.#options = options;
+    this.#theme = createTheme(options.color);
+    this.#region = new LiveRegion(options.io);
+  }
+
+  /** Shows the status line (spinner, time, hint, context, model) until `stop`. */
+  start(status: TaskStatus, activity = "thinking"): void {
+    this.#status = { ...status, activity, started: this.#now() };
+    const tickMs = this.#options.tickMs ?? 80;
+    if (tickMs > 0) this.#timer ??= setInterval(() => this.tick(), tickMs);
+    this.#redraw();
+  }
+
+  /** Changes what the status line says is happening, e.g. "running bash". */
+  activity(text: string): void {
+    if (this.#status) this.#status.activity = text;
+    this.#redraw();
+  }
+
+  /** Updates the context use the status line shows. */
+  context(tokens: number): void {
+    if (this.#status) this.#status.contextTokens = tokens;
+    this.#redraw();
+  }
+
+  /** Adds streamed answer text: finished rows are printed, the open line stays live. */
+  text(chunk: string): void {
+    this.#stream ??= this.#newStream();
+    const rows = this.#stream.push(chunk);
+    this.#print(rows);
+  }
+
+  /** Ends the answer so far and prints `line` (one or more safe lines) below it. */
+  line(line: string): void {
+    this.#print([...this.#endAnswer(), ...line.split("\n")]);
+  }
+
+  /** Live rows above the status line, e.g. a running command's last lines; [] removes them. */
+  tail(rows: string[]): void {
+    this.#tail = rows;
+    this.#redraw();
+  }
+
+  /** Redraws for the current width (after a terminal resize). */
+  resize(): void {
+    this.#stream?.setWidth(this.#options.io.columns());
+    this.#redraw();
+  }
+
+  /** Redraws the status line (the spinner moves, the time goes on). */
+  tick(): void {
+    this.#redraw();
+  }
+
+  /** Ends the task: prints the rest of the answer and removes the live rows. */
+  stop(): void {
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#timer = undefined;
+    this.#status = undefined;
+    this.#tail = [];
+    this.#print(this.#endAnswer());
+    this.#region.clear();
+  }
+
+  #endAnswer(): string[] {
+    const rows = this.#stream?.end() ?? [];
+    this.#stream = undefined;
+    return rows;
+  }
+
+  #print(rows: string[]): void {
+    const text = rows.map((row) => `${row}\r\n`).join("");
+    if (text === "") return this.#redraw();
+    this.#region.print(text, this.#liveRows());
+  }
+
+  #redraw(): void {
+    this.#region.set(this.#liveRows());
+  }
+
+  #liveRows(): string[] {
+    const columns = this.#options.io.columns();
+    const status = this.#status;
+    const rows = [...(this.#stream?.pending() ?? []), ...this.#tail];
+    if (status) {
+      const elapsedMs = this.#now() - status.started;
+      rows.push(formatStatusLine({ ...status, elapsedMs }, columns - 1, this.#theme));
+    }
+    const room = Math.max(1, (this.#options.io.rows?.() ?? DEFAULT_ROWS) - 2);
+    return rows.slice(-room);
+  }
+
+  #newStream(): TextStream {
+    const width = this.#options.io.columns();
+    return this.#options.markdown
+      ? new MarkdownStream({ width, color: this.#options.color })
+      : new PlainStream(width);
+  }
+
+  #now(): number {
+    return (this.#options.now ?? Date.now)();
+  }
+}
