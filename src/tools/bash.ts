@@ -4,13 +4,16 @@
  * @module
  */
 import type { Tool } from "./registry.ts";
-import type { CommandRunner, RunEnd, SandboxMode } from "./sandbox.ts";
+import type { CommandRunner, RunEnd } from "./sandbox.ts";
 import { MAX_BYTES, MAX_LINES } from "./truncate.ts";
 
 /** Timeout when the model gives none. */
 export const DEFAULT_TIMEOUT_SECONDS = 120;
 /** Longest timeout the model may ask for. */
 export const MAX_TIMEOUT_SECONDS = 600;
+
+const GIT_NOTE = " The workspace's .git/hooks and .git/config are read-only and a missing " +
+  ".git cannot be created (git init fails); ask the user when you need to change them.";
 
 /**
  * Creates the `bash` tool running commands through `runner`.
@@ -23,7 +26,7 @@ export const MAX_TIMEOUT_SECONDS = 600;
 export function createBashTool(runner: CommandRunner): Tool {
   return {
     name: "bash",
-    description: describe(runner.mode),
+    description: describe(runner),
     parameters: {
       type: "object",
       properties: {
@@ -95,7 +98,7 @@ function endSummary(end: RunEnd): string {
   }
 }
 
-function describe(mode: SandboxMode): string {
+function describe({ mode, allowGitHooks }: CommandRunner): string {
   const common = "Run a shell command with `bash -c` in the workspace (the current directory). " +
     "stdout and stderr are combined; only the last " +
     `${MAX_LINES} lines / ${MAX_BYTES / 1024} KB are returned, with a note when output was cut ` +
@@ -106,7 +109,8 @@ function describe(mode: SandboxMode): string {
   switch (mode) {
     case "bwrap":
       return `${common} Sandbox: only the workspace is writable, /tmp is private and empty, ` +
-        "there is no network, HOME is /tmp, and background processes end with the command.";
+        "there is no network and no Unix socket (socketpair works), HOME is /tmp, and " +
+        "background processes end with the command." + (allowGitHooks ? "" : GIT_NOTE);
     case "unsandboxed":
       return `${common} The command runs without a sandbox; stay inside the workspace.`;
     case "unavailable":

@@ -77,6 +77,8 @@ export interface RunResult {
 /** Something that runs a shell command in the workspace; the bash tool's only dependency. */
 export interface CommandRunner {
   readonly mode: SandboxMode;
+  /** Whether commands may write `.git/hooks/` and `.git/config` (always, unless bwrap). */
+  readonly allowGitHooks: boolean;
   /** Runs `bash -c command`. Contract: throws only when the mode is `unavailable`. */
   run(command: string, options: RunOptions): Promise<RunResult>;
 }
@@ -118,15 +120,15 @@ export class Sandbox implements CommandRunner {
   /** The real workspace root, the command's working directory. */
   readonly root: string;
   readonly mode: SandboxMode;
+  readonly allowGitHooks: boolean;
   #hidden: readonly HiddenPath[];
-  #allowGitHooks: boolean;
 
   /** Creates a runner for the workspace at `root` (a real absolute path). */
   constructor(root: string, mode: SandboxMode, options: SandboxOptions = {}) {
     this.root = root;
     this.mode = mode;
     this.#hidden = options.hidden ?? [];
-    this.#allowGitHooks = options.allowGitHooks ?? false;
+    this.allowGitHooks = mode !== "bwrap" || (options.allowGitHooks ?? false);
   }
 
   /**
@@ -140,9 +142,7 @@ export class Sandbox implements CommandRunner {
     if (options.signal.aborted) {
       return { output: new TailBuffer().finish(), end: { kind: "aborted" } };
     }
-    const guard = this.mode === "bwrap" && !this.#allowGitHooks
-      ? await guardGit(this.root)
-      : undefined;
+    const guard = this.allowGitHooks ? undefined : await guardGit(this.root);
     try {
       return await supervise(await this.#spawn(command, guard), options);
     } finally {
