@@ -1,4 +1,6 @@
-import { assertEquals } from "@std/assert";
+import { assertEquals, assertStringIncludes } from "@std/assert";
+import { createBashTool } from "../src/tools/bash.ts";
+import { Sandbox, type SandboxOptions } from "../src/tools/sandbox.ts";
 import { createSandboxProject, type SandboxProject } from "./support/sandbox_project.ts";
 
 const HOOK = "#!/bin/sh\necho pwned\n";
@@ -79,4 +81,13 @@ Deno.test("Sandbox.run() with allowGitHooks lets commands write hooks and config
     await Deno.readTextFile(`${project.root}/.git/config`),
     "[core]\n\tbare = false\n# more\n",
   );
+});
+
+Deno.test("createBashTool() tells the model that git hooks and config are read-only", () => {
+  const note = "The workspace's .git/hooks and .git/config are read-only and a missing .git " +
+    "cannot be created (git init fails); ask the user when you need to change them.";
+  const describe = (options: SandboxOptions) =>
+    createBashTool(new Sandbox("/ws", "bwrap", options)).description;
+  assertStringIncludes(describe({}), note);
+  assertEquals(describe({ allowGitHooks: true }).includes(".git"), false);
 });

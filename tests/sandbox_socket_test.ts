@@ -68,6 +68,13 @@ Deno.test("Sandbox.run() passes only stdin, stdout and stderr to the command", a
   assertEquals(await project.runInChild(FDS, { asNobody: false, fd7 }), ONLY_STDIO);
 });
 
+Deno.test("Sandbox.run() unsandboxed also passes only stdio", async () => {
+  await using project = await createSandboxProject();
+  const fd7 = `${project.dir}/provider.json`;
+  const options = { asNobody: false, fd7, mode: "unsandboxed" } as const;
+  assertEquals(await project.runInChild(FDS, options), ONLY_STDIO);
+});
+
 Deno.test({
   name: "Sandbox.run() as nobody: no Unix socket connection, only stdio",
   ignore: !AS_ROOT,

@@ -7,7 +7,12 @@
  *
  * @module
  */
-import { type HiddenPath, Sandbox, type SandboxOptions } from "../../src/tools/sandbox.ts";
+import {
+  type HiddenPath,
+  Sandbox,
+  type SandboxMode,
+  type SandboxOptions,
+} from "../../src/tools/sandbox.ts";
 
 /** The key in the project's provider.json; no command may ever print it. */
 export const SECRET_KEY = "sk-powercode-hidden-key";
@@ -23,6 +28,13 @@ export interface Outcome {
   code: number;
 }
 
+/** How {@linkcode SandboxProject.runInChild} runs its child. */
+export interface ChildOptions {
+  asNobody: boolean;
+  fd7?: string;
+  mode?: SandboxMode;
+}
+
 /** A disposable start directory: `dir/ws` (the workspace), provider.json, .powercode/. */
 export interface SandboxProject extends AsyncDisposable {
   dir: string;
@@ -35,9 +47,9 @@ export interface SandboxProject extends AsyncDisposable {
   /**
    * Runs `command` through a {@linkcode Sandbox} in a child Deno process, as
    * `nobody` when `asNobody`, with file descriptor 7 open on `fd7` (opened
-   * by root before switching users) when given.
+   * by root before switching users) when given, in bwrap mode unless `mode` says otherwise.
    */
-  runInChild(command: string, options: { asNobody: boolean; fd7?: string }): Promise<Outcome>;
+  runInChild(command: string, options: ChildOptions): Promise<Outcome>;
 }
 
 /** Whether the tests run as root (CI does): switching to `nobody` needs it. */
@@ -73,7 +85,8 @@ export async function createSandboxProject(): Promise<SandboxProject> {
       const signal = new AbortController().signal;
       return outcome(await sandbox.run(command, { timeoutMs: 20_000, signal }));
     },
-    runInChild: (command, options) => runInChild(dir, { root, hidden, command }, options),
+    runInChild: (command, options) =>
+      runInChild(dir, { root, hidden, command, mode: options.mode ?? "bwrap" }, options),
     async [Symbol.asyncDispose]() {
       await Deno.remove(dir, { recursive: true });
     },
@@ -93,8 +106,8 @@ function outcome(result: Awaited<ReturnType<Sandbox["run"]>>): Outcome {
  */
 async function runInChild(
   dir: string,
-  job: { root: string; hidden: HiddenPath[]; command: string },
-  options: { asNobody: boolean; fd7?: string },
+  job: { root: string; hidden: HiddenPath[]; command: string; mode: SandboxMode },
+  options: ChildOptions,
 ): Promise<Outcome> {
   const copy = `${dir}/child`;
   await copyTree(SRC, `${copy}/src`);
@@ -124,7 +137,7 @@ async function runInChild(
 
 const CHILD_SCRIPT = `import { Sandbox } from "./src/tools/sandbox.ts";
 const job = JSON.parse(Deno.args[0]);
-const sandbox = new Sandbox(job.root, "bwrap", { hidden: job.hidden });
+const sandbox = new Sandbox(job.root, job.mode, { hidden: job.hidden });
 const signal = new AbortController().signal;
 const result = await sandbox.run(job.command, { timeoutMs: 20000, signal });
 const code = result.end.kind === "exit" ? result.end.code : -1;
