@@ -24,7 +24,7 @@ async function withWorkspace(fn: (root: string, parent: string) => Promise<void>
 
 function bash(
   root: string,
-  args: Record<string, unknown>,
+  args: Parameters<ReturnType<typeof createBashTool>["execute"]>[0],
   mode: SandboxMode = "bwrap",
 ): Promise<ToolOutput> {
   const signal = new AbortController().signal;

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Tool } from "./registry.ts";
+import type { Params, Tool } from "./tool.ts";
 import type { CommandRunner, RunEnd } from "./sandbox.ts";
 import { MAX_BYTES, MAX_LINES } from "./truncate.ts";
 
@@ -15,6 +15,20 @@ export const MAX_TIMEOUT_SECONDS = 600;
 const GIT_NOTE = " The workspace's .git/hooks and .git/config are read-only and a missing " +
   ".git cannot be created (git init fails); ask the user when you need to change them.";
 
+const BASH_PARAMS = {
+  command: {
+    type: "string",
+    description: "The command, run as `bash -c COMMAND` with the workspace root as the " +
+      "current directory",
+  },
+  timeout_seconds: {
+    type: "integer",
+    description: `Seconds before the command is killed (default ${DEFAULT_TIMEOUT_SECONDS}, ` +
+      `maximum ${MAX_TIMEOUT_SECONDS})`,
+    optional: true,
+  },
+} as const satisfies Params;
+
 /**
  * Creates the `bash` tool running commands through `runner`.
  * Contract: the content is the output (with a note when cut) followed by a
@@ -23,36 +37,15 @@ const GIT_NOTE = " The workspace's .git/hooks and .git/config are read-only and 
  * result, not an error. Throws when the runner refuses (bubblewrap missing) or
  * the arguments are out of range.
  */
-export function createBashTool(runner: CommandRunner): Tool {
+export function createBashTool(runner: CommandRunner): Tool<typeof BASH_PARAMS> {
   return {
     name: "bash",
     description: describe(runner),
-    parameters: {
-      type: "object",
-      properties: {
-        command: {
-          type: "string",
-          description: "The command, run as `bash -c COMMAND` with the workspace root as the " +
-            "current directory",
-        },
-        timeout_seconds: {
-          type: "integer",
-          description:
-            `Seconds before the command is killed (default ${DEFAULT_TIMEOUT_SECONDS}, ` +
-            `maximum ${MAX_TIMEOUT_SECONDS})`,
-        },
-      },
-      required: ["command"],
-    },
+    params: BASH_PARAMS,
     async execute(args, { signal }) {
       const { command, timeout_seconds: seconds = DEFAULT_TIMEOUT_SECONDS } = args;
-      if (typeof command !== "string" || command.trim() === "") {
-        throw new TypeError("Cannot run bash: command is empty");
-      }
-      if (
-        typeof seconds !== "number" || !Number.isInteger(seconds) || seconds < 1 ||
-        seconds > MAX_TIMEOUT_SECONDS
-      ) {
+      if (command.trim() === "") throw new TypeError("Cannot run bash: command is empty");
+      if (seconds < 1 || seconds > MAX_TIMEOUT_SECONDS) {
         throw new RangeError(
           `Cannot run bash: timeout_seconds must be an integer from 1 to ${MAX_TIMEOUT_SECONDS}, ` +
             `got ${JSON.stringify(seconds)}`,

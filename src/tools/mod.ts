@@ -3,17 +3,17 @@
  *
  * @module
  */
-import type { Tool } from "./registry.ts";
-import { Workspace } from "./paths.ts";
+import type { Tool } from "./tool.ts";
+import { Workspace } from "./workspace.ts";
 import { createReadFileTool } from "./read_file.ts";
 import { createWriteFileTool } from "./write_file.ts";
 import { createEditFileTool } from "./edit_file.ts";
 import { createBashTool } from "./bash.ts";
 import { type HiddenPath, probeBwrap, Sandbox, type SandboxMode } from "./sandbox.ts";
 
-export { Workspace } from "./paths.ts";
+export { Workspace } from "./workspace.ts";
 export { ToolRegistry } from "./registry.ts";
-export type { Tool, ToolContext, ToolOutput, ToolResult } from "./registry.ts";
+export type { Tool, ToolContext, ToolOutput, ToolPaths, ToolResult } from "./registry.ts";
 
 /** How {@linkcode createTools} sets up bash. */
 export interface CreateToolsOptions {
