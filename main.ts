@@ -5,23 +5,13 @@
  * @module
  */
 import denoConfig from "./deno.json" with { type: "json" };
-import { Agent } from "./src/agent.ts";
-import { createChatClient } from "./src/chat.ts";
+import { assemble } from "./src/assemble.ts";
 import { parseCli, USAGE } from "./src/cli.ts";
 import type { CliOptions } from "./src/cli.ts";
 import { ConfigError, loadProviderConfig } from "./src/config.ts";
-import type { ProviderConfig } from "./src/config.ts";
-import { Compactor } from "./src/context/compactor.ts";
-import { Session } from "./src/context/session.ts";
-import type { SessionSink } from "./src/context/session.ts";
-import { resolveCompactionSettings } from "./src/context/settings.ts";
-import { SessionStore } from "./src/context/store.ts";
-import type { SessionFile } from "./src/context/store.ts";
 import { Renderer } from "./src/render.ts";
 import { runPrint, runRepl } from "./src/repl.ts";
-import { buildSystemPrompt } from "./src/system_prompt.ts";
-import { createTools } from "./src/tools/mod.ts";
-import { ToolRegistry } from "./src/tools/registry.ts";
+import { type SessionChoice, SessionStore } from "./src/session/mod.ts";
 
 const WORKSPACE_DIR = "workspace";
 const POWERCODE_DIR = ".powercode";
@@ -59,30 +49,16 @@ async function start(cli: CliOptions): Promise<number> {
   });
   // Created now so that the sandbox can hide it from commands from the first task on.
   await Deno.mkdir(SESSIONS_DIR, { recursive: true });
-  const { workspace, tools, warnings } = await createTools(WORKSPACE_DIR, {
-    unsandboxedBash: cli.unsandboxedBash,
-    hide: [providerPath, POWERCODE_DIR],
-  });
-  for (const warning of warnings) renderer.line(`⚠ ${warning}`);
   const store = new SessionStore(SESSIONS_DIR);
-  const session = await openSession(store, cli, config, (line) => renderer.line(line));
-  const model = createChatClient(config);
-  const registry = new ToolRegistry(tools);
-  const compactor = new Compactor({
-    model,
-    settings: resolveCompactionSettings(config),
-    onEvent: (event) => renderer.render(event),
-  });
-  const systemPrompt = buildSystemPrompt(workspace.root);
-  const agent = new Agent({
-    model,
-    tools: registry,
-    session,
-    compactor,
-    systemPrompt,
+  const { agent } = await assemble({
+    config,
+    workspaceDir: WORKSPACE_DIR,
     maxSteps: cli.maxSteps,
-    ...(config.maxOutputTokens ? { maxOutputTokens: config.maxOutputTokens } : {}),
     onEvent: (event) => renderer.render(event),
+    store,
+    session: sessionChoice(cli),
+    report: (line) => renderer.line(line),
+    bash: { unsandboxedBash: cli.unsandboxedBash, hide: [providerPath, POWERCODE_DIR] },
   });
   if (cli.print !== undefined) {
     return await runPrint(agent, cli.print, {
@@ -95,46 +71,16 @@ async function start(cli: CliOptions): Promise<number> {
   }
   return await runRepl({
     agent,
-    compactor,
-    overhead: { system: systemPrompt, tools: registry.definitions() },
-    sessions: { create: () => new Session(lazySink(store, config)), list: (n) => store.list(n) },
+    listSessions: (limit) => store.list(limit),
     renderer,
     terminal,
   });
 }
 
-/** Opens the session named by --continue/--resume, or a new one whose file appears with its first record. */
-async function openSession(
-  store: SessionStore,
-  cli: CliOptions,
-  config: ProviderConfig,
-  report: (line: string) => void,
-): Promise<Session> {
-  let id = cli.resume;
-  if (cli.continue) {
-    id = await store.latest();
-    if (id === undefined) report("No earlier session to continue; starting a new one");
-  }
-  if (id === undefined) return new Session(lazySink(store, config));
-  const loaded = await store.load(id).catch((error: unknown) => {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new Error(`${message}; run powercode without --continue/--resume for a new session`);
-  });
-  for (const warning of loaded.warnings) report(`⚠ ${warning}`);
-  const session = Session.fromRecords(loaded.records, loaded.file);
-  report(`Resumed session ${id} (${session.history.length} messages)`);
-  return session;
-}
-
-function lazySink(store: SessionStore, config: ProviderConfig): SessionSink {
-  let file: SessionFile | undefined;
-  return {
-    write(record) {
-      file ??= store.create({ model: config.model });
-      file.write(record);
-    },
-    close: () => file?.close(),
-  };
+function sessionChoice(cli: CliOptions): SessionChoice {
+  if (cli.continue) return { kind: "latest" };
+  if (cli.resume !== undefined) return { kind: "id", id: cli.resume };
+  return { kind: "new" };
 }
 
 async function requireWorkspace(): Promise<void> {

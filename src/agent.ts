@@ -1,26 +1,34 @@
 /**
  * The agent loop: ask the model, run the tools it asks for, repeat until it answers.
+ * The Agent is the REPL's one handle: tasks, context status, compaction, new sessions.
  *
  * @module
  */
 import { ChatError } from "./chat_model.ts";
 import type { ChatModel, ChatReply } from "./chat_model.ts";
-import type { Compactor } from "./context/compactor.ts";
-import type { Session } from "./context/session.ts";
+import type {
+  CompactionOutcome,
+  Compactor,
+  ContextStatus,
+  RequestOverhead,
+} from "./context/mod.ts";
 import type { EventSink } from "./events.ts";
 import type { ToolCall } from "./messages.ts";
+import type { Session } from "./session/mod.ts";
 import type { ToolRegistry } from "./tools/registry.ts";
 
 /** The parts an agent works with. */
 export interface AgentOptions {
   model: ChatModel;
   tools: ToolRegistry;
+  /** The session tasks go to first. */
   session: Session;
+  /** Creates the next empty session, for {@linkcode Agent.startNewSession}. */
+  newSession: () => Session;
   compactor: Compactor;
   systemPrompt: string;
   /** Model calls allowed per task. */
   maxSteps: number;
-  maxOutputTokens?: number;
   onEvent: EventSink;
 }
 
@@ -34,22 +42,47 @@ export type TaskResult =
 /** The text recorded as the result of a tool call that never ran to completion. */
 export const INTERRUPTED_RESULT = "Error: interrupted by the user before this tool call finished";
 
-/** Runs tasks against one session. */
+/** Runs tasks against its session; owns the session, the compactor and the request overhead. */
 export class Agent {
   #options: AgentOptions;
+  #session: Session;
+  #overhead: RequestOverhead;
 
-  /** Creates an agent; `options.session` may be replaced later through `session`. */
+  /** Creates an agent; the request overhead (system prompt, tool definitions) is built once. */
   constructor(options: AgentOptions) {
     this.#options = options;
+    this.#session = options.session;
+    this.#overhead = { system: options.systemPrompt, tools: options.tools.definitions() };
   }
 
-  /** The session tasks are appended to. */
+  /** The session tasks are appended to (read-only: use `startNewSession` to switch). */
   get session(): Session {
-    return this.#options.session;
+    return this.#session;
   }
 
-  set session(session: Session) {
-    this.#options.session = session;
+  /** The system prompt and tool definitions sent with every request. */
+  get requestOverhead(): RequestOverhead {
+    return this.#overhead;
+  }
+
+  /** Token estimate, window, threshold and compaction state, for `/context`. */
+  context(): ContextStatus {
+    return this.#options.compactor.status(this.#session, this.#overhead);
+  }
+
+  /**
+   * Compacts the session now (`/compact`), with optional focus text for the summary.
+   * Contract: as `Compactor.compact`; an abort propagates.
+   */
+  compact(focus: string, signal: AbortSignal): Promise<CompactionOutcome> {
+    const options = { signal, ...(focus ? { focus } : {}) };
+    return this.#options.compactor.compact(this.#session, this.#overhead, options);
+  }
+
+  /** Closes the current session's file and continues in a new, empty session. */
+  startNewSession(): void {
+    this.#session.close();
+    this.#session = this.#options.newSession();
   }
 
   /**
@@ -58,11 +91,12 @@ export class Agent {
    * call in history has exactly one result, so the session is valid for the next task.
    */
   async run(task: string, signal: AbortSignal): Promise<TaskResult> {
-    const { session, maxSteps } = this.#options;
+    const { maxSteps } = this.#options;
+    const session = this.#session;
     session.append({ role: "user", content: task });
     try {
       for (let step = 0; step < maxSteps; step++) {
-        const { reply, shrunk } = await this.#ask(signal);
+        const { reply, shrunk } = await this.#ask(session, signal);
         session.append(reply.message);
         // A shortened request's usage says nothing about the working memory; the last
         // snapshot plus the newer messages still estimates it.
@@ -76,7 +110,7 @@ export class Agent {
         if (reply.message.toolCalls.length === 0) {
           return { status: "done", answer: reply.message.content };
         }
-        await this.#runTools(reply.message.toolCalls, signal);
+        await this.#runTools(session, reply.message.toolCalls, signal);
       }
       return {
         status: "step_limit",
@@ -91,36 +125,32 @@ export class Agent {
   }
 
   /** Builds the working memory (compacting first when needed) and asks the model once. */
-  async #ask(signal: AbortSignal): Promise<{ reply: ChatReply; shrunk: boolean }> {
-    const { session, compactor, systemPrompt, tools, model, onEvent } = this.#options;
-    const overhead = { system: systemPrompt, tools: tools.definitions() };
+  async #ask(
+    session: Session,
+    signal: AbortSignal,
+  ): Promise<{ reply: ChatReply; shrunk: boolean }> {
+    const { compactor, model, onEvent } = this.#options;
+    const { maxOutputTokens } = compactor.settings;
     const send = async (force: boolean) => {
-      const { messages, shrunk } = await compactor.prepareRequest(session, overhead, {
-        signal,
-        force,
-      });
+      const prepared = await compactor.prepareRequest(session, this.#overhead, { signal, force });
       onEvent({ type: "thinking" });
       const reply = await model.complete({
-        ...overhead,
-        messages,
-        ...(this.#options.maxOutputTokens
-          ? { maxOutputTokens: this.#options.maxOutputTokens }
-          : {}),
+        ...this.#overhead,
+        messages: prepared.messages,
+        ...(maxOutputTokens ? { maxOutputTokens } : {}),
       }, {
         signal,
         onText: (text) => onEvent({ type: "text", text }),
         onRetry: (info) => onEvent({ type: "retry", ...info }),
       });
-      return { reply, shrunk };
+      return { reply, shrunk: prepared.shrunk };
     };
     try {
       return await send(false);
     } catch (error) {
       if (!(error instanceof ChatError) || error.kind !== "context_overflow") throw error;
       onEvent({ type: "warning", message: `${error.message}; compacting and retrying once` });
-      try {
-        return await send(true);
-      } catch (retryError) {
+      return await send(true).catch((retryError: unknown) => {
         if (retryError instanceof ChatError && retryError.kind === "context_overflow") {
           throw new ChatError(
             "context_overflow",
@@ -128,13 +158,13 @@ export class Agent {
           );
         }
         throw retryError;
-      }
+      });
     }
   }
 
   /** Runs each call in order; after an interruption the remaining calls are answered as interrupted. */
-  async #runTools(calls: ToolCall[], signal: AbortSignal): Promise<void> {
-    const { session, tools, onEvent } = this.#options;
+  async #runTools(session: Session, calls: ToolCall[], signal: AbortSignal): Promise<void> {
+    const { tools, onEvent } = this.#options;
     for (const call of calls) {
       if (signal.aborted) {
         session.append({ role: "tool", toolCallId: call.id, content: INTERRUPTED_RESULT });

@@ -8,6 +8,7 @@ import OpenAI from "openai";
 import { ChatError } from "./chat_model.ts";
 import type { ChatModel, ChatOptions, ChatReply, ChatRequest } from "./chat_model.ts";
 import { classifyChatFailure, retryDelayMs } from "./chat_errors.ts";
+import { type Delay, delay } from "./delay.ts";
 import type { Message, ToolCall, ToolDefinition } from "./messages.ts";
 
 /** Where and how to reach the model. */
@@ -21,6 +22,8 @@ export interface ChatClientOptions {
   requestTimeoutMs?: number;
   /** Time allowed between two streamed chunks before the stream counts as stalled (default 300 000 ms). */
   idleTimeoutMs?: number;
+  /** The wait before a retry (default {@linkcode delay}); tests pass one that does not sleep. */
+  delay?: Delay;
 }
 
 type WireMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
@@ -33,10 +36,14 @@ export function createChatClient(options: ChatClientOptions): ChatModel {
   const client = new OpenAI({
     baseURL: options.baseURL,
     apiKey: options.apiKey,
+    // The SDK's own retries are off: the loop below retries instead, because it must also
+    // retry streams that drop or stall after the headers, report each retry to the terminal
+    // and stop waiting at once on Ctrl+C.
     maxRetries: 0,
     timeout: options.requestTimeoutMs ?? 600_000,
   });
   const maxRetries = options.maxRetries ?? 4;
+  const wait = options.delay ?? delay;
   const idleTimeoutMs = options.idleTimeoutMs ?? 300_000;
   const context = { baseURL: options.baseURL, model: options.model };
 
@@ -54,7 +61,9 @@ export function createChatClient(options: ChatClientOptions): ChatModel {
         if (!retryable || attempt > maxRetries) throw failure;
         const delayMs = retryDelayMs(error, attempt);
         chatOptions.onRetry?.({ attempt, delayMs, reason: failure.message });
-        await sleep(delayMs, signal);
+        await wait(delayMs, signal).catch(() => {
+          throw new ChatError("aborted", "Interrupted");
+        });
       }
     }
   }
@@ -222,19 +231,4 @@ function toWireTool(tool: ToolDefinition): OpenAI.Chat.Completions.ChatCompletio
     type: "function",
     function: { name: tool.name, description: tool.description, parameters: tool.parameters },
   };
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new ChatError("aborted", "Interrupted"));
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new ChatError("aborted", "Interrupted"));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }

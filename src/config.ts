@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { validateCompactionSettings } from "./context/settings.ts";
+import { isObject, isPositiveInteger, isString } from "./check.ts";
+import { validateCompactionSettings } from "./context/mod.ts";
 
 /** A validated provider configuration. The key must never be printed or stored. */
 export interface ProviderConfig {
@@ -66,10 +67,10 @@ export async function loadProviderConfig(path: string, env: EnvReader): Promise<
  * Contract: as `loadProviderConfig`; reports all problems at once.
  */
 export function parseProviderConfig(data: unknown, path: string, env: EnvReader): ProviderConfig {
-  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+  if (!isObject(data)) {
     throw new ConfigError(`Invalid provider file "${path}": expected a JSON object`);
   }
-  const fields = data as Record<string, unknown>;
+  const fields = data;
   const problems: string[] = [];
   for (const name of Object.keys(fields)) {
     if (!KNOWN_FIELDS.includes(name)) problems.push(`field "${name}" is unknown`);
@@ -113,7 +114,7 @@ function requireString(
 ): string | undefined {
   const value = fields[name];
   if (value === undefined) problems.push(`field "${name}" is required`);
-  else if (typeof value !== "string" || value.trim() === "") {
+  else if (!isString(value) || value.trim() === "") {
     problems.push(`field "${name}" must be a non-empty string, got ${JSON.stringify(value)}`);
   } else return value;
   return undefined;
@@ -130,7 +131,7 @@ function integerField(
     if (required) problems.push(`field "${name}" is required`);
     return undefined;
   }
-  if (typeof value !== "number" || !Number.isInteger(value) || value <= 0) {
+  if (!isPositiveInteger(value)) {
     problems.push(`field "${name}" must be a positive integer, got ${JSON.stringify(value)}`);
     return undefined;
   }

@@ -7,6 +7,7 @@ import { bold, cyan, dim, green, red, setColorEnabled, yellow } from "@std/fmt/c
 import type { TaskResult } from "./agent.ts";
 import type { AgentEvent } from "./events.ts";
 import type { ToolCall } from "./messages.ts";
+import { parseToolArguments } from "./tool_arguments.ts";
 
 /** Where rendered text goes. */
 export type Writer = (text: string) => void;
@@ -140,15 +141,9 @@ export class Renderer {
 
 /** The short argument shown after a tool's name: its path or the command's first line. */
 export function describeCall(call: ToolCall): string {
-  let args: unknown;
-  try {
-    args = JSON.parse(call.arguments);
-  } catch {
-    return dim("(malformed arguments)");
-  }
-  if (typeof args !== "object" || args === null) return "";
-  const record = args as Record<string, unknown>;
-  const value = record.path ?? record.command;
+  const parsed = parseToolArguments(call.arguments);
+  if (!parsed.ok) return dim("(malformed arguments)");
+  const value = parsed.args.path ?? parsed.args.command;
   if (typeof value !== "string") return "";
   const first = value.split("\n")[0] ?? "";
   return first.length > 80 || value.includes("\n") ? `${first.slice(0, 80)}…` : first;

@@ -5,27 +5,16 @@
  * @module
  */
 import type { Agent, TaskResult } from "./agent.ts";
-import type { Compactor } from "./context/compactor.ts";
-import type { Session } from "./context/session.ts";
-import type { SessionInfo } from "./context/store.ts";
-import type { ToolDefinition } from "./messages.ts";
+import type { ContextStatus } from "./context/mod.ts";
 import { openLineInput } from "./line_input.ts";
 import type { Renderer } from "./render.ts";
-
-/** Creates and lists sessions for /clear and /sessions. */
-export interface SessionControl {
-  /** Starts a new, empty session (its file appears with its first message). */
-  create(): Session;
-  /** Recent sessions, newest first. */
-  list(limit: number): Promise<SessionInfo[]>;
-}
+import type { SessionInfo } from "./session/mod.ts";
 
 /** What the REPL drives. */
 export interface ReplOptions {
   agent: Agent;
-  compactor: Compactor;
-  overhead: { system: string; tools: readonly ToolDefinition[] };
-  sessions: SessionControl;
+  /** Recent sessions, newest first, for /sessions. */
+  listSessions: (limit: number) => Promise<SessionInfo[]>;
   renderer: Renderer;
   /** Interactive terminal (prompt, line editing, hints) or piped stdin (one task per line). */
   terminal: boolean;
@@ -118,16 +107,15 @@ export async function runPrint(
 
 async function runCommand(text: string, options: ReplOptions, signal: AbortSignal): Promise<void> {
   const [command = "", ...rest] = text.split(/\s+/);
-  const { renderer, agent, compactor, overhead } = options;
+  const { renderer, agent } = options;
   switch (command) {
     case "/help":
       return renderer.line(HELP);
     case "/context":
-      return renderer.line(describeContext(compactor.status(agent.session, overhead)));
+      return renderer.line(describeContext(agent.context()));
     case "/compact": {
-      const focus = rest.join(" ");
       try {
-        await compactor.compact(agent.session, overhead, { signal, ...(focus ? { focus } : {}) });
+        await agent.compact(rest.join(" "), signal);
       } catch (error) {
         if (!signal.aborted) throw error;
         renderer.line("⏹ Compaction interrupted; nothing changed");
@@ -135,18 +123,17 @@ async function runCommand(text: string, options: ReplOptions, signal: AbortSigna
       return;
     }
     case "/clear": {
-      agent.session.close();
-      agent.session = options.sessions.create();
+      agent.startNewSession();
       return renderer.line("Started a new session; the previous one stays in .powercode/sessions/");
     }
     case "/sessions":
-      return renderer.line(describeSessions(await options.sessions.list(10)));
+      return renderer.line(describeSessions(await options.listSessions(10)));
     default:
       return renderer.line(`Unknown command "${command}": type /help for the list`);
   }
 }
 
-function describeContext(status: ReturnType<Compactor["status"]>): string {
+function describeContext(status: ContextStatus): string {
   const summary = status.summary
     ? `yes, covering messages before #${status.compactedUntil}`
     : "none";
