@@ -12,10 +12,16 @@ import { ConfigError, loadProviderConfig } from "./src/config.ts";
 import { Renderer } from "./src/render.ts";
 import { runPrint, runRepl } from "./src/repl.ts";
 import { type SessionChoice, SessionStore } from "./src/session/mod.ts";
+import type { DirEntry } from "./src/ui/completion.ts";
+import { PlainOutput } from "./src/ui/plain_output.ts";
+import { sanitize } from "./src/ui/sanitize.ts";
+import { TaskView } from "./src/ui/task_view.ts";
+import { terminalColumns, terminalRows } from "./src/ui/terminal.ts";
 
 const WORKSPACE_DIR = "workspace";
 const POWERCODE_DIR = ".powercode";
 const SESSIONS_DIR = `${POWERCODE_DIR}/sessions`;
+const HISTORY_FILE = `${POWERCODE_DIR}/history`;
 const encoder = new TextEncoder();
 
 async function main(args: string[]): Promise<number> {
@@ -38,14 +44,27 @@ async function start(cli: CliOptions): Promise<number> {
   await requireWorkspace();
   const providerPath = cli.provider ?? readEnv("POWERCODE_PROVIDER") ?? "provider.json";
   const config = await loadProviderConfig(providerPath, readEnv);
-  const terminal = Deno.stdin.isTerminal() && cli.print === undefined;
+  const interactive = cli.print === undefined;
+  const terminal = Deno.stdin.isTerminal() && interactive;
+  const screen = Deno.stdout.isTerminal() && interactive;
   const color = Deno.stdout.isTerminal() && !readEnv("NO_COLOR");
+  const output = screen
+    ? new TaskView({
+      io: { write: writeTo(Deno.stdout), columns: terminalColumns, rows: terminalRows },
+      color,
+      markdown: color,
+    })
+    : new PlainOutput({
+      answer: writeTo(Deno.stdout),
+      status: writeTo(interactive ? Deno.stdout : Deno.stderr),
+    });
+  if (output instanceof TaskView) Deno.addSignalListener("SIGWINCH", () => output.resize());
   const renderer = new Renderer({
-    answer: writeTo(Deno.stdout),
-    status: writeTo(cli.print === undefined ? Deno.stdout : Deno.stderr),
+    output,
     color,
-    spinner: terminal && Deno.stdout.isTerminal(),
-    streamAnswer: cli.print === undefined,
+    streamAnswer: interactive,
+    model: config.model,
+    contextLine: screen,
   });
   // Created now so that the sandbox can hide it from commands from the first task on.
   await Deno.mkdir(SESSIONS_DIR, { recursive: true });
@@ -57,9 +76,10 @@ async function start(cli: CliOptions): Promise<number> {
     onEvent: (event) => renderer.render(event),
     store,
     session: sessionChoice(cli),
-    report: (line) => renderer.line(line),
+    report: (line) => renderer.line(sanitize(line)),
     bash: { unsandboxedBash: cli.unsandboxedBash, hide: [providerPath, POWERCODE_DIR] },
   });
+  renderer.watchContext(() => agent.context());
   if (cli.print !== undefined) {
     return await runPrint(agent, cli.print, {
       renderer,
@@ -74,7 +94,17 @@ async function start(cli: CliOptions): Promise<number> {
     listSessions: (limit) => store.list(limit),
     renderer,
     terminal,
+    editor: { color, historyFile: HISTORY_FILE, listDir: listWorkspace },
   });
+}
+
+/** A workspace directory's entries, for Tab completion. */
+async function listWorkspace(dir: string): Promise<DirEntry[]> {
+  const entries: DirEntry[] = [];
+  for await (const entry of Deno.readDir(`${WORKSPACE_DIR}/${dir}`)) {
+    entries.push({ name: entry.name, isDirectory: entry.isDirectory });
+  }
+  return entries;
 }
 
 function sessionChoice(cli: CliOptions): SessionChoice {
@@ -112,7 +142,7 @@ function print(text: string): number {
 
 function fail(error: unknown, code: number): number {
   const message = error instanceof Error ? error.message : String(error);
-  writeTo(Deno.stderr)(`powercode: ${message}\n`);
+  writeTo(Deno.stderr)(`powercode: ${sanitize(message)}\n`);
   return code;
 }
 

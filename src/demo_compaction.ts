@@ -25,6 +25,7 @@ import type { Compactor } from "./context/mod.ts";
 import { estimateTextTokens } from "./context/mod.ts";
 import type { Message } from "./messages.ts";
 import { Renderer } from "./render.ts";
+import { PlainOutput } from "./ui/plain_output.ts";
 import { createReadFileTool } from "./tools/read_file.ts";
 import { type Tool, Workspace } from "./tools/mod.ts";
 
@@ -80,10 +81,8 @@ interface Demo {
 async function run(config: ProviderConfig): Promise<number> {
   const out = writeTo(Deno.stdout);
   const renderer = new Renderer({
-    answer: out,
-    status: out,
+    output: new PlainOutput({ answer: out, status: out }),
     color: Deno.stdout.isTerminal() && !Deno.env.get("NO_COLOR"),
-    spinner: false,
     streamAnswer: true,
   });
   await Deno.mkdir(DEMO_DIR, { recursive: true });

@@ -1,11 +1,15 @@
 /**
- * Line input for the REPL over node:readline: a queue of typed or piped lines,
- * EOF, and Ctrl+C from a terminal (raw mode) or a SIGINT signal (pipes, `kill`).
+ * Line input for the REPL: on a terminal, powercode's own line editor (raw mode,
+ * bracketed paste, history file, completion, type-ahead); on piped stdin, a queue of
+ * lines over node:readline. Ctrl+C arrives as a key (raw mode) or a SIGINT signal
+ * (pipes, `kill`).
  *
  * @module
  */
 import { createInterface, type Interface } from "node:readline";
 import process from "node:process";
+import type { Completer } from "./ui/completion.ts";
+import { openTerminalInput } from "./ui/terminal_input.ts";
 
 /** Two interrupts closer than this are one key press delivered twice (by the terminal and by `deno task`). */
 const SAME_PRESS_MS = 300;
@@ -14,41 +18,58 @@ const SAME_PRESS_MS = 300;
 export interface LineInput {
   /** The next line, or undefined at EOF (Ctrl+D, end of piped input, or `close()`). */
   next(prompt: string): Promise<string | undefined>;
-  /** Text typed on the current prompt line and not yet submitted. */
+  /** Text typed and not yet submitted (on a terminal: at the prompt or ahead of it). */
   pendingText(): string;
-  /** Erases the text typed on the current prompt line. */
+  /** Erases the text typed and not yet submitted. */
   clearLine(): void;
+  /** Prints a line for the user (a hint); a shown prompt moves below it. */
+  notice(text: string): void;
   /** Ends input: a pending or later `next` returns undefined. */
   close(): void;
 }
 
+/** How to open input. */
+export interface LineInputOptions {
+  /** stdin is a terminal: use the line editor. */
+  terminal: boolean;
+  /** Runs once per Ctrl+C press. */
+  onInterrupt: () => void;
+  /** Where `notice` writes on piped stdin. */
+  write: (text: string) => void;
+  /** For the line editor: colours, the history file, Tab completion. */
+  editor?: { color: boolean; historyFile?: string; complete?: Completer };
+}
+
 /**
- * Opens stdin for line input. `onInterrupt` runs once per Ctrl+C press.
+ * Opens stdin for line input.
  * Contract: lines that arrive while no `next` is pending are queued, never dropped.
  */
-export function openLineInput(
-  options: { terminal: boolean; onInterrupt: () => void },
-): LineInput {
-  const rl: Interface = createInterface({
-    input: process.stdin,
-    output: options.terminal ? process.stdout : undefined,
-    terminal: options.terminal,
-    historySize: 500,
-    removeHistoryDuplicates: true,
-  });
-  const queue: string[] = [];
-  let waiting: ((line: string | undefined) => void) | undefined;
-  let closed = false;
+export async function openLineInput(options: LineInputOptions): Promise<LineInput> {
   let lastInterrupt = 0;
-
   const interrupt = () => {
     const now = Date.now();
     if (now - lastInterrupt < SAME_PRESS_MS) return;
     lastInterrupt = now;
     options.onInterrupt();
   };
-  const signalListener = () => interrupt();
-  Deno.addSignalListener("SIGINT", signalListener);
+  Deno.addSignalListener("SIGINT", interrupt);
+  const input = options.terminal
+    ? await openTerminalInput({ ...options.editor ?? { color: false }, onInterrupt: interrupt })
+    : openPipedInput(interrupt, options.write);
+  return {
+    ...input,
+    close() {
+      Deno.removeSignalListener("SIGINT", interrupt);
+      input.close();
+    },
+  };
+}
+
+function openPipedInput(interrupt: () => void, write: (text: string) => void): LineInput {
+  const rl: Interface = createInterface({ input: process.stdin, terminal: false });
+  const queue: string[] = [];
+  let waiting: ((line: string | undefined) => void) | undefined;
+  let closed = false;
   rl.on("SIGINT", interrupt);
   rl.on("line", (line: string) => {
     if (waiting) {
@@ -62,26 +83,17 @@ export function openLineInput(
     waiting?.(undefined);
     waiting = undefined;
   });
-
   return {
-    next(prompt) {
+    next() {
       const queued = queue.shift();
       if (queued !== undefined) return Promise.resolve(queued);
       if (closed) return Promise.resolve(undefined);
-      if (options.terminal) {
-        rl.setPrompt(prompt);
-        rl.prompt();
-      }
       return new Promise((resolve) => waiting = resolve);
     },
-    pendingText: () => options.terminal ? rl.line : "",
-    clearLine() {
-      if (!options.terminal) return;
-      rl.write(null, { ctrl: true, name: "e" });
-      rl.write(null, { ctrl: true, name: "u" });
-    },
+    pendingText: () => "",
+    clearLine() {},
+    notice: (text) => write(`${text}\n`),
     close() {
-      Deno.removeSignalListener("SIGINT", signalListener);
       if (!closed) rl.close();
       closed = true;
     },

@@ -1,5 +1,7 @@
 /**
- * Renders agent events and task outcomes as terminal lines.
+ * Renders agent events and task outcomes: tool lines, retries, compaction, errors,
+ * the streamed answer, and the status line while a task runs, through a
+ * {@link TaskOutput} (a live terminal view or plain writers).
  *
  * @module
  */
@@ -8,29 +10,37 @@ import type { TaskResult } from "./agent.ts";
 import type { AgentEvent } from "./events.ts";
 import type { ToolCall } from "./messages.ts";
 import { parseToolArguments } from "./tool_arguments.ts";
+import { sanitize, sanitizeLine } from "./ui/sanitize.ts";
+import { formatContext } from "./ui/status_line.ts";
+import type { TaskOutput } from "./ui/task_view.ts";
+import { fitWidth, textWidth } from "./ui/width.ts";
 
-/** Where rendered text goes. */
-export type Writer = (text: string) => void;
+/** The context use the status line and the line after each task show. */
+export interface ContextUse {
+  estimatedTokens: number;
+  contextWindow: number;
+}
 
 /** How to render. */
 export interface RendererOptions {
-  /** Streamed answer text goes here (stdout); everything else to `status`. */
-  answer: Writer;
-  status: Writer;
+  output: TaskOutput;
   color: boolean;
-  /** Show a spinner while waiting for the first token (terminals only). */
-  spinner: boolean;
   /** Stream the answer as it arrives; when false the caller prints the final answer. */
   streamAnswer: boolean;
+  /** The model's name, for the status line. */
+  model?: string;
+  /** After each task, print a dim line with the context use (interactive terminals). */
+  contextLine?: boolean;
 }
 
-const SPINNER_FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+const ARGUMENT_WIDTH = 80;
+const NONZERO_EXIT = /^exit [1-9]\d*$/;
 
-/** Turns events into terminal output; one instance per program run. */
+/** Turns events into output; one instance per program run. */
 export class Renderer {
   #options: RendererOptions;
-  #spinner: ReturnType<typeof setInterval> | undefined;
-  #midLine = false;
+  #context: (() => ContextUse) | undefined;
+  #writing = false;
 
   /** Creates a renderer; enables or disables colours globally for this process. */
   constructor(options: RendererOptions) {
@@ -38,32 +48,56 @@ export class Renderer {
     setColorEnabled(options.color);
   }
 
+  /** Where the status line and the line after each task read the context use. */
+  watchContext(context: () => ContextUse): void {
+    this.#context = context;
+  }
+
+  /** A task (or a command such as /compact) begins: the status line appears. */
+  startTask(activity = "thinking"): void {
+    const use = this.#context?.();
+    this.#writing = false;
+    this.#options.output.start({
+      model: this.#options.model ?? "",
+      ...(use ? { contextTokens: use.estimatedTokens, contextWindow: use.contextWindow } : {}),
+    }, activity);
+  }
+
   /** Renders one event. */
   render(event: AgentEvent): void {
-    if (event.type !== "thinking") this.#stopSpinner();
+    const output = this.#options.output;
     switch (event.type) {
-      case "thinking":
-        return this.#startSpinner();
+      case "thinking": {
+        const use = this.#context?.();
+        if (use) output.context(use.estimatedTokens);
+        this.#writing = false;
+        return output.activity("thinking");
+      }
       case "text":
         if (!this.#options.streamAnswer) return;
-        this.#options.answer(event.text);
-        this.#midLine = !event.text.endsWith("\n");
-        return;
+        if (!this.#writing) output.activity("writing");
+        this.#writing = true;
+        return output.text(event.text);
       case "tool_start":
-        return this.line(`${cyan("●")} ${bold(event.call.name)} ${describeCall(event.call)}`);
-      case "tool_end":
+        output.activity(`running ${sanitizeLine(event.call.name)}`);
         return this.line(
-          event.ok ? `  ${green("✓")} ${event.summary}` : `  ${red("✗")} ${event.summary}`,
+          `${cyan("●")} ${bold(sanitizeLine(event.call.name))} ${describeCall(event.call)}`,
         );
+      case "tool_end": {
+        const failed = !event.ok || NONZERO_EXIT.test(event.summary);
+        return this.line(`  ${failed ? red("✗") : green("✓")} ${sanitizeLine(event.summary)}`);
+      }
       case "retry":
+        output.activity("waiting to retry");
         return this.line(
           yellow(
-            `↻ ${event.reason}; retrying in ${
+            `↻ ${sanitizeLine(event.reason)}; retrying in ${
               (event.delayMs / 1000).toFixed(1)
             } s (attempt ${event.attempt})`,
           ),
         );
       case "compaction_start":
+        output.activity("compacting");
         return this.line(
           yellow(
             `Context approaching limit (approx ${event.estimatedTokens} / ${event.contextWindow} tokens), compressing earlier messages...`,
@@ -76,7 +110,7 @@ export class Renderer {
           ),
         );
       case "warning":
-        return this.line(yellow(`⚠ ${event.message}`));
+        return this.line(yellow(`⚠ ${sanitize(event.message)}`));
       default: {
         const unknown: never = event;
         throw new TypeError(`Cannot render event: ${JSON.stringify(unknown)}`);
@@ -84,32 +118,38 @@ export class Renderer {
     }
   }
 
-  /** Renders how a task ended. */
+  /** Renders how a task ended; the status line goes. */
   finish(result: TaskResult): void {
-    this.#stopSpinner();
+    this.endTask();
     switch (result.status) {
       case "done":
-        if (this.#midLine) this.#options.answer("\n");
-        this.#midLine = false;
-        return;
+        break;
       case "interrupted":
-        return this.line(yellow("⏹ Interrupted; the session is kept, type the next task"));
+        this.line(yellow("⏹ Interrupted; the session is kept, type the next task"));
+        break;
       case "failed":
       case "step_limit":
-        return this.line(red(`✗ ${result.error}`));
+        this.line(red(`✗ ${sanitize(result.error)}`));
+        break;
       default: {
         const unknown: never = result;
         throw new TypeError(`Cannot render result: ${JSON.stringify(unknown)}`);
       }
     }
+    this.#printContext();
   }
 
-  /** Prints one status line, first ending a streamed line if one is open. */
+  /** Ends a task or command without an outcome line: the status line goes. */
+  endTask(): void {
+    this.#options.output.stop();
+  }
+
+  /**
+   * Prints one or more lines, first ending a streamed line if one is open.
+   * Contract: `text` is powercode's own (outside parts sanitized by the caller).
+   */
   line(text: string): void {
-    this.#stopSpinner();
-    if (this.#midLine) this.#options.answer("\n");
-    this.#midLine = false;
-    this.#options.status(`${text}\n`);
+    this.#options.output.line(text);
   }
 
   /** Dims text, for hints. */
@@ -117,34 +157,21 @@ export class Renderer {
     return dim(text);
   }
 
-  #startSpinner(): void {
-    if (!this.#options.spinner || this.#spinner !== undefined) return;
-    let frame = 0;
-    const draw = () => {
-      this.#options.status(
-        `\r${cyan(SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length] ?? "")} ${dim("thinking…")}`,
-      );
-    };
-    if (this.#midLine) this.#options.answer("\n");
-    this.#midLine = false;
-    draw();
-    this.#spinner = setInterval(draw, 80);
-  }
-
-  #stopSpinner(): void {
-    if (this.#spinner === undefined) return;
-    clearInterval(this.#spinner);
-    this.#spinner = undefined;
-    this.#options.status("\r\x1b[2K");
+  #printContext(): void {
+    const use = this.#context?.();
+    if (!this.#options.contextLine || !use) return;
+    this.line(dim(`context ${formatContext(use.estimatedTokens, use.contextWindow)}`));
   }
 }
 
-/** The short argument shown after a tool's name: its path or the command's first line. */
+/** The short argument shown after a tool's name: its path or the command's first line, sanitized. */
 export function describeCall(call: ToolCall): string {
   const parsed = parseToolArguments(call.arguments);
   if (!parsed.ok) return dim("(malformed arguments)");
   const value = parsed.args.path ?? parsed.args.command;
   if (typeof value !== "string") return "";
   const first = value.split("\n")[0] ?? "";
-  return first.length > 80 || value.includes("\n") ? `${first.slice(0, 80)}…` : first;
+  const shown = sanitizeLine(first);
+  const cut = value.includes("\n") || textWidth(shown) > ARGUMENT_WIDTH;
+  return cut ? `${fitWidth(shown, ARGUMENT_WIDTH).head}…` : shown;
 }

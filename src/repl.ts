@@ -6,9 +6,11 @@
  */
 import type { Agent, TaskResult } from "./agent.ts";
 import type { ContextStatus } from "./context/mod.ts";
-import { openLineInput } from "./line_input.ts";
+import { type LineInput, openLineInput } from "./line_input.ts";
 import type { Renderer } from "./render.ts";
 import type { SessionInfo } from "./session/mod.ts";
+import { createCompleter, type DirEntry } from "./ui/completion.ts";
+import { sanitizeLine } from "./ui/sanitize.ts";
 
 /** What the REPL drives. */
 export interface ReplOptions {
@@ -18,7 +20,12 @@ export interface ReplOptions {
   renderer: Renderer;
   /** Interactive terminal (prompt, line editing, hints) or piped stdin (one task per line). */
   terminal: boolean;
+  /** For the terminal's line editor: colours, the history file, and workspace listing for Tab. */
+  editor?: { color: boolean; historyFile?: string; listDir?: (dir: string) => Promise<DirEntry[]> };
 }
+
+/** The slash commands, for Tab completion. */
+export const COMMANDS = ["/help", "/context", "/compact", "/clear", "/sessions", "/exit"];
 
 const HELP = [
   "Type a task and press Enter. Commands:",
@@ -28,7 +35,10 @@ const HELP = [
   "  /clear            start a new session (the current one stays on disk)",
   "  /sessions         recent sessions: id, time, first task",
   "  /exit             leave (also: exit, quit, Ctrl+D)",
-  "Keys: Ctrl+C interrupts a running task (twice at an empty prompt: exit), Up/Down recall history.",
+  "Keys: Enter sends; Alt+Enter, Ctrl+J or a trailing \\ start a new line; a paste is one task.",
+  "  Up/Down recall earlier inputs (kept in .powercode/history); Tab completes commands and paths.",
+  "  Keys typed while a task runs wait for the next prompt. Ctrl+C interrupts a running task",
+  "  (and drops those keys), clears the line, or twice at an empty prompt exits; Ctrl+D exits.",
 ].join("\n");
 
 /**
@@ -39,16 +49,31 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   const { renderer, terminal } = options;
   let running: AbortController | undefined;
   let exitArmed = false;
-  const input = openLineInput({
+  const { editor } = options;
+  let opened: LineInput | undefined;
+  const input = opened = await openLineInput({
     terminal,
     onInterrupt: () => {
       if (running) return running.abort();
+      const input = opened;
+      if (!input) return;
       if (input.pendingText() !== "") return input.clearLine();
       if (exitArmed || !terminal) return input.close();
       exitArmed = true;
-      renderer.line(renderer.dim("\n(press Ctrl+C again to exit, or type /help)"));
-      input.clearLine();
+      input.notice(renderer.dim("(press Ctrl+C again to exit, or type /help)"));
     },
+    write: (text) => renderer.line(text.replace(/\n$/, "")),
+    ...(editor
+      ? {
+        editor: {
+          ...editor,
+          complete: createCompleter({
+            commands: COMMANDS,
+            ...(editor.listDir ? { listDir: editor.listDir } : {}),
+          }),
+        },
+      }
+      : {}),
   });
   let failed = false;
   const guard = async (work: (signal: AbortSignal) => Promise<void>) => {
@@ -57,6 +82,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       await work(running.signal);
     } finally {
       running = undefined;
+      renderer.endTask();
     }
   };
   try {
@@ -72,6 +98,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         continue;
       }
       await guard(async (signal) => {
+        renderer.startTask();
         const result = await options.agent.run(text, signal);
         renderer.finish(result);
         if (result.status !== "done") failed = true;
@@ -114,11 +141,14 @@ async function runCommand(text: string, options: ReplOptions, signal: AbortSigna
     case "/context":
       return renderer.line(describeContext(agent.context()));
     case "/compact": {
+      renderer.startTask("compacting");
       try {
         await agent.compact(rest.join(" "), signal);
       } catch (error) {
         if (!signal.aborted) throw error;
         renderer.line("⏹ Compaction interrupted; nothing changed");
+      } finally {
+        renderer.endTask();
       }
       return;
     }
@@ -129,7 +159,7 @@ async function runCommand(text: string, options: ReplOptions, signal: AbortSigna
     case "/sessions":
       return renderer.line(describeSessions(await options.listSessions(10)));
     default:
-      return renderer.line(`Unknown command "${command}": type /help for the list`);
+      return renderer.line(`Unknown command "${sanitizeLine(command)}": type /help for the list`);
   }
 }
 
@@ -148,8 +178,8 @@ function describeContext(status: ContextStatus): string {
 function describeSessions(sessions: SessionInfo[]): string {
   if (sessions.length === 0) return "No saved sessions yet";
   return sessions.map((info) =>
-    `${info.id}  ${
-      info.created.slice(0, 16).replace("T", " ")
-    }  ${info.messages} msgs  ${info.firstTask}`
+    `${info.id}  ${info.created.slice(0, 16).replace("T", " ")}  ${info.messages} msgs  ${
+      sanitizeLine(info.firstTask)
+    }`
   ).join("\n");
 }

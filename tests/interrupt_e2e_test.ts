@@ -3,7 +3,7 @@
  * against the strict fake server: SIGKILL in the middle of a tool call or a streamed reply
  * leaves a session that `--continue` resumes with a valid request; on a real terminal
  * (tmux), Ctrl+C interrupts a task, kills the tool's processes and returns to the prompt,
- * Ctrl+C twice and Ctrl+D exit, and the spinner and colours show.
+ * Ctrl+C twice and Ctrl+D exit, and the status line and colours show.
  */
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
 import { INTERRUPTED_RESULT } from "../src/agent.ts";
@@ -23,6 +23,11 @@ import {
 import { delay, startTmux, type TmuxPane } from "./support/tmux.ts";
 
 const PROMPT = "> ";
+/** The dim line after each task: context use against the fake model's 32768-token window. */
+const CONTEXT_LINE = /^context \d+ \/ 32\.8k tokens \(\d+%\)$/;
+/** The status line while a task runs. */
+const STATUS_LINE =
+  /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] (\S+) · \d+s · Ctrl\+C to interrupt · \d+ \/ 32\.8k tokens \(\d+%\) · fake-model$/;
 
 /** A `sleep` no other process runs, so pgrep finds exactly this test's processes. */
 function uniqueSleep(): string {
@@ -222,10 +227,13 @@ Deno.test("powercode Ctrl+C during bash kills the command's processes and the se
   await pane.keys("C-c");
   const screen = await pane.waitFor(
     (screen) =>
-      screenLines(screen).slice(-3).join("\n") ===
-        `  ✗ interrupted\n⏹ Interrupted; the session is kept, type the next task\n${PROMPT.trim()}`,
-    "the interrupted line and the prompt",
+      screenLines(screen).slice(-4, -2).join("\n") ===
+        `  ✗ interrupted\n⏹ Interrupted; the session is kept, type the next task` &&
+      CONTEXT_LINE.test(screenLines(screen).at(-2) ?? "") &&
+      screenLines(screen).at(-1) === PROMPT.trim(),
+    "the interrupted line, the context line and the prompt",
   );
+  assertEquals(screen.includes("Ctrl+C to interrupt"), false, "the status line must go");
   assertEquals(screen.includes("echo never"), false, "the second call must not run");
   await waitUntil(async () => (await processesMatching(sleep)).length === 0, "no sleep left", {
     timeoutMs: 10_000,
@@ -301,7 +309,7 @@ Deno.test("powercode Ctrl+C at an empty prompt hints, Up recalls history, a seco
   assertEquals(await pane.end(), { dead: true, status: 0 });
 });
 
-Deno.test("powercode shows a spinner until the first token and colours on a terminal; Ctrl+C stops a stream", async () => {
+Deno.test("powercode shows a status line while it works and colours on a terminal; Ctrl+C stops a stream", async () => {
   await using scripted = await startScriptedServer();
   await using project = await createTempProject();
   await project.writeProvider(provider(scripted.server.url));
@@ -310,18 +318,20 @@ Deno.test("powercode shows a spinner until the first token and colours on a term
   const first = scripted.play([held.step]);
   await using pane = await startInTmux(project);
   await typeTask(pane, "count slowly");
-  await pane.waitFor(
-    (screen) => screenLines(screen).at(-1)?.endsWith("thinking…") ?? false,
-    "the spinner",
-  );
+  const status = (screen: string) => STATUS_LINE.exec(screenLines(screen).at(-1) ?? "")?.[1];
+  await pane.waitFor((screen) => status(screen) === "thinking", "the status line");
   held.release();
-  const streaming = await pane.waitFor((screen) => screen.includes("Streaming"), "the first token");
-  assertEquals(streaming.includes("thinking…"), false, "the spinner must go with the first token");
+  const streaming = await pane.waitFor(
+    (screen) => screen.includes("Streaming") && status(screen) === "writing",
+    "the first token above the status line",
+  );
+  assertEquals(screenLines(streaming).at(-2)?.startsWith("Streaming"), true, streaming);
   await pane.keys("C-c");
-  await pane.waitFor(
+  const stopped = await pane.waitFor(
     (screen) => screenLines(screen).at(-1) === PROMPT.trim() && screen.includes("⏹ Interrupted"),
     "the interrupted line after the stream",
   );
+  assertEquals(stopped.includes("Ctrl+C to interrupt"), false, "the status line must go");
   assertStringIncludes(await pane.screen({ escapes: true }), "\x1b[33m⏹ Interrupted");
   assert(!(await pane.screen()).includes(answer), "the stream should have been cut");
   await waitUntil(() => first()[0]?.clientAborted, "the server to see the stream aborted");

@@ -300,7 +300,7 @@ Deno.test("powercode prints no colour codes when stdout is not a terminal, even 
   assertEquals(result.code, 0, result.stderr);
   assertStringIncludes(
     result.stdout,
-    '● bash exit 3\n  ✓ exit 3\nDone.\nUnknown command "/nope": type /help for the list\n',
+    '● bash exit 3\n  ✗ exit 3\nDone.\nUnknown command "/nope": type /help for the list\n',
   );
   assertEquals(result.stdout.includes("\x1b"), false, JSON.stringify(result.stdout));
   assertEquals(result.stderr.includes("\x1b"), false, JSON.stringify(result.stderr));

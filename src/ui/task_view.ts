@@ -30,6 +30,22 @@ export interface TaskStatus {
   contextWindow?: number;
 }
 
+/** Where a renderer's output goes: a live terminal view, or plain writers for pipes. */
+export interface TaskOutput {
+  /** A task begins (`activity`: what the status line says first). */
+  start(status: TaskStatus, activity?: string): void;
+  /** What is happening now, e.g. "running bash". */
+  activity(text: string): void;
+  /** The context use in tokens, as last estimated. */
+  context(tokens: number): void;
+  /** Streamed answer text from the model (unsanitized). */
+  text(chunk: string): void;
+  /** One or more finished, safe lines. */
+  line(text: string): void;
+  /** The task ended. */
+  stop(): void;
+}
+
 const DEFAULT_ROWS = 24;
 
 /**
@@ -38,7 +54,7 @@ const DEFAULT_ROWS = 24;
  * Contract: all outside text given to it is sanitized by the streams; lines given to
  * `line` must already be safe (built by powercode from sanitized parts).
  */
-export class TaskView {
+export class TaskView implements TaskOutput {
   #options: TaskViewOptions;
   #theme: Theme;
   #region: LiveRegion;

@@ -15,6 +15,7 @@ export interface Terminal extends TerminalIo {
 }
 
 const FALLBACK_COLUMNS = 80;
+const FALLBACK_ROWS = 24;
 
 /**
  * Puts stdin (a terminal) into raw mode and returns it with stdout for output.
@@ -53,5 +54,14 @@ export function terminalColumns(): number {
     return Deno.consoleSize().columns || FALLBACK_COLUMNS;
   } catch {
     return FALLBACK_COLUMNS;
+  }
+}
+
+/** The terminal's height in rows (24 when no standard stream is a terminal). */
+export function terminalRows(): number {
+  try {
+    return Deno.consoleSize().rows || FALLBACK_ROWS;
+  } catch {
+    return FALLBACK_ROWS;
   }
 }
