@@ -64,7 +64,7 @@ async function start(cli: CliOptions): Promise<number> {
     color,
     streamAnswer: interactive,
     model: config.model,
-    contextLine: screen,
+    screen,
   });
   // Created now so that the sandbox can hide it from commands from the first task on.
   await Deno.mkdir(SESSIONS_DIR, { recursive: true });

@@ -171,7 +171,11 @@ export class Agent {
         continue;
       }
       onEvent({ type: "tool_start", call });
-      const result = await tools.execute(call, signal);
+      const result = await tools.execute(
+        call,
+        signal,
+        (text) => onEvent({ type: "tool_output", call, text }),
+      );
       const content = signal.aborted ? `${result.content}\n${INTERRUPTED_RESULT}` : result.content;
       session.append({ role: "tool", toolCallId: call.id, content });
       onEvent({

@@ -24,6 +24,8 @@ export type AgentEvent =
   | { type: "thinking" }
   | { type: "text"; text: string }
   | { type: "tool_start"; call: ToolCall }
+  /** Live output of a running tool (bash), for the terminal only. */
+  | { type: "tool_output"; call: ToolCall; text: string }
   | { type: "tool_end"; call: ToolCall; ok: boolean; summary: string }
   | { type: "retry"; attempt: number; delayMs: number; reason: string };
 

@@ -13,6 +13,8 @@ import { parseToolArguments } from "./tool_arguments.ts";
 import { sanitize, sanitizeLine } from "./ui/sanitize.ts";
 import { formatContext } from "./ui/status_line.ts";
 import type { TaskOutput } from "./ui/task_view.ts";
+import { createTheme, type Theme } from "./ui/theme.ts";
+import { commandResult, editDiff, OutputTail, tailRows } from "./ui/tool_view.ts";
 import { fitWidth, textWidth } from "./ui/width.ts";
 
 /** The context use the status line and the line after each task show. */
@@ -29,8 +31,18 @@ export interface RendererOptions {
   streamAnswer: boolean;
   /** The model's name, for the status line. */
   model?: string;
-  /** After each task, print a dim line with the context use (interactive terminals). */
-  contextLine?: boolean;
+  /**
+   * A live terminal: a running command's output, its line count and duration, edit
+   * diffs, and after each task a dim line with the context use.
+   */
+  screen?: boolean;
+}
+
+/** The tool call running now. */
+interface Running {
+  call: ToolCall;
+  started: number;
+  tail: OutputTail;
 }
 
 const ARGUMENT_WIDTH = 80;
@@ -41,10 +53,13 @@ export class Renderer {
   #options: RendererOptions;
   #context: (() => ContextUse) | undefined;
   #writing = false;
+  #theme: Theme;
+  #running: Running | undefined;
 
   /** Creates a renderer; enables or disables colours globally for this process. */
   constructor(options: RendererOptions) {
     this.#options = options;
+    this.#theme = createTheme(options.color);
     setColorEnabled(options.color);
   }
 
@@ -79,14 +94,19 @@ export class Renderer {
         this.#writing = true;
         return output.text(event.text);
       case "tool_start":
+        this.#running = { call: event.call, started: Date.now(), tail: new OutputTail() };
         output.activity(`running ${sanitizeLine(event.call.name)}`);
         return this.line(
           `${cyan("●")} ${bold(sanitizeLine(event.call.name))} ${describeCall(event.call)}`,
         );
-      case "tool_end": {
-        const failed = !event.ok || NONZERO_EXIT.test(event.summary);
-        return this.line(`  ${failed ? red("✗") : green("✓")} ${sanitizeLine(event.summary)}`);
+      case "tool_output": {
+        const tail = this.#running?.tail;
+        tail?.push(event.text);
+        if (tail && this.#options.screen) output.tail(tailRows(tail, output.width(), this.#theme));
+        return;
       }
+      case "tool_end":
+        return this.#toolEnd(event.call, event.ok, event.summary);
       case "retry":
         output.activity("waiting to retry");
         return this.line(
@@ -157,9 +177,27 @@ export class Renderer {
     return dim(text);
   }
 
+  #toolEnd(call: ToolCall, ok: boolean, summary: string): void {
+    const output = this.#options.output;
+    const running = this.#running;
+    this.#running = undefined;
+    output.tail([]);
+    const passed = ok && !NONZERO_EXIT.test(summary);
+    if (this.#options.screen && running && call.name === "bash") {
+      const ms = Date.now() - running.started;
+      const result = { ok: passed, summary, ms, tail: running.tail };
+      return this.line(commandResult(result, output.width(), this.#theme).join("\n"));
+    }
+    this.line(`  ${passed ? green("✓") : red("✗")} ${sanitizeLine(summary)}`);
+    if (this.#options.screen && passed && call.name === "edit_file") {
+      const diff = editDiff(call, output.width(), this.#theme);
+      if (diff.length > 0) this.line(diff.join("\n"));
+    }
+  }
+
   #printContext(): void {
     const use = this.#context?.();
-    if (!this.#options.contextLine || !use) return;
+    if (!this.#options.screen || !use) return;
     this.line(dim(`context ${formatContext(use.estimatedTokens, use.contextWindow)}`));
   }
 }

@@ -17,7 +17,7 @@ Deno.test("writeFile() creates parent directories and reports bytes written", as
   await withWorkspace(async (workspace) => {
     assertEquals(await write(workspace, "a/b/c.txt", "héllo"), {
       content: `Wrote 6 bytes to "a/b/c.txt" (new file)`,
-      summary: "6 B",
+      summary: "created, 1 line, 6 B",
     });
     assertEquals(await Deno.readTextFile(`${workspace.root}/a/b/c.txt`), "héllo");
     assertEquals(await names(`${workspace.root}/a/b`), ["c.txt"]);
@@ -32,7 +32,7 @@ Deno.test("writeFile() replaces a file atomically and keeps its mode", async () 
     const before = await Deno.stat(path);
     assertEquals(await write(workspace, "run.sh", "#!/bin/sh\n"), {
       content: `Wrote 10 bytes to "run.sh" (replaced 11 bytes)`,
-      summary: "10 B",
+      summary: "overwritten, 1 line, 10 B",
     });
     const after = await Deno.stat(path);
     assertEquals(await Deno.readTextFile(path), "#!/bin/sh\n");

@@ -42,7 +42,7 @@ export function createBashTool(runner: CommandRunner): Tool<typeof BASH_PARAMS> 
     name: "bash",
     description: describe(runner),
     params: BASH_PARAMS,
-    async execute(args, { signal }) {
+    async execute(args, { signal, onOutput }) {
       const { command, timeout_seconds: seconds = DEFAULT_TIMEOUT_SECONDS } = args;
       if (command.trim() === "") throw new TypeError("Cannot run bash: command is empty");
       if (seconds < 1 || seconds > MAX_TIMEOUT_SECONDS) {
@@ -51,7 +51,11 @@ export function createBashTool(runner: CommandRunner): Tool<typeof BASH_PARAMS> 
             `got ${JSON.stringify(seconds)}`,
         );
       }
-      const { output, end } = await runner.run(command, { timeoutMs: seconds * 1000, signal });
+      const { output, end } = await runner.run(command, {
+        timeoutMs: seconds * 1000,
+        signal,
+        ...(onOutput ? { onOutput } : {}),
+      });
       const parts = output.note === "" ? [] : [output.note, ""];
       parts.push(output.text === "" ? "(no output)" : output.text.replace(/\n$/, ""));
       parts.push(endLine(end));

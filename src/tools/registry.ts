@@ -5,7 +5,13 @@
  */
 import type { ToolCall, ToolDefinition } from "../messages.ts";
 import { parseToolArguments } from "../tool_arguments.ts";
-import { checkArguments, type Tool, toolDefinition, type ToolPaths } from "./tool.ts";
+import {
+  checkArguments,
+  type Tool,
+  type ToolContext,
+  toolDefinition,
+  type ToolPaths,
+} from "./tool.ts";
 
 export type { Tool, ToolContext, ToolOutput, ToolPaths } from "./tool.ts";
 
@@ -40,15 +46,19 @@ export class ToolRegistry {
   }
 
   /**
-   * Runs one tool call.
+   * Runs one tool call; `onOutput` receives live output of tools that have it (bash).
    * Contract: never throws; unknown tools, bad JSON, schema violations and tool
    * failures become error results the model reads.
    */
-  async execute(call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
+  async execute(
+    call: ToolCall,
+    signal: AbortSignal,
+    onOutput?: (text: string) => void,
+  ): Promise<ToolResult> {
     const prepared = this.#prepare(call);
     if (typeof prepared === "string") return failure(prepared);
     try {
-      return { ok: true, ...await prepared.run(signal) };
+      return { ok: true, ...await prepared.run({ signal, ...(onOutput ? { onOutput } : {}) }) };
     } catch (error) {
       return failure(error instanceof Error ? error.message : String(error));
     }
@@ -68,7 +78,7 @@ export class ToolRegistry {
     const args = checked.args;
     return {
       paths: tool.paths?.(args) ?? {},
-      run: (signal: AbortSignal) => tool.execute(args, { signal }),
+      run: (context: ToolContext) => tool.execute(args, context),
     };
   }
 }

@@ -60,6 +60,8 @@ export interface RunOptions {
   timeoutMs: number;
   /** Aborting kills the whole tree. */
   signal: AbortSignal;
+  /** Receives stdout and stderr as they arrive (for the terminal); the result is unaffected. */
+  onOutput?: (text: string) => void;
 }
 
 /** How a run ended. */
@@ -181,7 +183,7 @@ export class Sandbox implements CommandRunner {
 async function supervise(child: Deno.ChildProcess, options: RunOptions): Promise<RunResult> {
   const capture = new TailBuffer();
   const readers = [child.stdout.getReader(), child.stderr.getReader()];
-  const drained = Promise.all(readers.map((reader) => pump(reader, capture)));
+  const drained = Promise.all(readers.map((reader) => pump(reader, capture, options.onOutput)));
   let end: RunEnd | undefined;
   const stop = (reason: RunEnd) => {
     end ??= reason;
@@ -237,14 +239,19 @@ async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boo
 async function pump(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   capture: TailBuffer,
+  onOutput: ((text: string) => void) | undefined,
 ): Promise<void> {
   const decoder = new TextDecoder();
+  const push = (text: string) => {
+    capture.push(text);
+    if (text !== "") onOutput?.(text);
+  };
   try {
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-      capture.push(decoder.decode(chunk.value, { stream: true }));
+      push(decoder.decode(chunk.value, { stream: true }));
     }
   } catch {
     // cancelled after the grace time: keep what arrived
   }
-  capture.push(decoder.decode());
+  push(decoder.decode());
 }

@@ -43,6 +43,8 @@ export interface ToolPaths {
 export interface ToolContext {
   /** Aborted on Ctrl+C: the tool stops and kills what it started. */
   signal: AbortSignal;
+  /** Live output for the terminal (bash's stdout and stderr); never what the model reads. */
+  onOutput?: (text: string) => void;
 }
 
 /** What a tool returns: the text the model reads and a short summary for the terminal. */

@@ -29,7 +29,8 @@ const WRITE_FILE_PARAMS = {
 /**
  * Creates the `write_file` tool for `workspace`.
  * Contract: creates missing parent directories, writes atomically, and reports
- * the number of bytes written; refuses paths outside the workspace and directories.
+ * the number of bytes written (the summary: created or overwritten, lines, size);
+ * refuses paths outside the workspace and directories.
  */
 export function createWriteFileTool(workspace: Workspace): Tool<typeof WRITE_FILE_PARAMS> {
   return {
@@ -48,9 +49,14 @@ export function createWriteFileTool(workspace: Workspace): Tool<typeof WRITE_FIL
       const data = new TextEncoder().encode(content);
       await writeFileAtomic(absolute, data);
       const what = previous ? `replaced ${previous.size} bytes` : "new file";
+      const lines = content === ""
+        ? 0
+        : content.split("\n").length - (content.endsWith("\n") ? 1 : 0);
       return {
         content: `Wrote ${data.length} bytes to "${path}" (${what})`,
-        summary: formatSize(data.length),
+        summary: `${previous ? "overwritten" : "created"}, ${
+          lines === 1 ? "1 line" : `${lines} lines`
+        }, ${formatSize(data.length)}`,
       };
     },
   };

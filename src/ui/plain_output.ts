@@ -37,6 +37,14 @@ export class PlainOutput implements TaskOutput {
   /** Nothing to show: no status line on a pipe. */
   context(_tokens: number): void {}
 
+  /** Nothing to show: no live rows on a pipe. */
+  tail(_rows: string[]): void {}
+
+  /** Lines are not cut on a pipe. */
+  width(): number {
+    return Infinity;
+  }
+
   /** Writes answer text as it comes, sanitized. */
   text(chunk: string): void {
     let text = this.#heldCr ? `\r${chunk}` : chunk;

@@ -42,6 +42,10 @@ export interface TaskOutput {
   text(chunk: string): void;
   /** One or more finished, safe lines. */
   line(text: string): void;
+  /** Live rows above the status line (a running command's output); [] removes them. */
+  tail(rows: string[]): void;
+  /** Columns available for a row. */
+  width(): number;
   /** The task ended. */
   stop(): void;
 }
@@ -106,6 +110,11 @@ export class TaskView implements TaskOutput {
   tail(rows: string[]): void {
     this.#tail = rows;
     this.#redraw();
+  }
+
+  /** The terminal's width. */
+  width(): number {
+    return this.#options.io.columns();
   }
 
   /** Redraws for the current width (after a terminal resize). */

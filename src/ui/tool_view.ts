@@ -1,0 +1,114 @@
+/**
+ * How tool work looks on a terminal: a running command's last output lines, its
+ * result with line count and duration, and the change an edit made as a compact diff.
+ *
+ * @module
+ */
+import type { ToolCall } from "../messages.ts";
+import { parseToolArguments } from "../tool_arguments.ts";
+import { sanitizeLine } from "./sanitize.ts";
+import type { Theme } from "./theme.ts";
+import { truncateWidth } from "./width.ts";
+
+/** Output lines shown while a command runs and after it ends. */
+const TAIL_LINES = 4;
+/** Diff lines shown for an edit. */
+const DIFF_LINES = 12;
+const INDENT = "    ";
+
+/**
+ * The last lines of a command's output as it streams, and how many lines there were.
+ * A CR inside a line (progress bars) keeps only what follows it, as a terminal would show.
+ */
+export class OutputTail {
+  #lines: string[] = [];
+  #open = "";
+  #count = 0;
+
+  /** Adds output. */
+  push(text: string): void {
+    const parts = (this.#open + text).split("\n");
+    this.#open = parts.pop() ?? "";
+    for (const line of parts) {
+      this.#count++;
+      this.#lines.push(line);
+    }
+    if (this.#lines.length > TAIL_LINES) this.#lines = this.#lines.slice(-TAIL_LINES);
+  }
+
+  /** Lines of output so far, an unfinished last line included. */
+  get count(): number {
+    return this.#count + (this.#open === "" ? 0 : 1);
+  }
+
+  /** The last lines (at most four), as shown: after the last CR, sanitized. */
+  last(): string[] {
+    const lines = this.#open === "" ? this.#lines : [...this.#lines, this.#open];
+    return lines.slice(-TAIL_LINES).map((line) =>
+      sanitizeLine(line.slice(line.replace(/\r+$/, "").lastIndexOf("\r") + 1).replace(/\r+$/, ""))
+    );
+  }
+}
+
+/** Rows for the live region while a command runs: its last output lines, dim, cut to `width`. */
+export function tailRows(tail: OutputTail, width: number, theme: Theme): string[] {
+  return tail.last().map((line) => theme.dim(truncateWidth(`${INDENT}${line}`, width - 1)));
+}
+
+/**
+ * The lines after a command ends: `✓ exit 0 · 312 lines · 1.4 s` (✗ for a failure or a
+ * non-zero exit), then a note of earlier lines and the last lines of output.
+ */
+export function commandResult(
+  result: { ok: boolean; summary: string; ms: number; tail: OutputTail },
+  width: number,
+  theme: Theme,
+): string[] {
+  const { tail } = result;
+  const mark = result.ok ? theme.green("✓") : theme.red("✗");
+  const count = tail.count === 1 ? "1 line" : `${tail.count} lines`;
+  const head = `  ${mark} ${sanitizeLine(result.summary)}${
+    theme.dim(` · ${count} · ${formatDuration(result.ms)}`)
+  }`;
+  const shown = tailRows(tail, width, theme);
+  const hidden = tail.count - shown.length;
+  const note = hidden > 0 ? [theme.dim(`${INDENT}… ${hidden} earlier lines`)] : [];
+  return [head, ...note, ...shown];
+}
+
+/**
+ * The change an `edit_file` call made, as `- old` / `+ new` lines without the lines the
+ * two texts share at their start and end; at most twelve lines, then a note.
+ */
+export function editDiff(call: ToolCall, width: number, theme: Theme): string[] {
+  const parsed = parseToolArguments(call.arguments);
+  if (!parsed.ok) return [];
+  const { old_string: before, new_string: after } = parsed.args;
+  if (typeof before !== "string" || typeof after !== "string") return [];
+  let removed = before.split("\n");
+  let added = after.split("\n");
+  while (removed.length > 1 && added.length > 1 && removed[0] === added[0]) {
+    removed = removed.slice(1);
+    added = added.slice(1);
+  }
+  while (removed.length > 1 && added.length > 1 && removed.at(-1) === added.at(-1)) {
+    removed = removed.slice(0, -1);
+    added = added.slice(0, -1);
+  }
+  const line = (sign: string, text: string, style: (text: string) => string) =>
+    style(truncateWidth(`${INDENT}${sign} ${sanitizeLine(text)}`, width - 1));
+  const lines = [
+    ...removed.map((text) => line("-", text, theme.red)),
+    ...added.map((text) => line("+", text, theme.green)),
+  ];
+  if (lines.length <= DIFF_LINES) return lines;
+  const more = lines.length - DIFF_LINES + 1;
+  return [...lines.slice(0, DIFF_LINES - 1), theme.dim(`${INDENT}… ${more} more lines`)];
+}
+
+/** A duration: `0.4 s`, `12.5 s`, `2m 05s`. */
+export function formatDuration(ms: number): string {
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, "0")}s`;
+}
