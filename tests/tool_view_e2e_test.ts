@@ -48,7 +48,7 @@ Deno.test("powercode shows a running command's last lines live and a compact res
   const shown = lines(screen);
   const start = shown.indexOf(`● bash ${command}`);
   assert(start >= 0, screen);
-  assert(/^  ✗ exit 2 · 8 lines · [34]\.\d s$/.test(shown[start + 1] ?? ""), shown[start + 1]);
+  assert(/^ {2}✗ exit 2 · 8 lines · [34]\.\d s$/.test(shown[start + 1] ?? ""), shown[start + 1]);
   assertEquals(shown.slice(start + 2, start + 7), [
     "    … 4 earlier lines",
     "    step 5",

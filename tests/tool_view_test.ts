@@ -16,11 +16,11 @@ function tailOf(...chunks: string[]): OutputTail {
   return tail;
 }
 
-function editCall(old_string: string, new_string: string) {
+function editCall(before: string, after: string) {
   return {
     id: "call_1",
     name: "edit_file",
-    arguments: JSON.stringify({ path: "a.ts", old_string, new_string }),
+    arguments: JSON.stringify({ path: "a.ts", old_string: before, new_string: after }),
   };
 }
 
