@@ -279,6 +279,7 @@ export class LineEditor {
       continuation: CONTINUATION,
       width: this.#options.io.columns(),
       promptStyle: this.#theme.prompt,
+      textStyle: this.#theme.bold,
       pasteStyle: this.#theme.cyan,
     });
   }

@@ -33,6 +33,8 @@ export interface LayoutInput {
   continuation: string;
   width: number;
   promptStyle?: Style;
+  /** The typed text's style, so that input stands apart from answers. */
+  textStyle?: Style;
   pasteStyle?: Style;
 }
 
@@ -84,7 +86,7 @@ export function layoutPrompt(input: LayoutInput): Layout {
       : char === "\t"
       ? TAB
       : sanitizeLine(char);
-    const style = paste !== undefined ? input.pasteStyle : undefined;
+    const style = paste !== undefined ? input.pasteStyle : input.textStyle;
     for (const c of shown) place(cell(c, style));
   }
   if (cursor === undefined) markCursor();
