@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { ChatError } from "./chat_model.ts";
+import { ChatError, finishWarning } from "./chat_model.ts";
 import type { ChatModel, ChatReply } from "./chat_model.ts";
 import type { Compactor } from "./context/compactor.ts";
 import type { Session } from "./context/session.ts";
@@ -109,14 +109,19 @@ export class Agent {
       }, {
         signal,
         onText: (text) => onEvent({ type: "text", text }),
+        onReasoning: (text) => onEvent({ type: "reasoning", text }),
+        onDiscard: () => onEvent({ type: "discard_partial" }),
         onRetry: (info) => onEvent({ type: "retry", ...info }),
       });
+      const warning = finishWarning(reply.finishReason);
+      if (warning) onEvent({ type: "warning", message: warning });
       return { reply, shrunk };
     };
     try {
       return await send(false);
     } catch (error) {
       if (!(error instanceof ChatError) || error.kind !== "context_overflow") throw error;
+      if (error.partialOutput) onEvent({ type: "discard_partial" });
       onEvent({ type: "warning", message: `${error.message}; compacting and retrying once` });
       try {
         return await send(true);

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { OutputLimitField } from "./chat_wire.ts";
 import { validateCompactionSettings } from "./context/settings.ts";
 
 /** A validated provider configuration. The key must never be printed or stored. */
@@ -14,6 +15,11 @@ export interface ProviderConfig {
   reserveTokens?: number;
   keepRecentTokens?: number;
   maxOutputTokens?: number;
+  /**
+   * The request parameter carrying `maxOutputTokens`; by default `max_completion_tokens`
+   * for OpenAI's reasoning models (o1, o3, o4, gpt-5) and `max_tokens` for the rest.
+   */
+  outputLimitField?: OutputLimitField;
 }
 
 /** A configuration problem; main prints `message` and exits with code 2. */
@@ -36,7 +42,9 @@ const KNOWN_FIELDS = [
   "reserveTokens",
   "keepRecentTokens",
   "maxOutputTokens",
+  "outputLimitField",
 ];
+const OUTPUT_LIMIT_FIELDS: readonly OutputLimitField[] = ["max_tokens", "max_completion_tokens"];
 const PLACEHOLDER_KEY = "no-key";
 
 /**
@@ -83,6 +91,7 @@ export function parseProviderConfig(data: unknown, path: string, env: EnvReader)
   const reserveTokens = integerField(fields, "reserveTokens", problems, false);
   const keepRecentTokens = integerField(fields, "keepRecentTokens", problems, false);
   const maxOutputTokens = integerField(fields, "maxOutputTokens", problems, false);
+  const outputLimitField = outputLimitFieldOf(fields.outputLimitField, problems);
   if (contextWindow !== undefined) {
     problems.push(...validateCompactionSettings({
       contextWindow,
@@ -103,7 +112,21 @@ export function parseProviderConfig(data: unknown, path: string, env: EnvReader)
     ...(reserveTokens !== undefined ? { reserveTokens } : {}),
     ...(keepRecentTokens !== undefined ? { keepRecentTokens } : {}),
     ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
+    ...(outputLimitField !== undefined ? { outputLimitField } : {}),
   };
+}
+
+function outputLimitFieldOf(value: unknown, problems: string[]): OutputLimitField | undefined {
+  if (value === undefined) return undefined;
+  const field = OUTPUT_LIMIT_FIELDS.find((name) => name === value);
+  if (field === undefined) {
+    problems.push(
+      `field "outputLimitField" must be "max_tokens" or "max_completion_tokens", got ${
+        JSON.stringify(value)
+      }`,
+    );
+  }
+  return field;
 }
 
 function requireString(

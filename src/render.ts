@@ -30,6 +30,7 @@ export class Renderer {
   #options: RendererOptions;
   #spinner: ReturnType<typeof setInterval> | undefined;
   #midLine = false;
+  #reasoning = false;
 
   /** Creates a renderer; enables or disables colours globally for this process. */
   constructor(options: RendererOptions) {
@@ -45,9 +46,15 @@ export class Renderer {
         return this.#startSpinner();
       case "text":
         if (!this.#options.streamAnswer) return;
+        this.#endReasoning();
         this.#options.answer(event.text);
         this.#midLine = !event.text.endsWith("\n");
         return;
+      case "reasoning":
+        return this.#showReasoning(event.text);
+      case "discard_partial":
+        if (!this.#options.streamAnswer) return;
+        return this.line(yellow("(partial answer discarded, retrying)"));
       case "tool_start":
         return this.line(`${cyan("●")} ${bold(event.call.name)} ${describeCall(event.call)}`);
       case "tool_end":
@@ -86,6 +93,7 @@ export class Renderer {
   /** Renders how a task ended. */
   finish(result: TaskResult): void {
     this.#stopSpinner();
+    this.#endReasoning();
     switch (result.status) {
       case "done":
         if (this.#midLine) this.#options.answer("\n");
@@ -106,9 +114,28 @@ export class Renderer {
   /** Prints one status line, first ending a streamed line if one is open. */
   line(text: string): void {
     this.#stopSpinner();
+    this.#endReasoning();
     if (this.#midLine) this.#options.answer("\n");
     this.#midLine = false;
     this.#options.status(`${text}\n`);
+  }
+
+  /**
+   * Reasoning streams dim, on interactive terminals only, so a reasoning model shows
+   * progress; piped or `-p` output carries none of it.
+   */
+  #showReasoning(text: string): void {
+    if (!this.#options.spinner) return;
+    if (!this.#reasoning && this.#midLine) this.#options.answer("\n");
+    this.#reasoning = true;
+    this.#midLine = false;
+    this.#options.status(dim(text));
+  }
+
+  #endReasoning(): void {
+    if (!this.#reasoning) return;
+    this.#reasoning = false;
+    this.#options.status("\n");
   }
 
   /** Dims text, for hints. */

@@ -21,10 +21,20 @@ export interface SessionHeader {
 
 type Shape = Record<string, (value: unknown) => boolean>;
 
-const TOOL_CALL: Shape = { id: isString, name: isString, arguments: isString };
+const TOOL_CALL: Shape = {
+  id: isString,
+  name: isString,
+  arguments: isString,
+  extra: optional(isObject),
+};
 const MESSAGE_SHAPES = new Map<unknown, Shape>([
   ["user", { content: isString }],
-  ["assistant", { content: isString, toolCalls: (v) => isArrayOf(v, TOOL_CALL) }],
+  ["assistant", {
+    content: isString,
+    toolCalls: (v) => isArrayOf(v, TOOL_CALL),
+    reasoning: optional(isString),
+    replayReasoning: optional((v) => v === true),
+  }],
   ["tool", { toolCallId: isString, content: isString }],
 ]);
 const USAGE: Shape = { totalTokens: isCount, historyLength: isCount };
@@ -71,6 +81,10 @@ function hasShape(value: unknown, shape: Shape | undefined): boolean {
 
 function isArrayOf(value: unknown, shape: Shape): boolean {
   return Array.isArray(value) && value.every((item) => hasShape(item, shape));
+}
+
+function optional(check: (value: unknown) => boolean): (value: unknown) => boolean {
+  return (value) => value === undefined || check(value);
 }
 
 function isString(value: unknown): value is string {
