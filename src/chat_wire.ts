@@ -22,8 +22,8 @@ interface WireToolCall {
 interface WireAssistant {
   role: "assistant";
   content: string | null;
-  reasoning_content?: string;
-  tool_calls?: WireToolCall[];
+  "reasoning_content"?: string;
+  "tool_calls"?: WireToolCall[];
 }
 
 type WireMessage =
