@@ -95,7 +95,7 @@ Deno.test("reasoning streams dim on a terminal and not at all elsewhere", async 
     );
     await using _ = server;
     renderer.finish(await agent.run("hi", AbortSignal.timeout(10_000)));
-    const shown = output.text.replace(/\r\x1b\[2K|\r[^\n]*thinking…/g, "");
+    const shown = output.text.replaceAll("\r\x1b[2K", "").replace(/\r[^\n]*thinking…/g, "");
     assertEquals(shown, spinner ? "Thinking aloud. \nHello!\n" : "Hello!\n");
   }
 });
