@@ -26,6 +26,9 @@ export interface ChatClientOptions {
   delay?: Delay;
 }
 
+/** The wait before the one retry of a connection that failed. */
+const UNREACHABLE_RETRY_MS = 500;
+
 type WireMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
 /**
@@ -58,8 +61,14 @@ export function createChatClient(options: ChatClientOptions): ChatModel {
           : classifyChatFailure(error, { ...context, aborted: signal?.aborted ?? false });
         const retryable = failure.kind === "rate_limited" || failure.kind === "server" ||
           failure.kind === "unreachable";
-        if (!retryable || attempt > maxRetries) throw failure;
-        const delayMs = retryDelayMs(error, attempt);
+        // A server that refuses connections is down or misnamed: one quick retry, not a backoff.
+        const unreachable = failure.kind === "unreachable";
+        if (!retryable || attempt > (unreachable ? Math.min(1, maxRetries) : maxRetries)) {
+          throw failure;
+        }
+        const delayMs = unreachable
+          ? Math.min(UNREACHABLE_RETRY_MS, retryDelayMs(error, attempt))
+          : retryDelayMs(error, attempt);
         chatOptions.onRetry?.({ attempt, delayMs, reason: failure.message });
         await wait(delayMs, signal).catch(() => {
           throw new ChatError("aborted", "Interrupted");
@@ -97,9 +106,15 @@ async function streamOnce(
       { signal: controller.signal },
     );
     const reply = new ReplyBuilder(options.onText);
-    for await (const chunk of stream) {
-      armWatchdog();
-      reply.add(chunk);
+    try {
+      for await (const chunk of stream) {
+        armWatchdog();
+        reply.add(chunk);
+      }
+    } catch (error) {
+      // The server was reached: a failure now is a dropped stream, not an unreachable server.
+      if (error instanceof ChatError || options.signal?.aborted || stalled) throw error;
+      throw new ChatError("server", "The connection dropped mid-reply");
     }
     if (options.signal?.aborted) throw new ChatError("aborted", "Interrupted");
     if (stalled) {

@@ -32,7 +32,11 @@ export function classifyChatFailure(error: unknown, context: FailureContext): Ch
   const status = statusOf(error);
   const detail = detailOf(error);
   if (status === undefined) {
-    return new ChatError("unreachable", `Cannot reach "${context.baseURL}": ${detail}`);
+    return new ChatError(
+      "unreachable",
+      `Cannot reach the model server at "${context.baseURL}" (${unreachableReason(error)}): ` +
+        'is the server running, and is "baseURL" in provider.json right?',
+    );
   }
   if (OVERFLOW_PATTERN.test(detail) && status < 500) {
     return new ChatError("context_overflow", `The request is too long for the model: ${detail}`);
@@ -94,4 +98,19 @@ function detailOf(error: unknown): string {
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : "";
   if (cause && !text.includes(cause)) text = `${text} (${cause})`;
   return text.replace(/\s+/g, " ").trim().replace(/\.$/, "") || "no details";
+}
+
+/** The innermost cause of a connection failure, in a few words. */
+function unreachableReason(error: unknown): string {
+  const messages: string[] = [];
+  for (let cause = error; cause instanceof Error; cause = cause.cause) messages.push(cause.message);
+  const all = messages.join(" ");
+  if (/connection refused/i.test(all)) return "connection refused";
+  if (/dns error|name or service not known|failed to lookup/i.test(all)) {
+    return "the host name does not resolve";
+  }
+  if (/timed? ?out/i.test(all)) return "the connection timed out";
+  if (/certificate|tls|ssl/i.test(all)) return "TLS failed: check http vs https";
+  const innermost = messages.at(-1) ?? String(error);
+  return innermost.replace(/\s+/g, " ").trim().replace(/\.$/, "").slice(0, 120) || "no details";
 }

@@ -15,6 +15,8 @@ export interface ProviderConfig {
   reserveTokens?: number;
   keepRecentTokens?: number;
   maxOutputTokens?: number;
+  /** Set when the key is written in the file itself (not `env:NAME`, not `null`). */
+  literalKey?: true;
 }
 
 /** A configuration problem; main prints `message` and exits with code 2. */
@@ -104,6 +106,9 @@ export function parseProviderConfig(data: unknown, path: string, env: EnvReader)
     ...(reserveTokens !== undefined ? { reserveTokens } : {}),
     ...(keepRecentTokens !== undefined ? { keepRecentTokens } : {}),
     ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
+    ...(typeof fields.apiKey === "string" && !fields.apiKey.startsWith("env:")
+      ? { literalKey: true as const }
+      : {}),
   };
 }
 
@@ -139,12 +144,14 @@ function integerField(
 }
 
 function resolveApiKey(value: unknown, env: EnvReader, problems: string[]): string | undefined {
+  // `null`: the server needs no key; no variable is read, so none can leak to it.
+  if (value === null) return PLACEHOLDER_KEY;
   if (value === undefined) {
     return readEnv(env, "POWERCODE_API_KEY", problems) ??
       readEnv(env, "OPENAI_API_KEY", problems) ?? PLACEHOLDER_KEY;
   }
   if (typeof value !== "string" || value === "") {
-    problems.push(`field "apiKey" must be a non-empty string or "env:NAME"`);
+    problems.push(`field "apiKey" must be a non-empty string, "env:NAME" or null`);
     return undefined;
   }
   if (!value.startsWith("env:")) return value;
