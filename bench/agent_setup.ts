@@ -1,19 +1,14 @@
 /**
- * Wires powercode's real agent, compactor, chat client and tools for in-process benchmarks,
- * as main.ts does, without a terminal.
+ * Builds powercode's real agent for in-process benchmarks through the one assembly
+ * main.ts uses, without a terminal.
  *
  * @module
  */
-import { Agent } from "../src/agent.ts";
-import { createChatClient } from "../src/chat.ts";
-import { Compactor } from "../src/context/compactor.ts";
-import type { Session } from "../src/context/session.ts";
-import { resolveCompactionSettings } from "../src/context/settings.ts";
-import type { RequestOverhead } from "../src/context/tokens.ts";
+import type { Agent } from "../src/agent.ts";
+import { assemble, type Assembly } from "../src/assemble.ts";
+import type { Compactor, RequestOverhead } from "../src/context/mod.ts";
 import type { CompactionEvent } from "../src/events.ts";
-import { buildSystemPrompt } from "../src/system_prompt.ts";
-import { createTools } from "../src/tools/mod.ts";
-import { ToolRegistry } from "../src/tools/registry.ts";
+import type { SessionStore } from "../src/session/mod.ts";
 import { BENCH_MODEL } from "./history.ts";
 
 /** The context window every in-process benchmark uses. */
@@ -28,44 +23,49 @@ export interface BenchAgent {
 
 /** The system prompt and tool definitions sent with each request for `workspace`. */
 export async function requestOverhead(workspace: string): Promise<RequestOverhead> {
-  const tools = await createTools(workspace, { unsandboxedBash: false, probe: noSandbox });
-  return {
-    system: buildSystemPrompt(tools.workspace.root),
-    tools: new ToolRegistry(tools.tools).definitions(),
-  };
+  return (await assembleBench("http://127.0.0.1:9/v1", { workspace })).agent.requestOverhead;
 }
 
 /**
- * Builds an agent over `session` talking to `url` with a 128k window and default settings.
+ * Builds an agent over session `sessionId` of `store`, talking to `url` with a 128k window
+ * and default settings.
  * Contract: bash is wired as unavailable (no sandbox probe); tool definitions are the real ones.
  */
 export async function createBenchAgent(
   url: string,
   options: {
-    session: Session;
+    store: SessionStore;
+    sessionId: string;
     workspace: string;
     onCompaction?: (event: CompactionEvent) => void;
   },
 ): Promise<BenchAgent> {
-  const tools = await createTools(options.workspace, { unsandboxedBash: false, probe: noSandbox });
-  const registry = new ToolRegistry(tools.tools);
-  const model = createChatClient({ baseURL: url, apiKey: "sk-bench", model: BENCH_MODEL });
-  const compactor = new Compactor({
-    model,
-    settings: resolveCompactionSettings({ contextWindow: CONTEXT_WINDOW }),
-    onEvent: options.onCompaction ?? (() => {}),
-  });
-  const systemPrompt = buildSystemPrompt(tools.workspace.root);
-  const agent = new Agent({
-    model,
-    tools: registry,
-    session: options.session,
-    compactor,
-    systemPrompt,
+  const { agent, compactor } = await assembleBench(url, options);
+  return { agent, compactor, overhead: agent.requestOverhead };
+}
+
+function assembleBench(
+  url: string,
+  options: {
+    store?: SessionStore;
+    sessionId?: string;
+    workspace: string;
+    onCompaction?: (event: CompactionEvent) => void;
+  },
+): Promise<Assembly> {
+  const { store, sessionId, onCompaction } = options;
+  return assemble({
+    config: { baseURL: url, apiKey: "sk-bench", model: BENCH_MODEL, contextWindow: CONTEXT_WINDOW },
+    workspaceDir: options.workspace,
     maxSteps: 10,
-    onEvent: () => {},
+    ...(store && sessionId ? { store, session: { kind: "id" as const, id: sessionId } } : {}),
+    bash: { unsandboxedBash: false, probe: noSandbox },
+    onEvent: (event) => {
+      if (event.type === "compaction_start" || event.type === "compaction_end") {
+        onCompaction?.(event);
+      }
+    },
   });
-  return { agent, compactor, overhead: { system: systemPrompt, tools: registry.definitions() } };
 }
 
 function noSandbox(): Promise<boolean> {

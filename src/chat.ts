@@ -8,9 +8,10 @@ import OpenAI from "openai";
 import { ChatError } from "./chat_model.ts";
 import type { ChatModel, ChatOptions, ChatReply, ChatRequest } from "./chat_model.ts";
 import { normalizeErrorBody } from "./chat_error_body.ts";
-import { classifyChatFailure, retryDelayMs } from "./chat_errors.ts";
+import { classifyChatFailure, retryDelayMs, streamFailure } from "./chat_errors.ts";
 import { ReplyAssembler } from "./chat_stream.ts";
 import { type OutputLimitField, toWireRequest } from "./chat_wire.ts";
+import { type Delay, delay } from "./delay.ts";
 
 /** Where and how to reach the model. */
 export interface ChatClientOptions {
@@ -25,7 +26,12 @@ export interface ChatClientOptions {
   idleTimeoutMs?: number;
   /** The request parameter for the output limit; by default chosen from the model name. */
   outputLimitField?: OutputLimitField;
+  /** The wait before a retry (default {@linkcode delay}); tests pass one that does not sleep. */
+  delay?: Delay;
 }
+
+/** The wait before the one retry of a connection that failed. */
+const UNREACHABLE_RETRY_MS = 500;
 
 /**
  * Creates a ChatModel for an OpenAI-compatible endpoint.
@@ -35,11 +41,15 @@ export function createChatClient(options: ChatClientOptions): ChatModel {
   const client = new OpenAI({
     baseURL: options.baseURL,
     apiKey: options.apiKey,
+    // The SDK's own retries are off: the loop below retries instead, because it must also
+    // retry streams that drop or stall after the headers, report each retry to the terminal
+    // and stop waiting at once on Ctrl+C.
     maxRetries: 0,
     timeout: options.requestTimeoutMs ?? 600_000,
     fetch: readableErrors,
   });
   const maxRetries = options.maxRetries ?? 4;
+  const wait = options.delay ?? delay;
   const idleTimeoutMs = options.idleTimeoutMs ?? 300_000;
   const context = { baseURL: options.baseURL, model: options.model };
   const stream = { client, model: options.model, idleTimeoutMs, field: options.outputLimitField };
@@ -57,11 +67,19 @@ export function createChatClient(options: ChatClientOptions): ChatModel {
         failure.partialOutput = reply.streamed;
         const retryable = failure.kind === "rate_limited" || failure.kind === "server" ||
           failure.kind === "unreachable";
-        if (!retryable || attempt > maxRetries) throw failure;
+        // A server that refuses connections is down or misnamed: one quick retry, not a backoff.
+        const unreachable = failure.kind === "unreachable";
+        if (!retryable || attempt > (unreachable ? Math.min(1, maxRetries) : maxRetries)) {
+          throw failure;
+        }
         if (reply.streamed) chatOptions.onDiscard?.();
-        const delayMs = retryDelayMs(error, attempt);
+        const delayMs = unreachable
+          ? Math.min(UNREACHABLE_RETRY_MS, retryDelayMs(error, attempt))
+          : retryDelayMs(error, attempt);
         chatOptions.onRetry?.({ attempt, delayMs, reason: failure.message });
-        await sleep(delayMs, signal);
+        await wait(delayMs, signal).catch(() => {
+          throw new ChatError("aborted", "Interrupted");
+        });
       }
     }
   }
@@ -119,9 +137,16 @@ async function streamOnce(
       toWireRequest(model, request, setup.field),
       { signal: controller.signal },
     );
-    for await (const chunk of stream) {
-      armWatchdog();
-      reply.add(chunk as unknown);
+    try {
+      for await (const chunk of stream) {
+        armWatchdog();
+        reply.add(chunk as unknown);
+      }
+    } catch (error) {
+      // The server was reached: a failure now is an error it sent in the stream, or a
+      // dropped stream, never an unreachable server.
+      if (error instanceof ChatError || options.signal?.aborted || stalled) throw error;
+      throw streamFailure(error);
     }
     if (options.signal?.aborted) throw new ChatError("aborted", "Interrupted");
     if (stalled) {
@@ -139,19 +164,4 @@ async function streamOnce(
     clearTimeout(watchdog);
     options.signal?.removeEventListener("abort", abort);
   }
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new ChatError("aborted", "Interrupted"));
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new ChatError("aborted", "Interrupted"));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }

@@ -74,7 +74,11 @@ export function classifyChatFailure(error: unknown, context: FailureContext): Ch
   if (status === undefined && body !== undefined) return classifyStreamError(body);
   const detail = detailOf(error);
   if (status === undefined) {
-    return new ChatError("unreachable", `Cannot reach "${context.baseURL}": ${detail}`);
+    return new ChatError(
+      "unreachable",
+      `Cannot reach the model server at "${context.baseURL}" (${unreachableReason(error)}): ` +
+        'is the server running, and is "baseURL" in provider.json right?',
+    );
   }
   if (isContextOverflow(status, detail, body)) {
     return new ChatError("context_overflow", `The request is too long for the model: ${detail}`);
@@ -102,6 +106,16 @@ export function classifyChatFailure(error: unknown, context: FailureContext): Ch
     "bad_request",
     `The provider rejected the request (${status}): ${detail}${hint}`,
   );
+}
+
+/**
+ * A failure while reading a stream the server had started: the error object it sent in
+ * the stream, classified by its content, or else a dropped connection (retried).
+ */
+export function streamFailure(error: unknown): ChatError {
+  const body = bodyOf(error);
+  if (body === undefined) return new ChatError("server", "The connection dropped mid-reply");
+  return classifyStreamError(body);
 }
 
 /**
@@ -177,4 +191,19 @@ function detailOf(error: unknown): string {
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : "";
   if (cause && !text.includes(cause)) text = `${text} (${cause})`;
   return oneLine(text);
+}
+
+/** The innermost cause of a connection failure, in a few words. */
+function unreachableReason(error: unknown): string {
+  const messages: string[] = [];
+  for (let cause = error; cause instanceof Error; cause = cause.cause) messages.push(cause.message);
+  const all = messages.join(" ");
+  if (/connection refused/i.test(all)) return "connection refused";
+  if (/dns error|name or service not known|failed to lookup/i.test(all)) {
+    return "the host name does not resolve";
+  }
+  if (/timed? ?out/i.test(all)) return "the connection timed out";
+  if (/certificate|tls|ssl/i.test(all)) return "TLS failed: check http vs https";
+  const innermost = messages.at(-1) ?? String(error);
+  return innermost.replace(/\s+/g, " ").trim().replace(/\.$/, "").slice(0, 120) || "no details";
 }

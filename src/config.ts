@@ -4,7 +4,8 @@
  * @module
  */
 import type { OutputLimitField } from "./chat_wire.ts";
-import { validateCompactionSettings } from "./context/settings.ts";
+import { isObject, isPositiveInteger, isString } from "./check.ts";
+import { validateCompactionSettings } from "./context/mod.ts";
 
 /** A validated provider configuration. The key must never be printed or stored. */
 export interface ProviderConfig {
@@ -20,6 +21,8 @@ export interface ProviderConfig {
    * for OpenAI's reasoning models (o1, o3, o4, gpt-5) and `max_tokens` for the rest.
    */
   outputLimitField?: OutputLimitField;
+  /** Set when the key is written in the file itself (not `env:NAME`, not `null`). */
+  literalKey?: true;
 }
 
 /** A configuration problem; main prints `message` and exits with code 2. */
@@ -74,10 +77,10 @@ export async function loadProviderConfig(path: string, env: EnvReader): Promise<
  * Contract: as `loadProviderConfig`; reports all problems at once.
  */
 export function parseProviderConfig(data: unknown, path: string, env: EnvReader): ProviderConfig {
-  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+  if (!isObject(data)) {
     throw new ConfigError(`Invalid provider file "${path}": expected a JSON object`);
   }
-  const fields = data as Record<string, unknown>;
+  const fields = data;
   const problems: string[] = [];
   for (const name of Object.keys(fields)) {
     if (!KNOWN_FIELDS.includes(name)) problems.push(`field "${name}" is unknown`);
@@ -113,6 +116,9 @@ export function parseProviderConfig(data: unknown, path: string, env: EnvReader)
     ...(keepRecentTokens !== undefined ? { keepRecentTokens } : {}),
     ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
     ...(outputLimitField !== undefined ? { outputLimitField } : {}),
+    ...(typeof fields.apiKey === "string" && !fields.apiKey.startsWith("env:")
+      ? { literalKey: true as const }
+      : {}),
   };
 }
 
@@ -136,7 +142,7 @@ function requireString(
 ): string | undefined {
   const value = fields[name];
   if (value === undefined) problems.push(`field "${name}" is required`);
-  else if (typeof value !== "string" || value.trim() === "") {
+  else if (!isString(value) || value.trim() === "") {
     problems.push(`field "${name}" must be a non-empty string, got ${JSON.stringify(value)}`);
   } else return value;
   return undefined;
@@ -153,7 +159,7 @@ function integerField(
     if (required) problems.push(`field "${name}" is required`);
     return undefined;
   }
-  if (typeof value !== "number" || !Number.isInteger(value) || value <= 0) {
+  if (!isPositiveInteger(value)) {
     problems.push(`field "${name}" must be a positive integer, got ${JSON.stringify(value)}`);
     return undefined;
   }
@@ -161,12 +167,14 @@ function integerField(
 }
 
 function resolveApiKey(value: unknown, env: EnvReader, problems: string[]): string | undefined {
+  // `null`: the server needs no key; no variable is read, so none can leak to it.
+  if (value === null) return PLACEHOLDER_KEY;
   if (value === undefined) {
     return readEnv(env, "POWERCODE_API_KEY", problems) ??
       readEnv(env, "OPENAI_API_KEY", problems) ?? PLACEHOLDER_KEY;
   }
   if (typeof value !== "string" || value === "") {
-    problems.push(`field "apiKey" must be a non-empty string or "env:NAME"`);
+    problems.push(`field "apiKey" must be a non-empty string, "env:NAME" or null`);
     return undefined;
   }
   if (!value.startsWith("env:")) return value;

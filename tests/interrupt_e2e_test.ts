@@ -8,6 +8,7 @@
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
 import { INTERRUPTED_RESULT } from "../src/agent.ts";
 import { MISSING_RESULT } from "../src/context/working_memory.ts";
+import { interruptedNote } from "../src/task_notes.ts";
 import type { ChatMessage } from "./support/fake_server.ts";
 import { childEnv, createTempProject, type TempProject } from "./support/project.ts";
 import { text, toolCalls } from "./support/scripts.ts";
@@ -262,7 +263,7 @@ Deno.test("powercode Ctrl+C during bash kills the command's processes and the se
       content: `(no output)\n${killed}\n${INTERRUPTED_RESULT}`,
     },
     { role: "tool", tool_call_id: "call_2", content: INTERRUPTED_RESULT },
-    { role: "user", content: "and now?" },
+    { role: "user", content: `${interruptedNote()}\n\nand now?` },
   ]);
 });
 
@@ -329,10 +330,12 @@ Deno.test("powercode shows a spinner until the first token and colours on a term
   const next = scripted.play([text("Done.")]);
   await typeTask(pane, "next");
   await pane.waitFor((screen) => screen.includes("Done."), "the next answer");
-  // The interrupted reply left two user messages in a row; they go out as one.
-  assertEquals(withoutSystem(next()[0]?.body?.messages), [
-    { role: "user", content: "count slowly\n\nnext" },
-  ]);
+  // The partial reply the user saw is kept; the note tells the model the task was stopped.
+  const messages = withoutSystem(next()[0]?.body?.messages);
+  assertEquals(messages.length, 3);
+  assertEquals(messages[0], { role: "user", content: "count slowly" });
+  assert(answer.startsWith(String(messages[1]?.content)) && messages[1]?.role === "assistant");
+  assertEquals(messages[2], { role: "user", content: `${interruptedNote()}\n\nnext` });
 });
 
 Deno.test("powercode on a terminal with NO_COLOR prints no colours, and Ctrl+D exits", async () => {

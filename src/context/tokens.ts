@@ -4,8 +4,9 @@
  *
  * @module
  */
+import { utf8Length } from "../utf8.ts";
 import type { Message, ToolDefinition } from "../messages.ts";
-import type { Session } from "./session.ts";
+import type { Session } from "../session/mod.ts";
 
 /** Tokens counted per message for its role and separators. */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
@@ -115,22 +116,4 @@ function estimateShownTokens(text: string, limit: number | undefined): number {
   const head = Math.floor(limit / 2);
   return estimateTextTokens(text.slice(0, head)) +
     estimateTextTokens(text.slice(text.length - (limit - head))) + TRUNCATION_MARKER_TOKENS;
-}
-
-function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && isLowSurrogate(text.charCodeAt(index + 1))) {
-      bytes += 4;
-      index++;
-    } else bytes += 3;
-  }
-  return bytes;
-}
-
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
 }
