@@ -23,7 +23,7 @@ const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456
  * A fresh tool-call id of 9 letters and digits, the only form Mistral accepts and one
  * every other provider accepts too.
  */
-export function newToolCallId(): string {
+function newToolCallId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(9));
   return Array.from(bytes, (byte) => ID_ALPHABET[byte % ID_ALPHABET.length]).join("");
 }
