@@ -266,7 +266,7 @@ Deno.test("powercode /clear starts a new session file and /sessions lists id, ti
     "Started a new session; the previous one stays in .powercode/sessions/",
   );
   const time = /\d{4}-\d{2}-\d{2} \d{2}:\d{2}/.source;
-  const header = /   ID {22}STARTED \(UTC[+-]\d{2}:\d{2}\)  MSGS  FIRST TASK/.source;
+  const header = / {3}ID {22}STARTED \(UTC[+-]\d{2}:\d{2}\) {2}MSGS {2}FIRST TASK/.source;
   assertMatch(
     result.stdout,
     new RegExp(
