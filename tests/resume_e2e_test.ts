@@ -9,7 +9,7 @@ import type { ChatMessage } from "./support/fake_server.ts";
 import { createTempProject } from "./support/project.ts";
 import { waitUntil } from "./support/processes.ts";
 import { PROMPT, screenLines, startInTmux, typeTask, waitForPrompt } from "./support/repl_pane.ts";
-import { text, toolCalls } from "./support/scripts.ts";
+import { httpError, text, toolCalls } from "./support/scripts.ts";
 import { ENV, provider, sessionIds, startScriptedServer } from "./support/sessions.ts";
 
 function withoutSystem(messages: readonly ChatMessage[] | undefined): ChatMessage[] {
@@ -84,4 +84,22 @@ Deno.test("powercode drops lines typed during a task when Ctrl+C interrupts it",
   );
   assert(!tasks.some((task) => task.includes("typed ahead")), JSON.stringify(tasks));
   assertEquals(first().length, 2);
+});
+
+Deno.test("powercode rewrites the retry line in place on a terminal and clears it for the answer", async () => {
+  await using scripted = await startScriptedServer();
+  await using project = await createTempProject();
+  await project.writeProvider(provider(scripted.server.url));
+  const busy = httpError(503, `overloaded ${"and very busy ".repeat(20)}`, {
+    headers: { "retry-after": "1" },
+  });
+  scripted.play([busy, busy, text("Answer after retries.")]);
+  await using pane = await startInTmux(project, { NO_COLOR: "1" });
+  await typeTask(pane, "hello");
+  const second = await pane.waitFor((screen) => screen.includes("(attempt 2)"), "the second retry");
+  const retryRows = screenLines(second).filter((line) => line.startsWith("↻"));
+  assertEquals(retryRows.length, 1, second);
+  assert(retryRows[0]!.length <= 200 && retryRows[0]!.includes("…"), retryRows[0]);
+  const done = await pane.waitFor((screen) => screen.includes("Answer after retries."), "answer");
+  assertEquals(screenLines(done).filter((line) => line.includes("↻")), []);
 });
