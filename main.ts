@@ -65,6 +65,9 @@ async function start(cli: CliOptions): Promise<number> {
         "personal copy in .powercode/ (--provider .powercode/provider.json)",
     );
   }
+  if (terminal) {
+    renderer.line(`powercode ${denoConfig.version} · ${config.model} · /help for commands`);
+  }
   const { agent, instructions } = await assemble({
     config,
     workspaceDir: WORKSPACE_DIR,
@@ -81,12 +84,9 @@ async function start(cli: CliOptions): Promise<number> {
       printAnswer: (answer) => writeTo(Deno.stdout)(`${answer}\n`),
     });
   }
-  if (terminal) {
-    renderer.line(`powercode ${denoConfig.version} · ${config.model} · /help for commands`);
-    if (instructions) {
-      const cut = instructions.truncated ? ", cut to 32 KB" : "";
-      renderer.line(renderer.dim(`Loaded AGENTS.md (${instructions.bytes} bytes${cut})`));
-    }
+  if (terminal && instructions) {
+    const cut = instructions.truncated ? ", cut to 32 KB" : "";
+    renderer.line(renderer.dim(`Loaded AGENTS.md (${instructions.bytes} bytes${cut})`));
   }
   return await runRepl({
     agent,

@@ -21,9 +21,15 @@ import {
   type ScriptedServer,
   startScriptedServer,
 } from "./support/sessions.ts";
-import { delay, startTmux, type TmuxPane } from "./support/tmux.ts";
-
-const PROMPT = "> ";
+import {
+  PROMPT,
+  screenLines,
+  startInTmux,
+  typeTask,
+  waitForPrompt,
+  withoutNoColor,
+} from "./support/repl_pane.ts";
+import { delay, startTmux } from "./support/tmux.ts";
 
 /** A `sleep` no other process runs, so pgrep finds exactly this test's processes. */
 function uniqueSleep(): string {
@@ -163,46 +169,6 @@ Deno.test("powercode --continue after SIGKILL during a streamed reply drops the 
     { role: "user", content: "go on" },
   ]);
 });
-
-/** Starts `deno task start` in a tmux pane and waits for its first prompt. */
-async function startInTmux(
-  project: TempProject,
-  env: Record<string, string> = {},
-): Promise<TmuxPane> {
-  const pane = await startTmux({
-    cwd: project.dir,
-    command: "deno task --quiet start",
-    env: { ...withoutNoColor(childEnv(ENV)), TERM: "xterm-256color", ...env },
-  });
-  try {
-    await waitForPrompt(pane, "the first prompt");
-    return pane;
-  } catch (error) {
-    await pane[Symbol.asyncDispose]();
-    throw error;
-  }
-}
-
-function withoutNoColor(env: Record<string, string>): Record<string, string> {
-  const { NO_COLOR: _, ...rest } = env;
-  return rest;
-}
-
-/** The non-empty lines of a screen. */
-function screenLines(screen: string): string[] {
-  return screen.split("\n").map((line) => line.trimEnd()).filter((line) => line !== "");
-}
-
-/** Waits until the last line of the pane is an empty prompt. */
-async function waitForPrompt(pane: TmuxPane, what: string): Promise<string> {
-  return await pane.waitFor((screen) => screenLines(screen).at(-1) === PROMPT.trim(), what);
-}
-
-/** Types a task and presses Enter. */
-async function typeTask(pane: TmuxPane, task: string): Promise<void> {
-  await pane.type(task);
-  await pane.keys("Enter");
-}
 
 Deno.test("powercode Ctrl+C during bash kills the command's processes and the session stays valid", async () => {
   await using scripted = await startScriptedServer();
