@@ -8,14 +8,20 @@ import denoConfig from "./deno.json" with { type: "json" };
 import { assemble } from "./src/assemble.ts";
 import { parseCli, USAGE } from "./src/cli.ts";
 import type { CliOptions } from "./src/cli.ts";
-import { ConfigError, loadProviderConfig } from "./src/config.ts";
+import { ConfigError, loadProviderConfig, type ProviderConfig } from "./src/config.ts";
+import {
+  compactionThreshold,
+  estimateTextTokens,
+  resolveCompactionSettings,
+} from "./src/context/mod.ts";
 import { Renderer } from "./src/render.ts";
 import { runPrint, runRepl } from "./src/repl.ts";
 import { type SessionChoice, SessionStore } from "./src/session/mod.ts";
+import { formatSessionsTable } from "./src/sessions_table.ts";
 import type { DirEntry } from "./src/ui/completion.ts";
 import { PlainOutput } from "./src/ui/plain_output.ts";
 import { sanitize } from "./src/ui/sanitize.ts";
-import { TaskView } from "./src/ui/task_view.ts";
+import { type TaskOutput, TaskView } from "./src/ui/task_view.ts";
 import { terminalColumns, terminalRows } from "./src/ui/terminal.ts";
 
 const WORKSPACE_DIR = "workspace";
@@ -34,6 +40,7 @@ async function main(args: string[]): Promise<number> {
   if (cli.help) return print(`${USAGE}\n`);
   if (cli.version) return print(`powercode ${denoConfig.version}\n`);
   try {
+    if (cli.sessions || cli.chooseSession) return await listSessions(cli.chooseSession);
     return await start(cli);
   } catch (error) {
     return fail(error, error instanceof ConfigError ? 2 : 1);
@@ -44,23 +51,13 @@ async function start(cli: CliOptions): Promise<number> {
   await requireWorkspace();
   const providerPath = cli.provider ?? readEnv("POWERCODE_PROVIDER") ?? "provider.json";
   const config = await loadProviderConfig(providerPath, readEnv);
+  const task = cli.print === undefined ? undefined : await withPipedInput(cli.print, config);
   const interactive = cli.print === undefined;
   const terminal = Deno.stdin.isTerminal() && interactive;
   const screen = Deno.stdout.isTerminal() && interactive;
   const color = Deno.stdout.isTerminal() && !readEnv("NO_COLOR");
-  const output = screen
-    ? new TaskView({
-      io: { write: writeTo(Deno.stdout), columns: terminalColumns, rows: terminalRows },
-      color,
-      markdown: color,
-    })
-    : new PlainOutput({
-      answer: writeTo(Deno.stdout),
-      status: writeTo(interactive ? Deno.stdout : Deno.stderr),
-    });
-  if (output instanceof TaskView) Deno.addSignalListener("SIGWINCH", () => output.resize());
   const renderer = new Renderer({
-    output,
+    output: createOutput({ screen, color, interactive }),
     color,
     streamAnswer: interactive,
     model: config.model,
@@ -69,7 +66,16 @@ async function start(cli: CliOptions): Promise<number> {
   // Created now so that the sandbox can hide it from commands from the first task on.
   await Deno.mkdir(SESSIONS_DIR, { recursive: true });
   const store = new SessionStore(SESSIONS_DIR);
-  const { agent } = await assemble({
+  if (config.literalKey && isTopLevelProviderFile(providerPath)) {
+    renderer.line(
+      `⚠ ${providerPath} holds a literal API key and is tracked by git: use "env:NAME", or a ` +
+        "personal copy in .powercode/ (--provider .powercode/provider.json)",
+    );
+  }
+  if (terminal) {
+    renderer.line(`powercode ${denoConfig.version} · ${config.model} · /help for commands`);
+  }
+  const { agent, instructions } = await assemble({
     config,
     workspaceDir: WORKSPACE_DIR,
     maxSteps: cli.maxSteps,
@@ -80,14 +86,15 @@ async function start(cli: CliOptions): Promise<number> {
     bash: { unsandboxedBash: cli.unsandboxedBash, hide: [providerPath, POWERCODE_DIR] },
   });
   renderer.watchContext(() => agent.context());
-  if (cli.print !== undefined) {
-    return await runPrint(agent, cli.print, {
+  if (task !== undefined) {
+    return await runPrint(agent, task, {
       renderer,
       printAnswer: (answer) => writeTo(Deno.stdout)(`${answer}\n`),
     });
   }
-  if (terminal) {
-    renderer.line(`powercode ${denoConfig.version} · ${config.model} · /help for commands`);
+  if (terminal && instructions) {
+    const cut = instructions.truncated ? ", cut to 32 KB" : "";
+    renderer.line(renderer.dim(`Loaded AGENTS.md (${instructions.bytes} bytes${cut})`));
   }
   return await runRepl({
     agent,
@@ -98,6 +105,28 @@ async function start(cli: CliOptions): Promise<number> {
   });
 }
 
+/**
+ * Where the renderer writes: on a terminal a live view (status line, markdown when in
+ * colour, redrawn on resize); otherwise plain lines (to stderr besides the answer for -p).
+ */
+function createOutput(
+  options: { screen: boolean; color: boolean; interactive: boolean },
+): TaskOutput {
+  if (!options.screen) {
+    return new PlainOutput({
+      answer: writeTo(Deno.stdout),
+      status: writeTo(options.interactive ? Deno.stdout : Deno.stderr),
+    });
+  }
+  const view = new TaskView({
+    io: { write: writeTo(Deno.stdout), columns: terminalColumns, rows: terminalRows },
+    color: options.color,
+    markdown: options.color,
+  });
+  Deno.addSignalListener("SIGWINCH", () => view.resize());
+  return view;
+}
+
 /** A workspace directory's entries, for Tab completion. */
 async function listWorkspace(dir: string): Promise<DirEntry[]> {
   const entries: DirEntry[] = [];
@@ -105,6 +134,38 @@ async function listWorkspace(dir: string): Promise<DirEntry[]> {
     entries.push({ name: entry.name, isDirectory: entry.isDirectory });
   }
   return entries;
+}
+
+/** `--sessions` and `-r` without an id: the table of recent sessions. */
+async function listSessions(choose: boolean): Promise<number> {
+  const table = formatSessionsTable(await new SessionStore(SESSIONS_DIR).list(20), {
+    width: Deno.stdout.isTerminal() ? terminalColumns() : 80,
+  });
+  const hint = choose ? "\nResume one with: powercode -r ID (any unique start of the id)" : "";
+  return print(`${table}${hint}\n`);
+}
+
+/**
+ * The `-p` task with piped stdin attached as its context, when stdin is not a terminal.
+ * Contract: throws a ConfigError when the piped text cannot fit the model's window.
+ */
+async function withPipedInput(task: string, config: ProviderConfig): Promise<string> {
+  if (Deno.stdin.isTerminal()) return task;
+  const piped = await new Response(Deno.stdin.readable).text();
+  if (piped.trim() === "") return task;
+  const limit = Math.floor(compactionThreshold(resolveCompactionSettings(config)) / 2);
+  const tokens = estimateTextTokens(piped);
+  if (tokens > limit) {
+    throw new ConfigError(
+      `Cannot send the piped input: it is about ${tokens} tokens, more than half of what fits ` +
+        `the window (${limit}); pipe less of it (e.g. through tail -n 200)`,
+    );
+  }
+  return `${task}\n\n<stdin>\n${piped.replace(/\n$/, "")}\n</stdin>`;
+}
+
+function isTopLevelProviderFile(path: string): boolean {
+  return path.replace(/^\.\//, "") === "provider.json";
 }
 
 function sessionChoice(cli: CliOptions): SessionChoice {

@@ -14,6 +14,7 @@ import type { EventSink } from "./events.ts";
 import type { ToolCall } from "./messages.ts";
 import { newSession, openSession, Session, type SessionChoice } from "./session/mod.ts";
 import type { SessionStore } from "./session/mod.ts";
+import { loadProjectInstructions, type ProjectInstructions } from "./project_instructions.ts";
 import { buildSystemPrompt } from "./system_prompt.ts";
 import { createTools, type CreateToolsOptions, type Tool, ToolRegistry } from "./tools/mod.ts";
 import { Workspace } from "./tools/mod.ts";
@@ -48,6 +49,8 @@ export interface Assembly {
   workspace: Workspace;
   model: ChatModel;
   compactor: Compactor;
+  /** The AGENTS.md read into the system prompt, when there is one. */
+  instructions: ProjectInstructions | undefined;
 }
 
 /**
@@ -66,6 +69,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     baseURL: config.baseURL,
     apiKey: config.apiKey,
     model: config.model,
+    ...(config.outputLimitField ? { outputLimitField: config.outputLimitField } : {}),
   });
   const onEvent = options.onEvent ?? (() => {});
   const compactor = new Compactor({ model, settings: resolveCompactionSettings(config), onEvent });
@@ -80,17 +84,23 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
       report,
     })
     : new Session(sessionOptions);
+  const loadSystemPrompt = async () => {
+    const instructions = await loadProjectInstructions(workspace);
+    return { instructions, prompt: buildSystemPrompt(workspace.root, instructions?.text) };
+  };
+  const { instructions, prompt } = await loadSystemPrompt();
   const agent = new Agent({
     model,
     tools: registry,
     session,
     newSession: () => store ? newSession(store, sessionOptions) : new Session(sessionOptions),
     compactor,
-    systemPrompt: buildSystemPrompt(workspace.root),
+    systemPrompt: prompt,
+    reloadSystemPrompt: async () => (await loadSystemPrompt()).prompt,
     maxSteps: options.maxSteps,
     onEvent,
   });
-  return { agent, workspace, model, compactor };
+  return { agent, workspace, model, compactor, instructions };
 }
 
 async function buildTools(

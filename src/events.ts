@@ -23,6 +23,8 @@ export type AgentEvent =
   | CompactionEvent
   | { type: "thinking" }
   | { type: "text"; text: string }
+  | { type: "reasoning"; text: string }
+  | { type: "discard_partial" }
   | { type: "tool_start"; call: ToolCall }
   /** Live output of a running tool (bash), for the terminal only. */
   | { type: "tool_output"; call: ToolCall; text: string }

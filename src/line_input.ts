@@ -22,6 +22,8 @@ export interface LineInput {
   pendingText(): string;
   /** Erases the text typed and not yet submitted. */
   clearLine(): void;
+  /** Drops lines entered while a task ran and not yet read (type-ahead). */
+  discardQueued(): void;
   /** Prints a line for the user (a hint); a shown prompt moves below it. */
   notice(text: string): void;
   /** Ends input: a pending or later `next` returns undefined. */
@@ -38,6 +40,8 @@ export interface LineInputOptions {
   write: (text: string) => void;
   /** For the line editor: colours, the history file, Tab completion. */
   editor?: { color: boolean; historyFile?: string; complete?: Completer };
+  /** Earlier entries for Up, newest first (a resumed session's tasks). */
+  history?: string[];
 }
 
 /**
@@ -54,7 +58,11 @@ export async function openLineInput(options: LineInputOptions): Promise<LineInpu
   };
   Deno.addSignalListener("SIGINT", interrupt);
   const input = options.terminal
-    ? await openTerminalInput({ ...options.editor ?? { color: false }, onInterrupt: interrupt })
+    ? await openTerminalInput({
+      ...options.editor ?? { color: false },
+      onInterrupt: interrupt,
+      ...(options.history ? { earlier: [...options.history].reverse() } : {}),
+    })
     : openPipedInput(interrupt, options.write);
   return {
     ...input,
@@ -92,6 +100,9 @@ function openPipedInput(interrupt: () => void, write: (text: string) => void): L
     },
     pendingText: () => "",
     clearLine() {},
+    discardQueued() {
+      queue.length = 0;
+    },
     notice: (text) => write(`${text}\n`),
     close() {
       if (!closed) rl.close();

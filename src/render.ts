@@ -9,13 +9,16 @@ import { bold, cyan, dim, green, red, setColorEnabled, yellow } from "@std/fmt/c
 import type { TaskResult } from "./agent.ts";
 import type { AgentEvent } from "./events.ts";
 import type { ToolCall } from "./messages.ts";
-import { parseToolArguments } from "./tool_arguments.ts";
+import type { TranscriptEntry } from "./transcript.ts";
 import { sanitize, sanitizeLine } from "./ui/sanitize.ts";
 import { formatContext } from "./ui/status_line.ts";
 import type { TaskOutput } from "./ui/task_view.ts";
 import { createTheme, type Theme } from "./ui/theme.ts";
-import { commandResult, editDiff, OutputTail, tailRows } from "./ui/tool_view.ts";
-import { fitWidth, textWidth } from "./ui/width.ts";
+import { commandResult, describeCall, editDiff, OutputTail, tailRows } from "./ui/tool_view.ts";
+import { transcriptLine } from "./ui/transcript_view.ts";
+import { truncateWidth } from "./ui/width.ts";
+
+export { describeCall };
 
 /** The context use the status line and the line after each task show. */
 export interface ContextUse {
@@ -45,7 +48,6 @@ interface Running {
   tail: OutputTail;
 }
 
-const ARGUMENT_WIDTH = 80;
 const NONZERO_EXIT = /^exit [1-9]\d*$/;
 
 /** Turns events into output; one instance per program run. */
@@ -55,6 +57,8 @@ export class Renderer {
   #writing = false;
   #theme: Theme;
   #running: Running | undefined;
+  /** A retry line shown in place on a terminal, removed by the next event. */
+  #retrying = false;
 
   /** Creates a renderer; enables or disables colours globally for this process. */
   constructor(options: RendererOptions) {
@@ -81,6 +85,10 @@ export class Renderer {
   /** Renders one event. */
   render(event: AgentEvent): void {
     const output = this.#options.output;
+    if (this.#retrying && event.type !== "retry") {
+      this.#retrying = false;
+      output.tail([]);
+    }
     switch (event.type) {
       case "thinking": {
         const use = this.#context?.();
@@ -93,11 +101,19 @@ export class Renderer {
         if (!this.#writing) output.activity("writing");
         this.#writing = true;
         return output.text(event.text);
+      case "reasoning":
+        // Reasoning shows progress on a live terminal only; pipes and -p carry none of it.
+        if (!this.#options.screen) return;
+        output.activity("reasoning");
+        return output.reasoning(event.text);
+      case "discard_partial":
+        if (!this.#options.streamAnswer) return;
+        return this.line(yellow("(partial answer discarded, retrying)"));
       case "tool_start":
         this.#running = { call: event.call, started: Date.now(), tail: new OutputTail() };
         output.activity(`running ${sanitizeLine(event.call.name)}`);
         return this.line(
-          `${cyan("●")} ${bold(sanitizeLine(event.call.name))} ${describeCall(event.call)}`,
+          `${cyan("●")} ${bold(sanitizeLine(event.call.name))} ${describeCall(event.call, dim)}`,
         );
       case "tool_output": {
         const tail = this.#running?.tail;
@@ -107,15 +123,21 @@ export class Renderer {
       }
       case "tool_end":
         return this.#toolEnd(event.call, event.ok, event.summary);
-      case "retry":
+      case "retry": {
+        const wait = `; retrying in ${
+          (event.delayMs / 1000).toFixed(1)
+        } s (attempt ${event.attempt})`;
+        const reason = sanitizeLine(event.reason.split("\n")[0] ?? "");
+        // On a terminal the row stays one column short of the width (the live region's rule).
+        const margin = this.#options.screen ? 1 : 0;
+        const room = Math.max(20, this.width - margin - "↻ ".length - wait.length);
+        const text = `↻ ${truncateWidth(reason, room)}${wait}`;
+        if (!this.#options.screen) return this.line(yellow(text));
+        // On a terminal the retry line stays in place until the next event replaces it.
         output.activity("waiting to retry");
-        return this.line(
-          yellow(
-            `↻ ${sanitizeLine(event.reason)}; retrying in ${
-              (event.delayMs / 1000).toFixed(1)
-            } s (attempt ${event.attempt})`,
-          ),
-        );
+        this.#retrying = true;
+        return output.tail([yellow(truncateWidth(text, this.width - 1))]);
+      }
       case "compaction_start":
         output.activity("compacting");
         return this.line(
@@ -136,6 +158,23 @@ export class Renderer {
         throw new TypeError(`Cannot render event: ${JSON.stringify(unknown)}`);
       }
     }
+  }
+
+  /** Columns of the terminal (80 on a pipe). */
+  get width(): number {
+    return this.#options.output.width();
+  }
+
+  /** The last line of an interactive run: how to continue the session, if it was saved. */
+  farewell(sessionId: string | undefined): void {
+    if (sessionId) {
+      this.line(dim(`Session ${sanitizeLine(sessionId)} saved: powercode -c continues it`));
+    }
+  }
+
+  /** Redraws a resumed conversation compactly (see {@linkcode buildTranscript}). */
+  transcript(entries: readonly TranscriptEntry[]): void {
+    for (const entry of entries) this.line(transcriptLine(entry));
   }
 
   /** Renders how a task ended; the status line goes. */
@@ -161,6 +200,7 @@ export class Renderer {
 
   /** Ends a task or command without an outcome line: the status line goes. */
   endTask(): void {
+    this.#retrying = false;
     this.#options.output.stop();
   }
 
@@ -200,16 +240,4 @@ export class Renderer {
     if (!this.#options.screen || !use) return;
     this.line(dim(`context ${formatContext(use.estimatedTokens, use.contextWindow)}`));
   }
-}
-
-/** The short argument shown after a tool's name: its path or the command's first line, sanitized. */
-export function describeCall(call: ToolCall): string {
-  const parsed = parseToolArguments(call.arguments);
-  if (!parsed.ok) return dim("(malformed arguments)");
-  const value = parsed.args.path ?? parsed.args.command;
-  if (typeof value !== "string") return "";
-  const first = value.split("\n")[0] ?? "";
-  const shown = sanitizeLine(first);
-  const cut = value.includes("\n") || textWidth(shown) > ARGUMENT_WIDTH;
-  return cut ? `${fitWidth(shown, ARGUMENT_WIDTH).head}…` : shown;
 }

@@ -9,6 +9,9 @@ import type { ContextStatus } from "./context/mod.ts";
 import { type LineInput, openLineInput } from "./line_input.ts";
 import type { Renderer } from "./render.ts";
 import type { SessionInfo } from "./session/mod.ts";
+import { formatSessionsTable } from "./sessions_table.ts";
+import { isNote } from "./task_notes.ts";
+import { buildTranscript } from "./transcript.ts";
 import { createCompleter, type DirEntry } from "./ui/completion.ts";
 import { sanitizeLine } from "./ui/sanitize.ts";
 
@@ -30,15 +33,22 @@ export const COMMANDS = ["/help", "/context", "/compact", "/clear", "/sessions",
 const HELP = [
   "Type a task and press Enter. Commands:",
   "  /help             this list",
-  "  /context          tokens in use, window, compaction threshold, messages, summary",
-  "  /compact [focus]  summarize earlier messages now, optionally focused on some text",
+  "  /context          tokens in use, window, compaction threshold, messages,",
+  "                    summary",
+  "  /compact [focus]  summarize earlier messages now, optionally focused on",
+  "                    some text",
   "  /clear            start a new session (the current one stays on disk)",
-  "  /sessions         recent sessions: id, time, first task",
+  "  /sessions         recent sessions: id, start time, messages, first task",
   "  /exit             leave (also: exit, quit, Ctrl+D)",
-  "Keys: Enter sends; Alt+Enter, Ctrl+J or a trailing \\ start a new line; a paste is one task.",
-  "  Up/Down recall earlier inputs (kept in .powercode/history); Tab completes commands and paths.",
-  "  Keys typed while a task runs wait for the next prompt. Ctrl+C interrupts a running task",
-  "  (and drops those keys), clears the line, or twice at an empty prompt exits; Ctrl+D exits.",
+  "Keys:",
+  "  Enter             run the task; a paste is one task, however many lines",
+  "  Alt+Enter, Ctrl+J a new line (so does a trailing \\ before Enter)",
+  "  Up/Down           earlier tasks (kept in .powercode/history)",
+  "  Tab               complete commands and workspace paths",
+  "  Ctrl+C            interrupt a running task (keys typed meanwhile are",
+  "                    dropped); clear the line; twice at an empty prompt: exit",
+  "  Ctrl+D            exit, at an empty prompt",
+  "Keys typed while a task runs wait for the next prompt.",
 ].join("\n");
 
 /**
@@ -50,12 +60,23 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   let running: AbortController | undefined;
   let exitArmed = false;
   const { editor } = options;
+  const history = options.agent.session.history;
+  if (terminal && history.length > 0) {
+    const compactedUntil = options.agent.session.compaction?.compactedUntil ?? 0;
+    renderer.transcript(buildTranscript(history, compactedUntil));
+  }
   let opened: LineInput | undefined;
   const input = opened = await openLineInput({
     terminal,
+    history: history.flatMap((message) =>
+      message.role === "user" && !isNote(message.content) ? [message.content] : []
+    ).reverse(),
     onInterrupt: () => {
-      if (running) return running.abort();
       const input = opened;
+      if (running) {
+        input?.discardQueued();
+        return running.abort();
+      }
       if (!input) return;
       if (input.pendingText() !== "") return input.clearLine();
       if (exitArmed || !terminal) return input.close();
@@ -107,6 +128,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   } finally {
     input.close();
   }
+  if (terminal) renderer.farewell(options.agent.session.id);
   return failed && !terminal ? 1 : 0;
 }
 
@@ -153,11 +175,16 @@ async function runCommand(text: string, options: ReplOptions, signal: AbortSigna
       return;
     }
     case "/clear": {
-      agent.startNewSession();
+      await agent.startNewSession();
       return renderer.line("Started a new session; the previous one stays in .powercode/sessions/");
     }
     case "/sessions":
-      return renderer.line(describeSessions(await options.listSessions(10)));
+      return renderer.line(
+        formatSessionsTable(await options.listSessions(10), {
+          currentId: agent.session.id,
+          width: renderer.width,
+        }),
+      );
     default:
       return renderer.line(`Unknown command "${sanitizeLine(command)}": type /help for the list`);
   }
@@ -173,13 +200,4 @@ function describeContext(status: ContextStatus): string {
     `  messages in history: ${status.messages}`,
     `  summary: ${summary}`,
   ].join("\n");
-}
-
-function describeSessions(sessions: SessionInfo[]): string {
-  if (sessions.length === 0) return "No saved sessions yet";
-  return sessions.map((info) =>
-    `${info.id}  ${info.created.slice(0, 16).replace("T", " ")}  ${info.messages} msgs  ${
-      sanitizeLine(info.firstTask)
-    }`
-  ).join("\n");
 }

@@ -128,7 +128,7 @@ Deno.test("powercode renders a markdown answer word-wrapped to a 50-column termi
     "│ a.ts │    12 │",
     "└──────┴───────┘",
   ]);
-  assert(/^context \d+ \/ 32\.8k tokens/.test(shown[from + 15] ?? ""), shown.join("\n"));
+  assert(/^context [\d.]+k? \/ 32\.8k tokens/.test(shown[from + 15] ?? ""), shown.join("\n"));
   assertEquals(shown.slice(from + 16), [">"]);
   assert(shown.every((line) => textWidth(line) <= 50), shown.join("\n"));
   const colours = await pane.screen({ escapes: true });
@@ -166,7 +166,8 @@ Deno.test("powercode holds keys typed during a task for the next prompt and drop
   await pane.waitFor((s) => s.includes("Third answer."), "the third answer");
   const all = lines(await pane.screen());
   assertEquals(all.filter((line) => line.startsWith("> ")), ["> one", "> typed ahead", "> three"]);
-  assertEquals(userMessages(requests()[2]?.body?.messages).at(-1), "typed ahead\n\nthree");
+  const last = String(userMessages(requests()[2]?.body?.messages).at(-1));
+  assert(last.endsWith("three") && !JSON.stringify(requests()).includes("never sent"), last);
 });
 
 Deno.test("powercode shows escape sequences from the model and in tool arguments instead of obeying them", async () => {

@@ -100,6 +100,14 @@ export class LineEditor {
     this.#draw();
   }
 
+  /** Drops keys and lines typed while no prompt was shown (Ctrl+C does this by itself). */
+  discardTypeAhead(): void {
+    this.#held = [];
+    if (this.#waiting) return;
+    this.#buffer.set("");
+    this.#options.history.reset();
+  }
+
   /** Prints `text` on its own lines; a shown prompt moves below it. */
   notice(text: string): void {
     const active = this.#waiting !== undefined;
@@ -208,10 +216,8 @@ export class LineEditor {
       this.#options.onInterrupt();
       return true;
     }
-    this.#held = [];
+    this.discardTypeAhead();
     this.#eof = false;
-    this.#buffer.set("");
-    this.#options.history.reset();
     this.#options.onInterrupt();
     return false;
   }

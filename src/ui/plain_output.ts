@@ -40,9 +40,12 @@ export class PlainOutput implements TaskOutput {
   /** Nothing to show: no live rows on a pipe. */
   tail(_rows: string[]): void {}
 
-  /** Lines are not cut on a pipe. */
+  /** Nothing to show: reasoning stays off pipes and `-p` output. */
+  reasoning(_chunk: string): void {}
+
+  /** Pipes have no width: tables and cut lines are laid out for 80 columns. */
   width(): number {
-    return Infinity;
+    return 80;
   }
 
   /** Writes answer text as it comes, sanitized. */

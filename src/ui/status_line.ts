@@ -33,7 +33,7 @@ export function formatStatusLine(state: StatusState, width: number, theme: Theme
   const context = state.contextTokens !== undefined && state.contextWindow
     ? formatContext(state.contextTokens, state.contextWindow)
     : undefined;
-  const model = sanitizeLine(state.model);
+  const model = state.model === "" ? undefined : sanitizeLine(state.model);
   const candidates = [
     [elapsed, "Ctrl+C to interrupt", context, model],
     [elapsed, "Ctrl+C to interrupt", context],

@@ -40,6 +40,8 @@ export interface TaskOutput {
   context(tokens: number): void;
   /** Streamed answer text from the model (unsanitized). */
   text(chunk: string): void;
+  /** Streamed reasoning from the model (unsanitized), shown dim where shown at all. */
+  reasoning(chunk: string): void;
   /** One or more finished, safe lines. */
   line(text: string): void;
   /** Live rows above the status line (a running command's output); [] removes them. */
@@ -63,6 +65,7 @@ export class TaskView implements TaskOutput {
   #theme: Theme;
   #region: LiveRegion;
   #stream: TextStream | undefined;
+  #reasoning: PlainStream | undefined;
   #status: (TaskStatus & { activity: string; started: number }) | undefined;
   #tail: string[] = [];
   #timer: ReturnType<typeof setInterval> | undefined;
@@ -96,14 +99,20 @@ export class TaskView implements TaskOutput {
 
   /** Adds streamed answer text: finished rows are printed, the open line stays live. */
   text(chunk: string): void {
+    const reasoning = this.#endReasoning();
     this.#stream ??= this.#newStream();
-    const rows = this.#stream.push(chunk);
-    this.#print(rows);
+    this.#print([...reasoning, ...this.#stream.push(chunk)]);
+  }
+
+  /** Adds streamed reasoning, dim and as written; it ends when the answer or a line comes. */
+  reasoning(chunk: string): void {
+    this.#reasoning ??= new PlainStream(this.#options.io.columns());
+    this.#print(this.#reasoning.push(chunk).map(this.#theme.dim));
   }
 
   /** Ends the answer so far and prints `line` (one or more safe lines) below it. */
   line(line: string): void {
-    this.#print([...this.#endAnswer(), ...line.split("\n")]);
+    this.#print([...this.#endReasoning(), ...this.#endAnswer(), ...line.split("\n")]);
   }
 
   /** Live rows above the status line, e.g. a running command's last lines; [] removes them. */
@@ -120,6 +129,7 @@ export class TaskView implements TaskOutput {
   /** Redraws for the current width (after a terminal resize). */
   resize(): void {
     this.#stream?.setWidth(this.#options.io.columns());
+    this.#reasoning?.setWidth(this.#options.io.columns());
     this.#redraw();
   }
 
@@ -134,8 +144,14 @@ export class TaskView implements TaskOutput {
     this.#timer = undefined;
     this.#status = undefined;
     this.#tail = [];
-    this.#print(this.#endAnswer());
+    this.#print([...this.#endReasoning(), ...this.#endAnswer()]);
     this.#region.clear();
+  }
+
+  #endReasoning(): string[] {
+    const rows = this.#reasoning?.end().map(this.#theme.dim) ?? [];
+    this.#reasoning = undefined;
+    return rows;
   }
 
   #endAnswer(): string[] {
@@ -157,7 +173,11 @@ export class TaskView implements TaskOutput {
   #liveRows(): string[] {
     const columns = this.#options.io.columns();
     const status = this.#status;
-    const rows = [...(this.#stream?.pending() ?? []), ...this.#tail];
+    const rows = [
+      ...(this.#reasoning?.pending().map(this.#theme.dim) ?? []),
+      ...(this.#stream?.pending() ?? []),
+      ...this.#tail,
+    ];
     if (status) {
       const elapsedMs = this.#now() - status.started;
       rows.push(formatStatusLine({ ...status, elapsedMs }, columns - 1, this.#theme));

@@ -16,6 +16,8 @@ export interface TerminalInputOptions {
   color: boolean;
   /** Where history persists across runs (none: history lasts for this run). */
   historyFile?: string;
+  /** Entries to recall besides the file's, oldest first (a resumed session's tasks). */
+  earlier?: string[];
   complete?: Completer;
 }
 
@@ -27,7 +29,10 @@ const HISTORY_LIMIT = 500;
  */
 export async function openTerminalInput(options: TerminalInputOptions): Promise<LineInput> {
   const store = options.historyFile ? historyFile(options.historyFile, HISTORY_LIMIT) : undefined;
-  const history = new InputHistory(store ? await store.load() : [], HISTORY_LIMIT);
+  const stored = store ? await store.load() : [];
+  const known = new Set(stored);
+  const earlier = (options.earlier ?? []).filter((entry) => !known.has(entry));
+  const history = new InputHistory([...earlier, ...stored], HISTORY_LIMIT);
   const terminal = openTerminal();
   const editor = new LineEditor({
     io: terminal,
@@ -42,6 +47,7 @@ export async function openTerminalInput(options: TerminalInputOptions): Promise<
     next: (prompt) => editor.next(prompt),
     pendingText: () => editor.pendingText(),
     clearLine: () => editor.clearLine(),
+    discardQueued: () => editor.discardTypeAhead(),
     notice: (text) => editor.notice(text),
     close() {
       stopResize();

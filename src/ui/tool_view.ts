@@ -8,13 +8,15 @@ import type { ToolCall } from "../messages.ts";
 import { parseToolArguments } from "../tool_arguments.ts";
 import { sanitizeLine } from "./sanitize.ts";
 import type { Theme } from "./theme.ts";
-import { truncateWidth } from "./width.ts";
+import { fitWidth, textWidth, truncateWidth } from "./width.ts";
 
 /** Output lines shown while a command runs and after it ends. */
 const TAIL_LINES = 4;
 /** Diff lines shown for an edit. */
 const DIFF_LINES = 12;
 const INDENT = "    ";
+/** Columns of a tool's argument shown after its name. */
+const ARGUMENT_WIDTH = 80;
 
 /**
  * The last lines of a command's output as it streams, and how many lines there were.
@@ -111,4 +113,19 @@ export function formatDuration(ms: number): string {
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
   const seconds = Math.round(ms / 1000);
   return `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, "0")}s`;
+}
+
+/**
+ * The short argument shown after a tool's name: its path or the command's first line,
+ * sanitized and cut to 80 columns; `dim` styles the note for malformed arguments.
+ */
+export function describeCall(call: ToolCall, dim: (text: string) => string = (t) => t): string {
+  const parsed = parseToolArguments(call.arguments);
+  if (!parsed.ok) return dim("(malformed arguments)");
+  const value = parsed.args.path ?? parsed.args.command;
+  if (typeof value !== "string") return "";
+  const first = value.split("\n")[0] ?? "";
+  const shown = sanitizeLine(first);
+  const cut = value.includes("\n") || textWidth(shown) > ARGUMENT_WIDTH;
+  return cut ? `${fitWidth(shown, ARGUMENT_WIDTH).head}…` : shown;
 }

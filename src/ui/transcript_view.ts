@@ -1,0 +1,36 @@
+/**
+ * The lines of a resumed conversation's compact redraw, with every text from the
+ * session file sanitized.
+ *
+ * @module
+ */
+import { bold, cyan, dim, green, red } from "@std/fmt/colors";
+import type { TranscriptEntry } from "../transcript.ts";
+import { sanitize, sanitizeLine } from "./sanitize.ts";
+import { describeCall } from "./tool_view.ts";
+
+/** One entry as terminal lines (colours as set for @std/fmt by the renderer). */
+export function transcriptLine(entry: TranscriptEntry): string {
+  switch (entry.kind) {
+    case "summary":
+      return dim(`── the ${entry.messages} messages above are summarized for the model ──`);
+    case "omitted":
+      return dim(`… ${entry.tasks} earlier ${entry.tasks === 1 ? "task" : "tasks"} not shown`);
+    case "task":
+      return bold(`› ${sanitize(entry.text).replaceAll("\n", "\n  ")}`);
+    case "answer":
+      return entry.moreLines === 0
+        ? sanitize(entry.text)
+        : `${sanitize(entry.text)}\n${dim(`  … ${entry.moreLines} more lines`)}`;
+    case "tool":
+      return `${cyan("●")} ${bold(sanitizeLine(entry.call.name))} ${
+        describeCall(entry.call, dim)
+      } ${entry.ok ? green("✓") : red("✗")}`;
+    case "note":
+      return dim(`⏹ ${sanitize(entry.text)}`);
+    default: {
+      const never: never = entry;
+      throw new TypeError(`Cannot show transcript entry: ${JSON.stringify(never)}`);
+    }
+  }
+}
