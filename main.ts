@@ -8,7 +8,7 @@ import denoConfig from "./deno.json" with { type: "json" };
 import { assemble } from "./src/assemble.ts";
 import { parseCli, USAGE } from "./src/cli.ts";
 import type { CliOptions } from "./src/cli.ts";
-import { ConfigError, loadProviderConfig } from "./src/config.ts";
+import { ConfigError, loadProviderConfig, refuseInsideWorkspace } from "./src/config.ts";
 import { Renderer } from "./src/render.ts";
 import { runPrint, runRepl } from "./src/repl.ts";
 import { type SessionChoice, SessionStore } from "./src/session/mod.ts";
@@ -37,7 +37,7 @@ async function main(args: string[]): Promise<number> {
 async function start(cli: CliOptions): Promise<number> {
   await requireWorkspace();
   const providerPath = cli.provider ?? readEnv("POWERCODE_PROVIDER") ?? "provider.json";
-  const config = await loadProviderConfig(providerPath, readEnv);
+  const config = await loadProviderConfig(providerPath, readEnv, { workspaceDir: WORKSPACE_DIR });
   const terminal = Deno.stdin.isTerminal() && cli.print === undefined;
   const color = Deno.stdout.isTerminal() && !readEnv("NO_COLOR");
   const renderer = new Renderer({
@@ -49,9 +49,14 @@ async function start(cli: CliOptions): Promise<number> {
   });
   // Created now so that the sandbox can hide it from commands from the first task on.
   await Deno.mkdir(SESSIONS_DIR, { recursive: true });
+  await refuseInsideWorkspace(POWERCODE_DIR, WORKSPACE_DIR, {
+    what: `the sessions directory "${POWERCODE_DIR}"`,
+    fix: "point workspace/ at a directory that does not hold powercode's own files",
+  });
   const store = new SessionStore(SESSIONS_DIR);
   const { agent } = await assemble({
     config,
+    configFile: providerPath,
     workspaceDir: WORKSPACE_DIR,
     maxSteps: cli.maxSteps,
     onEvent: (event) => renderer.render(event),

@@ -58,6 +58,7 @@ async function main(args: string[]): Promise<number> {
     config = await loadProviderConfig(
       providerFlag(args) ?? Deno.env.get("POWERCODE_PROVIDER") ?? "provider.json",
       (name) => Deno.env.get(name),
+      { workspaceDir: WORKSPACE_DIR },
     );
     requireWindow(config);
   } catch (error) {
