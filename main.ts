@@ -11,7 +11,7 @@ import type { CliOptions } from "./src/cli.ts";
 import { ConfigError, loadProviderConfig, refuseInsideWorkspace } from "./src/config.ts";
 import { Renderer } from "./src/render.ts";
 import { runPrint, runRepl } from "./src/repl.ts";
-import { type SessionChoice, SessionStore } from "./src/session/mod.ts";
+import { type SessionChoice, SessionError, SessionStore } from "./src/session/mod.ts";
 
 const WORKSPACE_DIR = "workspace";
 const POWERCODE_DIR = ".powercode";
@@ -30,7 +30,7 @@ async function main(args: string[]): Promise<number> {
   try {
     return await start(cli);
   } catch (error) {
-    return fail(error, error instanceof ConfigError ? 2 : 1);
+    return fail(error, error instanceof ConfigError || error instanceof SessionError ? 2 : 1);
   }
 }
 

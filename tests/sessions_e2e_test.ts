@@ -216,7 +216,7 @@ Deno.test("powercode --continue skips a torn last line with a warning and goes o
   ]);
 });
 
-Deno.test("powercode --continue refuses a damaged session and --resume an unknown id, in one line", async () => {
+Deno.test("powercode --continue refuses a damaged session and --resume an unknown id, in one line, exit 2", async () => {
   await using scripted = await startScriptedServer();
   await using project = await createTempProject();
   await project.writeProvider(provider(scripted.server.url));
@@ -226,7 +226,7 @@ Deno.test("powercode --continue refuses a damaged session and --resume an unknow
   await Deno.writeTextFile(path, lines.join("\n"));
   const before = await Deno.readTextFile(path);
   const result = await project.run(["--continue"], { stdin: "second task\n", env: ENV });
-  assertEquals(result.code, 1);
+  assertEquals(result.code, 2);
   assertEquals(
     result.stderr,
     `powercode: Cannot load session ".powercode/sessions/${id}.jsonl": line 2 is not valid JSON; ` +
@@ -234,7 +234,7 @@ Deno.test("powercode --continue refuses a damaged session and --resume an unknow
   );
   assertEquals(await Deno.readTextFile(path), before, "a damaged file must be left as it was");
   const unknown = await project.run(["--resume", "20260101-000000-abcdef"], { env: ENV });
-  assertEquals(unknown.code, 1);
+  assertEquals(unknown.code, 2);
   assertEquals(
     unknown.stderr,
     'powercode: Cannot resume session "20260101-000000-abcdef": no such session in ' +

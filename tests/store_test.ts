@@ -1,6 +1,6 @@
 import { assertEquals, assertMatch, assertRejects } from "@std/assert";
 import { Session, type SessionRecord } from "../src/session/session.ts";
-import { SessionStore } from "../src/session/store.ts";
+import { SessionError, SessionStore } from "../src/session/store.ts";
 import { pathsOf } from "./support/tool_paths.ts";
 
 const ID = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
@@ -161,6 +161,102 @@ Deno.test("SessionStore.load() rejects a malformed line with its file and number
       assertEquals(error.message, `Cannot load session "${path}": ${reason}`);
       assertEquals(Deno.readTextFileSync(path).endsWith(body), true);
     }
+  });
+});
+
+/** One session file line per record, for hand-made sessions. */
+function body(...records: unknown[]): string {
+  return records.map((record) => `${JSON.stringify(record)}\n`).join("");
+}
+
+const message = (value: Record<string, unknown>) => ({ type: "message", message: value });
+const assistant = (...ids: string[]) =>
+  message({
+    role: "assistant",
+    content: "",
+    toolCalls: ids.map((id) => ({ id, name: "read_file", arguments: "{}" })),
+  });
+const result = (id: string) => message({ role: "tool", toolCallId: id, content: "ok" });
+
+Deno.test("SessionStore.load() rejects a record that contradicts the records before it", async () => {
+  await withStore(async (store, dir) => {
+    const compaction = (compactedUntil: number) => ({
+      type: "compaction",
+      state: { summary: "s", compactedUntil },
+      tokensBefore: 10,
+      tokensAfter: 5,
+    });
+    const cases: [string, string][] = [
+      [
+        body(USER, compaction(40)),
+        "line 3 compacts until message 40, but only 1 come before it",
+      ],
+      [
+        body(USER, { type: "usage", usage: { totalTokens: 9, historyLength: 2 } }),
+        "line 3 has usage covering 2 messages, but only 1 come before it",
+      ],
+      [
+        body(USER, result("c1")),
+        'line 3 answers tool call "c1", which no unanswered call of the assistant message ' +
+        "before it made",
+      ],
+      [
+        body(USER, assistant("c1"), result("c1"), result("c1")),
+        'line 5 answers tool call "c1", which no unanswered call of the assistant message ' +
+        "before it made",
+      ],
+      [
+        body(USER, assistant("c1"), assistant("c2"), result("c1")),
+        'line 5 answers tool call "c1", which no unanswered call of the assistant message ' +
+        "before it made",
+      ],
+      [body(USER, assistant("c1", "c1")), 'line 3 has tool call id "c1" twice'],
+    ];
+    for (const [text, reason] of cases) {
+      const path = await writeSession(dir, "bad", text);
+      const error = await assertRejects(() => store.load("bad"), SessionError);
+      assertEquals(error.message, `Cannot load session "${path}": ${reason}`);
+      assertEquals(Deno.readTextFileSync(path).endsWith(text), true);
+    }
+  });
+});
+
+Deno.test("SessionStore.load() accepts what crashes and interruptions leave", async () => {
+  await withStore(async (store, dir) => {
+    const records = [
+      USER,
+      assistant("c1", "c2"),
+      { type: "usage", usage: { totalTokens: 30, historyLength: 2 } },
+      result("c2"),
+      USER,
+      assistant("c1"),
+      result("c1"),
+      {
+        type: "compaction",
+        state: { summary: "s", compactedUntil: 6 },
+        tokensBefore: 10,
+        tokensAfter: 5,
+      },
+    ];
+    await writeSession(dir, "ok", body(...records));
+    const loaded = await store.load("ok");
+    loaded.file.close();
+    assertEquals(loaded.records as unknown[], records);
+  });
+});
+
+Deno.test("SessionStore.load() refuses a session that is open elsewhere until it is closed", async () => {
+  await withStore(async (store, dir) => {
+    const created = store.create({ model: "m" });
+    const inUse = (id: string) =>
+      `Cannot resume session "${id}": another powercode process is using it ` +
+      `("${dir}/${id}.jsonl" is locked); wait for it to end`;
+    await assertRejects(() => store.load(created.id), SessionError, inUse(created.id));
+    created.close();
+    const first = await store.load(created.id);
+    await assertRejects(() => store.load(created.id), SessionError, inUse(created.id));
+    first.file.close();
+    (await store.load(created.id)).file.close();
   });
 });
 
