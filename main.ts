@@ -9,6 +9,7 @@ import { assemble } from "./src/assemble.ts";
 import { parseCli, USAGE } from "./src/cli.ts";
 import type { CliOptions } from "./src/cli.ts";
 import { ConfigError, loadProviderConfig, refuseInsideWorkspace } from "./src/config.ts";
+import { Redactor } from "./src/redact.ts";
 import { Renderer } from "./src/render.ts";
 import { runPrint, runRepl } from "./src/repl.ts";
 import { type SessionChoice, SessionError, SessionStore } from "./src/session/mod.ts";
@@ -40,9 +41,11 @@ async function start(cli: CliOptions): Promise<number> {
   const config = await loadProviderConfig(providerPath, readEnv, { workspaceDir: WORKSPACE_DIR });
   const terminal = Deno.stdin.isTerminal() && cli.print === undefined;
   const color = Deno.stdout.isTerminal() && !readEnv("NO_COLOR");
+  // The key and URL credentials never reach the terminal or a session file.
+  const redactor = Redactor.forConfig(config);
   const renderer = new Renderer({
-    answer: writeTo(Deno.stdout),
-    status: writeTo(cli.print === undefined ? Deno.stdout : Deno.stderr),
+    answer: redactor.streaming(writeTo(Deno.stdout)),
+    status: redactor.wrap(writeTo(cli.print === undefined ? Deno.stdout : Deno.stderr)),
     color,
     spinner: terminal && Deno.stdout.isTerminal(),
     streamAnswer: cli.print === undefined,
@@ -53,7 +56,7 @@ async function start(cli: CliOptions): Promise<number> {
     what: `the sessions directory "${POWERCODE_DIR}"`,
     fix: "point workspace/ at a directory that does not hold powercode's own files",
   });
-  const store = new SessionStore(SESSIONS_DIR);
+  const store = new SessionStore(SESSIONS_DIR, { redact: (text) => redactor.redact(text) });
   const { agent } = await assemble({
     config,
     configFile: providerPath,
@@ -68,7 +71,7 @@ async function start(cli: CliOptions): Promise<number> {
   if (cli.print !== undefined) {
     return await runPrint(agent, cli.print, {
       renderer,
-      printAnswer: (answer) => writeTo(Deno.stdout)(`${answer}\n`),
+      printAnswer: (answer) => redactor.wrap(writeTo(Deno.stdout))(`${answer}\n`),
     });
   }
   if (terminal) {

@@ -24,6 +24,7 @@ import type { ProviderConfig } from "./config.ts";
 import type { Compactor } from "./context/mod.ts";
 import { estimateTextTokens } from "./context/mod.ts";
 import type { Message } from "./messages.ts";
+import { Redactor } from "./redact.ts";
 import { Renderer } from "./render.ts";
 import { createReadFileTool } from "./tools/read_file.ts";
 import { type Tool, Workspace } from "./tools/mod.ts";
@@ -79,7 +80,7 @@ interface Demo {
 }
 
 async function run(config: ProviderConfig): Promise<number> {
-  const out = writeTo(Deno.stdout);
+  const out = Redactor.forConfig(config).streaming(writeTo(Deno.stdout));
   const renderer = new Renderer({
     answer: out,
     status: out,

@@ -62,6 +62,30 @@ Deno.test("SessionFile.write() puts each record on disk before returning", async
   });
 });
 
+Deno.test("SessionStore writes every string of a header and record through its redact", async () => {
+  await withStore(async (_, dir) => {
+    const store = new SessionStore(dir, {
+      redact: (text) => text.replaceAll("sk-9", "[redacted]"),
+    });
+    const created = store.create({ model: "model-sk-9" });
+    created.write({ type: "message", message: { role: "user", content: 'say "sk-9"' } });
+    created.close();
+    const loaded = await store.load(created.id);
+    loaded.file.write({
+      type: "message",
+      message: { role: "assistant", content: "sk-9!", toolCalls: [] },
+    });
+    loaded.file.close();
+    const text = Deno.readTextFileSync(created.path);
+    assertEquals(text.includes("sk-9"), false);
+    assertEquals(lines(created.path).slice(1), [
+      { type: "message", message: { role: "user", content: 'say "[redacted]"' } },
+      { type: "message", message: { role: "assistant", content: "[redacted]!", toolCalls: [] } },
+    ]);
+    assertEquals((lines(created.path)[0] as { model: string }).model, "model-[redacted]");
+  });
+});
+
 Deno.test("SessionStore.load() round-trips every record type into an equal Session", async () => {
   await withStore(async (store) => {
     const written: SessionRecord[] = [];

@@ -27,6 +27,9 @@ export interface SessionInfo {
   messages: number;
 }
 
+/** Rewrites a string before it reaches the file. */
+export type Redact = (text: string) => string;
+
 const ID_PATTERN = /^[A-Za-z0-9_-]+$/;
 const EXTENSION = ".jsonl";
 const NEWLINE = 0x0a;
@@ -39,16 +42,26 @@ const FIRST_TASK_LENGTH = 60;
  */
 export class SessionFile implements SessionSink {
   #file: Deno.FsFile | undefined;
+  #redact: Redact | undefined;
 
   /** Wraps `file` (session `id` at `path`), opened for appending; get one from SessionStore. */
-  constructor(readonly id: string, readonly path: string, file: Deno.FsFile) {
+  constructor(
+    readonly id: string,
+    readonly path: string,
+    file: Deno.FsFile,
+    options: { redact?: Redact | undefined } = {},
+  ) {
     this.#file = file;
+    this.#redact = options.redact;
   }
 
-  /** Appends `record` as one line. Throws when the file is closed or the disk refuses. */
+  /**
+   * Appends `record` as one line. Throws when the file is closed or the disk refuses.
+   * Contract: every string in the record passes through the store's `redact` first.
+   */
   write(record: SessionRecord): void {
     if (!this.#file) throw new Error(`Cannot write to session "${this.path}": the file is closed`);
-    appendLine(this.#file, record);
+    appendLine(this.#file, record, this.#redact);
   }
 
   /** Closes the file; later writes throw. Closing twice is harmless. */
@@ -69,8 +82,15 @@ export class SessionFile implements SessionSink {
  * cannot name a path outside `dir`.
  */
 export class SessionStore {
-  /** A store over `dir` (e.g. `.powercode/sessions`); nothing is touched until `create`. */
-  constructor(readonly dir: string) {}
+  #redact: Redact | undefined;
+
+  /**
+   * A store over `dir` (e.g. `.powercode/sessions`); nothing is touched until `create`.
+   * `redact` rewrites every string before it is written (it removes the provider's secrets).
+   */
+  constructor(readonly dir: string, options: { redact?: Redact | undefined } = {}) {
+    this.#redact = options.redact;
+  }
 
   /**
    * Starts a new session file whose header line is on disk when this returns.
@@ -85,8 +105,9 @@ export class SessionStore {
     const file = Deno.openSync(path, { append: true, createNew: true });
     file.lockSync(true);
     const { model } = options;
-    appendLine(file, { type: "session", version: SESSION_VERSION, id, created, model });
-    return new SessionFile(id, path, file);
+    const header = { type: "session", version: SESSION_VERSION, id, created, model };
+    appendLine(file, header, this.#redact);
+    return new SessionFile(id, path, file, { redact: this.#redact });
   }
 
   /**
@@ -118,7 +139,12 @@ export class SessionStore {
         writeAll(file, new TextEncoder().encode("\n"));
       }
       const { header, records, warnings } = parsed;
-      return { header, records, warnings, file: new SessionFile(id, path, file) };
+      return {
+        header,
+        records,
+        warnings,
+        file: new SessionFile(id, path, file, { redact: this.#redact }),
+      };
     } catch (error) {
       file.close();
       throw error;
@@ -178,8 +204,11 @@ export class SessionStore {
   }
 }
 
-function appendLine(file: Deno.FsFile, value: unknown): void {
-  writeAll(file, new TextEncoder().encode(JSON.stringify(value) + "\n"));
+function appendLine(file: Deno.FsFile, value: unknown, redact: Redact | undefined): void {
+  const json = redact
+    ? JSON.stringify(value, (_key, field) => typeof field === "string" ? redact(field) : field)
+    : JSON.stringify(value);
+  writeAll(file, new TextEncoder().encode(json + "\n"));
 }
 
 function writeAll(file: Deno.FsFile, bytes: Uint8Array): void {

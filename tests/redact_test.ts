@@ -1,0 +1,53 @@
+import { assertEquals } from "@std/assert";
+import { Redactor } from "../src/redact.ts";
+
+const KEY = "sk-live-0123456789abcdef";
+
+Deno.test("Redactor.forConfig() redacts the key and the credentials of baseURL, as written and decoded", () => {
+  const redactor = Redactor.forConfig({
+    apiKey: KEY,
+    baseURL: "https://alice:p%40ss-word-9@llm.example.com/v1",
+  });
+  assertEquals(
+    redactor.redact(`401: bad key ${KEY}; again: ${KEY}`),
+    "401: bad key [redacted]; again: [redacted]",
+  );
+  assertEquals(
+    redactor.redact('Cannot reach "https://alice:p%40ss-word-9@llm.example.com/v1": refused'),
+    'Cannot reach "https://[redacted]@llm.example.com/v1": refused',
+  );
+  assertEquals(redactor.redact("the password is p@ss-word-9"), "the password is [redacted]");
+  assertEquals(redactor.redact("alice is not a secret"), "alice is not a secret");
+});
+
+Deno.test("Redactor.forConfig() leaves the placeholder and short keys alone, but not a short password in a URL", () => {
+  assertEquals(
+    Redactor.forConfig({ apiKey: "no-key", baseURL: "http://127.0.0.1:11434/v1" })
+      .redact("no-key here"),
+    "no-key here",
+  );
+  assertEquals(
+    Redactor.forConfig({ apiKey: "ollama", baseURL: "http://127.0.0.1/v1" }).redact("ollama"),
+    "ollama",
+  );
+  assertEquals(
+    Redactor.forConfig({ apiKey: "no-key", baseURL: "http://me:pw@10.0.0.2/v1" })
+      .redact("GET http://me:pw@10.0.0.2/v1 failed"),
+    "GET http://[redacted]@10.0.0.2/v1 failed",
+  );
+});
+
+Deno.test("Redactor.streaming() redacts a key split across pieces and holds nothing past a newline", () => {
+  const written: string[] = [];
+  const write = new Redactor([KEY]).streaming((text) => written.push(text));
+  for (
+    const piece of ["Your key is s", "k-live-0123", "456789abcdef", ", keep it safe. s", "o\n"]
+  ) {
+    write(piece);
+  }
+  assertEquals(written.join(""), "Your key is [redacted], keep it safe. so\n");
+  assertEquals(written.join("").includes("sk-"), false);
+  write("ends with s");
+  write("\n");
+  assertEquals(written.slice(-1), ["s\n"]);
+});
