@@ -8,11 +8,22 @@ import denoConfig from "./deno.json" with { type: "json" };
 import { assemble } from "./src/assemble.ts";
 import { parseCli, USAGE } from "./src/cli.ts";
 import type { CliOptions } from "./src/cli.ts";
-import { ConfigError, loadProviderConfig, refuseInsideWorkspace } from "./src/config.ts";
+import {
+  ConfigError,
+  loadProviderConfig,
+  type ProviderConfig,
+  refuseInsideWorkspace,
+} from "./src/config.ts";
+import {
+  compactionThreshold,
+  estimateTextTokens,
+  resolveCompactionSettings,
+} from "./src/context/mod.ts";
 import { Redactor } from "./src/redact.ts";
 import { Renderer } from "./src/render.ts";
 import { runPrint, runRepl } from "./src/repl.ts";
 import { type SessionChoice, SessionError, SessionStore } from "./src/session/mod.ts";
+import { formatSessionsTable } from "./src/sessions_table.ts";
 
 const WORKSPACE_DIR = "workspace";
 const POWERCODE_DIR = ".powercode";
@@ -29,6 +40,7 @@ async function main(args: string[]): Promise<number> {
   if (cli.help) return print(`${USAGE}\n`);
   if (cli.version) return print(`powercode ${denoConfig.version}\n`);
   try {
+    if (cli.sessions || cli.chooseSession) return await listSessions(cli.chooseSession);
     return await start(cli);
   } catch (error) {
     return fail(error, error instanceof ConfigError || error instanceof SessionError ? 2 : 1);
@@ -39,6 +51,7 @@ async function start(cli: CliOptions): Promise<number> {
   await requireWorkspace();
   const providerPath = cli.provider ?? readEnv("POWERCODE_PROVIDER") ?? "provider.json";
   const config = await loadProviderConfig(providerPath, readEnv, { workspaceDir: WORKSPACE_DIR });
+  const task = cli.print === undefined ? undefined : await withPipedInput(cli.print, config);
   const terminal = Deno.stdin.isTerminal() && cli.print === undefined;
   const color = Deno.stdout.isTerminal() && !readEnv("NO_COLOR");
   // The key and URL credentials never reach the terminal or a session file.
@@ -49,6 +62,7 @@ async function start(cli: CliOptions): Promise<number> {
     color,
     spinner: terminal && Deno.stdout.isTerminal(),
     streamAnswer: cli.print === undefined,
+    columns: () => Deno.stdout.isTerminal() ? Deno.consoleSize().columns : 80,
   });
   // Created now so that the sandbox can hide it from commands from the first task on.
   await Deno.mkdir(SESSIONS_DIR, { recursive: true });
@@ -57,7 +71,16 @@ async function start(cli: CliOptions): Promise<number> {
     fix: "point workspace/ at a directory that does not hold powercode's own files",
   });
   const store = new SessionStore(SESSIONS_DIR, { redact: (text) => redactor.redact(text) });
-  const { agent } = await assemble({
+  if (config.literalKey && isTopLevelProviderFile(providerPath)) {
+    renderer.line(
+      `⚠ ${providerPath} holds a literal API key and is tracked by git: use "env:NAME", or a ` +
+        "personal copy in .powercode/ (--provider .powercode/provider.json)",
+    );
+  }
+  if (terminal) {
+    renderer.line(`powercode ${denoConfig.version} · ${config.model} · /help for commands`);
+  }
+  const { agent, instructions } = await assemble({
     config,
     configFile: providerPath,
     workspaceDir: WORKSPACE_DIR,
@@ -68,14 +91,15 @@ async function start(cli: CliOptions): Promise<number> {
     report: (line) => renderer.line(line),
     bash: { unsandboxedBash: cli.unsandboxedBash, hide: [providerPath, POWERCODE_DIR] },
   });
-  if (cli.print !== undefined) {
-    return await runPrint(agent, cli.print, {
+  if (task !== undefined) {
+    return await runPrint(agent, task, {
       renderer,
       printAnswer: (answer) => redactor.wrap(writeTo(Deno.stdout))(`${answer}\n`),
     });
   }
-  if (terminal) {
-    renderer.line(`powercode ${denoConfig.version} · ${config.model} · /help for commands`);
+  if (terminal && instructions) {
+    const cut = instructions.truncated ? ", cut to 32 KB" : "";
+    renderer.line(renderer.dim(`Loaded AGENTS.md (${instructions.bytes} bytes${cut})`));
   }
   return await runRepl({
     agent,
@@ -83,6 +107,38 @@ async function start(cli: CliOptions): Promise<number> {
     renderer,
     terminal,
   });
+}
+
+/** `--sessions` and `-r` without an id: the table of recent sessions. */
+async function listSessions(choose: boolean): Promise<number> {
+  const table = formatSessionsTable(await new SessionStore(SESSIONS_DIR).list(20), {
+    width: Deno.stdout.isTerminal() ? Deno.consoleSize().columns : 80,
+  });
+  const hint = choose ? "\nResume one with: powercode -r ID (any unique start of the id)" : "";
+  return print(`${table}${hint}\n`);
+}
+
+/**
+ * The `-p` task with piped stdin attached as its context, when stdin is not a terminal.
+ * Contract: throws a ConfigError when the piped text cannot fit the model's window.
+ */
+async function withPipedInput(task: string, config: ProviderConfig): Promise<string> {
+  if (Deno.stdin.isTerminal()) return task;
+  const piped = await new Response(Deno.stdin.readable).text();
+  if (piped.trim() === "") return task;
+  const limit = Math.floor(compactionThreshold(resolveCompactionSettings(config)) / 2);
+  const tokens = estimateTextTokens(piped);
+  if (tokens > limit) {
+    throw new ConfigError(
+      `Cannot send the piped input: it is about ${tokens} tokens, more than half of what fits ` +
+        `the window (${limit}); pipe less of it (e.g. through tail -n 200)`,
+    );
+  }
+  return `${task}\n\n<stdin>\n${piped.replace(/\n$/, "")}\n</stdin>`;
+}
+
+function isTopLevelProviderFile(path: string): boolean {
+  return path.replace(/^\.\//, "") === "provider.json";
 }
 
 function sessionChoice(cli: CliOptions): SessionChoice {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ChatError } from "./chat_model.ts";
+import { ChatError, finishWarning } from "./chat_model.ts";
 import type { ChatModel, ChatReply } from "./chat_model.ts";
 import type {
   CompactionOutcome,
@@ -15,6 +15,7 @@ import type {
 import type { EventSink } from "./events.ts";
 import type { ToolCall } from "./messages.ts";
 import type { Session } from "./session/mod.ts";
+import { failedNote, interruptedNote, NO_REPLY } from "./task_notes.ts";
 import type { ToolRegistry } from "./tools/registry.ts";
 
 /** The parts an agent works with. */
@@ -27,6 +28,8 @@ export interface AgentOptions {
   newSession: () => Session;
   compactor: Compactor;
   systemPrompt: string;
+  /** Builds the system prompt afresh for a new session (re-reads AGENTS.md). */
+  reloadSystemPrompt?: () => Promise<string>;
   /** Model calls allowed per task. */
   maxSteps: number;
   onEvent: EventSink;
@@ -79,10 +82,15 @@ export class Agent {
     return this.#options.compactor.compact(this.#session, this.#overhead, options);
   }
 
-  /** Closes the current session's file and continues in a new, empty session. */
-  startNewSession(): void {
+  /**
+   * Closes the current session's file and continues in a new, empty session, with the
+   * system prompt built afresh (project instructions re-read).
+   */
+  async startNewSession(): Promise<void> {
+    const system = await this.#options.reloadSystemPrompt?.() ?? this.#overhead.system;
     this.#session.close();
     this.#session = this.#options.newSession();
+    this.#overhead = { ...this.#overhead, system };
   }
 
   /**
@@ -94,9 +102,11 @@ export class Agent {
     const { maxSteps } = this.#options;
     const session = this.#session;
     session.append({ role: "user", content: task });
+    const partial = { text: "" };
     try {
       for (let step = 0; step < maxSteps; step++) {
-        const { reply, shrunk } = await this.#ask(session, signal);
+        partial.text = "";
+        const { reply, shrunk } = await this.#ask(session, signal, partial);
         session.append(reply.message);
         // A shortened request's usage says nothing about the working memory; the last
         // snapshot plus the newer messages still estimates it.
@@ -118,8 +128,14 @@ export class Agent {
           `Stopped after ${maxSteps} model calls (--max-steps ${maxSteps}); the task is unfinished, say "continue" to go on`,
       };
     } catch (error) {
-      if (signal.aborted) return { status: "interrupted" };
-      if (error instanceof ChatError) return { status: "failed", error: error.message };
+      if (signal.aborted) {
+        closeTurn(session, partial.text, interruptedNote());
+        return { status: "interrupted" };
+      }
+      if (error instanceof ChatError) {
+        closeTurn(session, partial.text, failedNote(error.message));
+        return { status: "failed", error: error.message };
+      }
       throw error;
     }
   }
@@ -128,6 +144,7 @@ export class Agent {
   async #ask(
     session: Session,
     signal: AbortSignal,
+    partial: { text: string },
   ): Promise<{ reply: ChatReply; shrunk: boolean }> {
     const { compactor, model, onEvent } = this.#options;
     const { maxOutputTokens } = compactor.settings;
@@ -140,15 +157,32 @@ export class Agent {
         ...(maxOutputTokens ? { maxOutputTokens } : {}),
       }, {
         signal,
-        onText: (text) => onEvent({ type: "text", text }),
-        onRetry: (info) => onEvent({ type: "retry", ...info }),
+        onText: (text) => {
+          partial.text += text;
+          onEvent({ type: "text", text });
+        },
+        onReasoning: (text) => onEvent({ type: "reasoning", text }),
+        onDiscard: () => {
+          partial.text = "";
+          onEvent({ type: "discard_partial" });
+        },
+        onRetry: (info) => {
+          partial.text = "";
+          onEvent({ type: "retry", ...info });
+        },
       });
+      const warning = finishWarning(reply.finishReason);
+      if (warning) onEvent({ type: "warning", message: warning });
       return { reply, shrunk: prepared.shrunk };
     };
     try {
       return await send(false);
     } catch (error) {
       if (!(error instanceof ChatError) || error.kind !== "context_overflow") throw error;
+      if (error.partialOutput) {
+        partial.text = "";
+        onEvent({ type: "discard_partial" });
+      }
       onEvent({ type: "warning", message: `${error.message}; compacting and retrying once` });
       return await send(true).catch((retryError: unknown) => {
         if (retryError instanceof ChatError && retryError.kind === "context_overflow") {
@@ -183,4 +217,19 @@ export class Agent {
     }
     signal.throwIfAborted();
   }
+}
+
+/**
+ * Ends a task that got no final answer: keeps the partial reply the user saw (or a stand-in
+ * when the task's own message is last), then a note for the model, so the next task is never
+ * silently merged with this one and no earlier message changes.
+ */
+function closeTurn(session: Session, partialText: string, note: string): void {
+  const last = session.history.at(-1);
+  if (partialText !== "") {
+    session.append({ role: "assistant", content: partialText, toolCalls: [] });
+  } else if (last?.role === "user") {
+    session.append({ role: "assistant", content: NO_REPLY, toolCalls: [] });
+  }
+  session.append({ role: "user", content: note });
 }

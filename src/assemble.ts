@@ -20,6 +20,7 @@ import type { EventSink } from "./events.ts";
 import type { ToolCall } from "./messages.ts";
 import { newSession, openSession, Session, type SessionChoice } from "./session/mod.ts";
 import type { SessionStore } from "./session/mod.ts";
+import { loadProjectInstructions, type ProjectInstructions } from "./project_instructions.ts";
 import { buildSystemPrompt } from "./system_prompt.ts";
 import { createTools, type CreateToolsOptions, type Tool, ToolRegistry } from "./tools/mod.ts";
 import { Workspace } from "./tools/mod.ts";
@@ -56,6 +57,8 @@ export interface Assembly {
   workspace: Workspace;
   model: ChatModel;
   compactor: Compactor;
+  /** The AGENTS.md read into the system prompt, when there is one. */
+  instructions: ProjectInstructions | undefined;
 }
 
 /**
@@ -63,7 +66,7 @@ export interface Assembly {
  * Contract: throws when the workspace is missing or the chosen session cannot be opened;
  * writes nothing to disk until the session's first record.
  * Contract: throws `ConfigError` naming the file and "contextWindow" when the window
- * cannot hold the system prompt, the tool definitions and the reserve.
+ * cannot hold the system prompt (without AGENTS.md), the tool definitions and the reserve.
  */
 export async function assemble(options: AssembleOptions): Promise<Assembly> {
   const { config } = options;
@@ -71,14 +74,16 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
   const { workspace, tools, warnings } = await buildTools(options);
   for (const warning of warnings) report(`⚠ ${warning}`);
   const registry = new ToolRegistry(tools);
-  const systemPrompt = buildSystemPrompt(workspace.root);
   const settings = resolveCompactionSettings(config);
-  requireRoom(settings, { system: systemPrompt, tools: registry.definitions() }, options);
+  // The base prompt: a large AGENTS.md is the project's matter, not the provider file's.
+  const basePrompt = buildSystemPrompt(workspace.root);
+  requireRoom(settings, { system: basePrompt, tools: registry.definitions() }, options);
   const model = options.model ?? createChatClient({
     ...options.chat,
     baseURL: config.baseURL,
     apiKey: config.apiKey,
     model: config.model,
+    ...(config.outputLimitField ? { outputLimitField: config.outputLimitField } : {}),
   });
   const onEvent = options.onEvent ?? (() => {});
   const compactor = new Compactor({ model, settings, onEvent });
@@ -93,17 +98,23 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
       report,
     })
     : new Session(sessionOptions);
+  const loadSystemPrompt = async () => {
+    const instructions = await loadProjectInstructions(workspace);
+    return { instructions, prompt: buildSystemPrompt(workspace.root, instructions?.text) };
+  };
+  const { instructions, prompt } = await loadSystemPrompt();
   const agent = new Agent({
     model,
     tools: registry,
     session,
     newSession: () => store ? newSession(store, sessionOptions) : new Session(sessionOptions),
     compactor,
-    systemPrompt,
+    systemPrompt: prompt,
+    reloadSystemPrompt: async () => (await loadSystemPrompt()).prompt,
     maxSteps: options.maxSteps,
     onEvent,
   });
-  return { agent, workspace, model, compactor };
+  return { agent, workspace, model, compactor, instructions };
 }
 
 /** Throws when not even one message fits between the request's fixed part and the reserve. */

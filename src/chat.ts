@@ -7,9 +7,11 @@
 import OpenAI from "openai";
 import { ChatError } from "./chat_model.ts";
 import type { ChatModel, ChatOptions, ChatReply, ChatRequest } from "./chat_model.ts";
-import { classifyChatFailure, retryDelayMs } from "./chat_errors.ts";
+import { normalizeErrorBody } from "./chat_error_body.ts";
+import { classifyChatFailure, retryDelayMs, streamFailure } from "./chat_errors.ts";
+import { ReplyAssembler } from "./chat_stream.ts";
+import { type OutputLimitField, toWireRequest } from "./chat_wire.ts";
 import { type Delay, delay } from "./delay.ts";
-import type { Message, ToolCall, ToolDefinition } from "./messages.ts";
 
 /** Where and how to reach the model. */
 export interface ChatClientOptions {
@@ -22,11 +24,14 @@ export interface ChatClientOptions {
   requestTimeoutMs?: number;
   /** Time allowed between two streamed chunks before the stream counts as stalled (default 300 000 ms). */
   idleTimeoutMs?: number;
+  /** The request parameter for the output limit; by default chosen from the model name. */
+  outputLimitField?: OutputLimitField;
   /** The wait before a retry (default {@linkcode delay}); tests pass one that does not sleep. */
   delay?: Delay;
 }
 
-type WireMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+/** The wait before the one retry of a connection that failed. */
+const UNREACHABLE_RETRY_MS = 500;
 
 /**
  * Creates a ChatModel for an OpenAI-compatible endpoint.
@@ -41,25 +46,36 @@ export function createChatClient(options: ChatClientOptions): ChatModel {
     // and stop waiting at once on Ctrl+C.
     maxRetries: 0,
     timeout: options.requestTimeoutMs ?? 600_000,
+    fetch: readableErrors,
   });
   const maxRetries = options.maxRetries ?? 4;
   const wait = options.delay ?? delay;
   const idleTimeoutMs = options.idleTimeoutMs ?? 300_000;
   const context = { baseURL: options.baseURL, model: options.model };
+  const stream = { client, model: options.model, idleTimeoutMs, field: options.outputLimitField };
 
   async function complete(request: ChatRequest, chatOptions: ChatOptions = {}): Promise<ChatReply> {
     const { signal } = chatOptions;
     for (let attempt = 1;; attempt++) {
+      const reply = new ReplyAssembler(chatOptions);
       try {
-        return await streamOnce(client, options.model, request, chatOptions, idleTimeoutMs);
+        return await streamOnce(stream, request, chatOptions, reply);
       } catch (error) {
         const failure = error instanceof ChatError
           ? error
           : classifyChatFailure(error, { ...context, aborted: signal?.aborted ?? false });
+        failure.partialOutput = reply.streamed;
         const retryable = failure.kind === "rate_limited" || failure.kind === "server" ||
           failure.kind === "unreachable";
-        if (!retryable || attempt > maxRetries) throw failure;
-        const delayMs = retryDelayMs(error, attempt);
+        // A server that refuses connections is down or misnamed: one quick retry, not a backoff.
+        const unreachable = failure.kind === "unreachable";
+        if (!retryable || attempt > (unreachable ? Math.min(1, maxRetries) : maxRetries)) {
+          throw failure;
+        }
+        if (reply.streamed) chatOptions.onDiscard?.();
+        const delayMs = unreachable
+          ? Math.min(UNREACHABLE_RETRY_MS, retryDelayMs(error, attempt))
+          : retryDelayMs(error, attempt);
         chatOptions.onRetry?.({ attempt, delayMs, reason: failure.message });
         await wait(delayMs, signal).catch(() => {
           throw new ChatError("aborted", "Interrupted");
@@ -70,13 +86,38 @@ export function createChatClient(options: ChatClientOptions): ChatModel {
   return { complete };
 }
 
+/** What one streamed request needs besides the request itself. */
+interface StreamSetup {
+  client: OpenAI;
+  model: string;
+  idleTimeoutMs: number;
+  field: OutputLimitField | undefined;
+}
+
+/**
+ * fetch for the SDK that rewrites error bodies of other shapes into OpenAI's, so the
+ * SDK's error carries the provider's message (Gemini's arrays, vLLM's top-level errors).
+ */
+async function readableErrors(input: string | URL | Request, init?: RequestInit) {
+  const response = await fetch(input, init);
+  if (response.ok) return response;
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  headers.delete("content-encoding");
+  return new Response(normalizeErrorBody(await response.text()), {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
+}
+
 async function streamOnce(
-  client: OpenAI,
-  model: string,
+  setup: StreamSetup,
   request: ChatRequest,
   options: ChatOptions,
-  idleTimeoutMs: number,
+  reply: ReplyAssembler,
 ): Promise<ChatReply> {
+  const { client, model, idleTimeoutMs } = setup;
   const controller = new AbortController();
   const abort = () => controller.abort();
   options.signal?.addEventListener("abort", abort, { once: true });
@@ -93,20 +134,26 @@ async function streamOnce(
     options.signal?.throwIfAborted();
     armWatchdog();
     const stream = await client.chat.completions.create(
-      toWireRequest(model, request),
+      toWireRequest(model, request, setup.field),
       { signal: controller.signal },
     );
-    const reply = new ReplyBuilder(options.onText);
-    for await (const chunk of stream) {
-      armWatchdog();
-      reply.add(chunk);
+    try {
+      for await (const chunk of stream) {
+        armWatchdog();
+        reply.add(chunk as unknown);
+      }
+    } catch (error) {
+      // The server was reached: a failure now is an error it sent in the stream, or a
+      // dropped stream, never an unreachable server.
+      if (error instanceof ChatError || options.signal?.aborted || stalled) throw error;
+      throw streamFailure(error);
     }
     if (options.signal?.aborted) throw new ChatError("aborted", "Interrupted");
     if (stalled) {
       throw new ChatError("server", `The model stopped sending for ${idleTimeoutMs / 1000} s`);
     }
     if (!reply.finished) throw new ChatError("server", "The connection dropped mid-reply");
-    return reply.build();
+    return reply.build(model);
   } catch (error) {
     if (options.signal?.aborted) throw new ChatError("aborted", "Interrupted");
     if (stalled) {
@@ -117,118 +164,4 @@ async function streamOnce(
     clearTimeout(watchdog);
     options.signal?.removeEventListener("abort", abort);
   }
-}
-
-/** Assembles streamed chunks into one assistant message. */
-class ReplyBuilder {
-  #content = "";
-  #calls: ToolCall[] = [];
-  #totalTokens: number | undefined;
-  #onText: ((text: string) => void) | undefined;
-  finished = false;
-
-  constructor(onText: ((text: string) => void) | undefined) {
-    this.#onText = onText;
-  }
-
-  add(chunk: OpenAI.Chat.Completions.ChatCompletionChunk): void {
-    if (chunk.usage) {
-      this.#totalTokens = chunk.usage.total_tokens;
-      // A usage chunk comes last; some servers omit finish_reason before it.
-      this.finished = true;
-    }
-    const choice = chunk.choices[0];
-    if (!choice) return;
-    const { content, tool_calls: toolCalls } = choice.delta;
-    if (content) {
-      this.#content += content;
-      this.#onText?.(content);
-    }
-    for (const piece of toolCalls ?? []) {
-      // Some servers omit `index`: a piece with a new id starts a call, others continue the last.
-      const index = piece.index ??
-        (piece.id ? this.#calls.length : Math.max(0, this.#calls.length - 1));
-      const call = this.#calls[index] ??= { id: "", name: "", arguments: "" };
-      if (piece.id) call.id = piece.id;
-      if (piece.function?.name) call.name += piece.function.name;
-      if (piece.function?.arguments) call.arguments += piece.function.arguments;
-    }
-    if (choice.finish_reason) this.finished = true;
-  }
-
-  build(): ChatReply {
-    const toolCalls = this.#calls.filter((call) => call !== undefined).map((call, index) => ({
-      ...call,
-      id: call.id || `call_${Date.now().toString(36)}_${index}`,
-    }));
-    return {
-      message: { role: "assistant", content: this.#content, toolCalls },
-      totalTokens: this.#totalTokens,
-    };
-  }
-}
-
-function toWireRequest(model: string, request: ChatRequest) {
-  const messages: WireMessage[] = [
-    { role: "system", content: request.system },
-    ...mergeUserRuns(request.messages).map(toWireMessage),
-  ];
-  return {
-    model,
-    messages,
-    stream: true as const,
-    stream_options: { include_usage: true },
-    ...(request.tools?.length ? { tools: request.tools.map(toWireTool) } : {}),
-    ...(request.maxOutputTokens ? { max_tokens: request.maxOutputTokens } : {}),
-  };
-}
-
-/**
- * Joins consecutive user messages (a summary frame followed by a task, a task whose
- * reply failed or was interrupted followed by the next one) into one, because chat
- * templates that require strict user/assistant alternation reject them otherwise.
- */
-function mergeUserRuns(messages: readonly Message[]): Message[] {
-  const merged: Message[] = [];
-  for (const message of messages) {
-    const last = merged.at(-1);
-    if (message.role === "user" && last?.role === "user") {
-      merged[merged.length - 1] = {
-        role: "user",
-        content: `${last.content}\n\n${message.content}`,
-      };
-    } else merged.push(message);
-  }
-  return merged;
-}
-
-function toWireMessage(message: Message): WireMessage {
-  switch (message.role) {
-    case "user":
-      return { role: "user", content: message.content };
-    case "tool":
-      return { role: "tool", tool_call_id: message.toolCallId, content: message.content };
-    case "assistant":
-      if (message.toolCalls.length === 0) return { role: "assistant", content: message.content };
-      return {
-        role: "assistant",
-        content: message.content || null,
-        tool_calls: message.toolCalls.map((call) => ({
-          id: call.id,
-          type: "function" as const,
-          function: { name: call.name, arguments: call.arguments },
-        })),
-      };
-    default: {
-      const unknown: never = message;
-      throw new TypeError(`Cannot send message: unknown role in ${JSON.stringify(unknown)}`);
-    }
-  }
-}
-
-function toWireTool(tool: ToolDefinition): OpenAI.Chat.Completions.ChatCompletionTool {
-  return {
-    type: "function",
-    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-  };
 }

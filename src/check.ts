@@ -39,6 +39,11 @@ export function hasShape(value: unknown, shape: Shape | undefined): boolean {
     );
 }
 
+/** A checker that also accepts a missing (undefined) field. */
+export function optional(check: (value: unknown) => boolean): (value: unknown) => boolean {
+  return (value) => value === undefined || check(value);
+}
+
 /** Whether `value` is an array of objects that each have `shape`. */
 export function isArrayOf(value: unknown, shape: Shape): boolean {
   return Array.isArray(value) && value.every((item) => hasShape(item, shape));

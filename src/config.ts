@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { OutputLimitField } from "./chat_wire.ts";
 import { isObject, isPositiveInteger, isString } from "./check.ts";
 import { validateCompactionSettings } from "./context/mod.ts";
 
@@ -15,6 +16,13 @@ export interface ProviderConfig {
   reserveTokens?: number;
   keepRecentTokens?: number;
   maxOutputTokens?: number;
+  /**
+   * The request parameter carrying `maxOutputTokens`; by default `max_completion_tokens`
+   * for OpenAI's reasoning models (o1, o3, o4, gpt-5) and `max_tokens` for the rest.
+   */
+  outputLimitField?: OutputLimitField;
+  /** Set when the key is written in the file itself (not `env:NAME`, not `null`). */
+  literalKey?: true;
 }
 
 /** A configuration problem; main prints `message` and exits with code 2. */
@@ -37,7 +45,9 @@ const KNOWN_FIELDS = [
   "reserveTokens",
   "keepRecentTokens",
   "maxOutputTokens",
+  "outputLimitField",
 ];
+const OUTPUT_LIMIT_FIELDS: readonly OutputLimitField[] = ["max_tokens", "max_completion_tokens"];
 const PLACEHOLDER_KEY = "no-key";
 
 /**
@@ -95,6 +105,7 @@ export function parseProviderConfig(data: unknown, path: string, env: EnvReader)
   const reserveTokens = integerField(fields, "reserveTokens", problems, false);
   const keepRecentTokens = integerField(fields, "keepRecentTokens", problems, false);
   const maxOutputTokens = integerField(fields, "maxOutputTokens", problems, false);
+  const outputLimitField = outputLimitFieldOf(fields.outputLimitField, problems);
   if (contextWindow !== undefined) {
     problems.push(...validateCompactionSettings({
       contextWindow,
@@ -115,6 +126,10 @@ export function parseProviderConfig(data: unknown, path: string, env: EnvReader)
     ...(reserveTokens !== undefined ? { reserveTokens } : {}),
     ...(keepRecentTokens !== undefined ? { keepRecentTokens } : {}),
     ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
+    ...(outputLimitField !== undefined ? { outputLimitField } : {}),
+    ...(typeof fields.apiKey === "string" && !fields.apiKey.startsWith("env:")
+      ? { literalKey: true as const }
+      : {}),
   };
 }
 
@@ -137,6 +152,19 @@ export async function refuseInsideWorkspace(
     `Cannot use ${message.what}: it lies inside the workspace "${workspaceDir}" (real path ` +
       `"${real}"), where the agent's tools can read it; ${message.fix}`,
   );
+}
+
+function outputLimitFieldOf(value: unknown, problems: string[]): OutputLimitField | undefined {
+  if (value === undefined) return undefined;
+  const field = OUTPUT_LIMIT_FIELDS.find((name) => name === value);
+  if (field === undefined) {
+    problems.push(
+      `field "outputLimitField" must be "max_tokens" or "max_completion_tokens", got ${
+        JSON.stringify(value)
+      }`,
+    );
+  }
+  return field;
 }
 
 function requireString(
@@ -171,12 +199,14 @@ function integerField(
 }
 
 function resolveApiKey(value: unknown, env: EnvReader, problems: string[]): string | undefined {
+  // `null`: the server needs no key; no variable is read, so none can leak to it.
+  if (value === null) return PLACEHOLDER_KEY;
   if (value === undefined) {
     return readEnv(env, "POWERCODE_API_KEY", problems) ??
       readEnv(env, "OPENAI_API_KEY", problems) ?? PLACEHOLDER_KEY;
   }
   if (typeof value !== "string" || value === "") {
-    problems.push(`field "apiKey" must be a non-empty string or "env:NAME"`);
+    problems.push(`field "apiKey" must be a non-empty string, "env:NAME" or null`);
     return undefined;
   }
   if (!value.startsWith("env:")) return value;

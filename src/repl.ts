@@ -9,6 +9,9 @@ import type { ContextStatus } from "./context/mod.ts";
 import { openLineInput } from "./line_input.ts";
 import type { Renderer } from "./render.ts";
 import type { SessionInfo } from "./session/mod.ts";
+import { formatSessionsTable } from "./sessions_table.ts";
+import { isNote } from "./task_notes.ts";
+import { buildTranscript } from "./transcript.ts";
 
 /** What the REPL drives. */
 export interface ReplOptions {
@@ -23,12 +26,17 @@ export interface ReplOptions {
 const HELP = [
   "Type a task and press Enter. Commands:",
   "  /help             this list",
-  "  /context          tokens in use, window, compaction threshold, messages, summary",
-  "  /compact [focus]  summarize earlier messages now, optionally focused on some text",
+  "  /context          tokens in use, window, compaction threshold, messages,",
+  "                    summary",
+  "  /compact [focus]  summarize earlier messages now, optionally focused on",
+  "                    some text",
   "  /clear            start a new session (the current one stays on disk)",
-  "  /sessions         recent sessions: id, time, first task",
+  "  /sessions         recent sessions: id, start time, messages, first task",
   "  /exit             leave (also: exit, quit, Ctrl+D)",
-  "Keys: Ctrl+C interrupts a running task (twice at an empty prompt: exit), Up/Down recall history.",
+  "Keys:",
+  "  Ctrl+C            interrupt a running task (lines typed meanwhile are",
+  "                    dropped); twice at an empty prompt: exit",
+  "  Up/Down           earlier tasks",
 ].join("\n");
 
 /**
@@ -39,10 +47,21 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   const { renderer, terminal } = options;
   let running: AbortController | undefined;
   let exitArmed = false;
+  const history = options.agent.session.history;
+  if (terminal && history.length > 0) {
+    const compactedUntil = options.agent.session.compaction?.compactedUntil ?? 0;
+    renderer.transcript(buildTranscript(history, compactedUntil));
+  }
   const input = openLineInput({
     terminal,
+    history: history.flatMap((message) =>
+      message.role === "user" && !isNote(message.content) ? [message.content] : []
+    ).reverse(),
     onInterrupt: () => {
-      if (running) return running.abort();
+      if (running) {
+        input.discardQueued();
+        return running.abort();
+      }
       if (input.pendingText() !== "") return input.clearLine();
       if (exitArmed || !terminal) return input.close();
       exitArmed = true;
@@ -51,6 +70,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     },
   });
   let failed = false;
+  let endedAtPrompt = false;
   const guard = async (work: (signal: AbortSignal) => Promise<void>) => {
     running = new AbortController();
     try {
@@ -62,7 +82,10 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   try {
     for (;;) {
       const line = await input.next("> ");
-      if (line === undefined) break;
+      if (line === undefined) {
+        endedAtPrompt = true;
+        break;
+      }
       exitArmed = false;
       const text = line.trim();
       if (text === "") continue;
@@ -80,6 +103,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   } finally {
     input.close();
   }
+  if (terminal) renderer.farewell(options.agent.session.id, { afterPrompt: endedAtPrompt });
   return failed && !terminal ? 1 : 0;
 }
 
@@ -123,11 +147,16 @@ async function runCommand(text: string, options: ReplOptions, signal: AbortSigna
       return;
     }
     case "/clear": {
-      agent.startNewSession();
+      await agent.startNewSession();
       return renderer.line("Started a new session; the previous one stays in .powercode/sessions/");
     }
     case "/sessions":
-      return renderer.line(describeSessions(await options.listSessions(10)));
+      return renderer.line(
+        formatSessionsTable(await options.listSessions(10), {
+          currentId: agent.session.id,
+          width: renderer.width,
+        }),
+      );
     default:
       return renderer.line(`Unknown command "${command}": type /help for the list`);
   }
@@ -143,13 +172,4 @@ function describeContext(status: ContextStatus): string {
     `  messages in history: ${status.messages}`,
     `  summary: ${summary}`,
   ].join("\n");
-}
-
-function describeSessions(sessions: SessionInfo[]): string {
-  if (sessions.length === 0) return "No saved sessions yet";
-  return sessions.map((info) =>
-    `${info.id}  ${
-      info.created.slice(0, 16).replace("T", " ")
-    }  ${info.messages} msgs  ${info.firstTask}`
-  ).join("\n");
 }

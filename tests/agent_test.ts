@@ -4,6 +4,7 @@ import { assemble } from "../src/assemble.ts";
 import { ChatError } from "../src/chat_model.ts";
 import type { ChatModel } from "../src/chat_model.ts";
 import type { AgentEvent } from "../src/events.ts";
+import { failedNote, interruptedNote, NO_REPLY } from "../src/task_notes.ts";
 import type { Tool } from "../src/tools/mod.ts";
 import { startFakeServer } from "./support/fake_server.ts";
 import type { Handler } from "./support/fake_server.ts";
@@ -195,6 +196,7 @@ Deno.test("Agent.run() answers every tool call when interrupted during a tool", 
   assertEquals(agent.session.history.slice(2), [
     { role: "tool", toolCallId: "a", content: `Error: interrupted\n${INTERRUPTED_RESULT}` },
     { role: "tool", toolCallId: "b", content: INTERRUPTED_RESULT },
+    { role: "user", content: interruptedNote() },
   ]);
 });
 
@@ -224,14 +226,18 @@ Deno.test("Agent.run() compacts and retries once on overflow, then fails with on
   const kinds = server.requests.map((request) => "tools" in (request.raw as object));
   assertEquals(kinds, [true, true, false, true], "task, overflow, summary, retried task");
   assertEquals(agent.session.compaction?.compactedUntil, 2);
-  assertEquals(agent.session.history.length, 3);
+  assertEquals(agent.session.history.slice(2), [
+    { role: "user", content: "two" },
+    { role: "assistant", content: NO_REPLY, toolCalls: [] },
+    { role: "user", content: failedNote(result.status === "failed" ? result.error : "") },
+  ]);
 });
 
 Deno.test("Agent.startNewSession() continues in an empty session; context() describes it", async () => {
   const { agent } = await scripted(["one"]);
   await agent.run("first", signal);
   const first = agent.session;
-  agent.startNewSession();
+  await agent.startNewSession();
   assertEquals(first.history.length, 2);
   assertEquals(agent.session.history, []);
   const status = agent.context();
@@ -244,10 +250,38 @@ Deno.test("Agent.compact() reports nothing to compact on a fresh session", async
   assertEquals(events.map((event) => event.type), ["warning"]);
 });
 
-Deno.test("Agent.run() ends a task with one line when the model fails", async () => {
-  const { agent } = await scripted([new ChatError("auth", "The provider refused the key")]);
+Deno.test("Agent.run() ends a task with one line when the model fails, and tells the model next time", async () => {
+  const { agent, model } = await scripted([
+    new ChatError("auth", "The provider refused the key"),
+    "Hello.",
+  ]);
   assertEquals(await agent.run("hi", signal), {
     status: "failed",
     error: "The provider refused the key",
   });
+  await agent.run("again", signal);
+  assertEquals(model.requests[1]?.messages, [
+    { role: "user", content: "hi" },
+    { role: "assistant", content: NO_REPLY, toolCalls: [] },
+    { role: "user", content: failedNote("The provider refused the key") },
+    { role: "user", content: "again" },
+  ]);
+});
+
+Deno.test("Agent.run() keeps the partial answer of an interrupted reply, then a note", async () => {
+  const controller = new AbortController();
+  const model: ChatModel = {
+    complete(_request, options = {}) {
+      options.onText?.("The first half");
+      controller.abort();
+      return Promise.reject(new ChatError("aborted", "Interrupted"));
+    },
+  };
+  const { agent } = await agentWith({ model });
+  assertEquals(await agent.run("explain", controller.signal), { status: "interrupted" });
+  assertEquals(agent.session.history, [
+    { role: "user", content: "explain" },
+    { role: "assistant", content: "The first half", toolCalls: [] },
+    { role: "user", content: interruptedNote() },
+  ]);
 });

@@ -33,7 +33,7 @@ export async function openSession(
   choice: SessionChoice,
   options: OpenSessionOptions,
 ): Promise<Session> {
-  let id = choice.kind === "id" ? choice.id : undefined;
+  let id = choice.kind === "id" ? await resolvePrefix(store, choice.id) : undefined;
   if (choice.kind === "latest") {
     id = await store.latest();
     if (id === undefined) options.report("No earlier session to continue; starting a new one");
@@ -55,6 +55,22 @@ export async function openSession(
 }
 
 /**
+ * The one session id that starts with `prefix`, or `prefix` itself when none or it is a
+ * whole id (loading then reports it missing).
+ * Contract: throws an Error listing the candidates when the prefix is ambiguous.
+ */
+async function resolvePrefix(store: SessionStore, prefix: string): Promise<string> {
+  const ids = await store.ids();
+  if (ids.includes(prefix)) return prefix;
+  const matches = ids.filter((id) => id.startsWith(prefix));
+  if (matches.length <= 1) return matches[0] ?? prefix;
+  const shown = matches.slice(0, 5).join(", ") + (matches.length > 5 ? ", …" : "");
+  throw new Error(
+    `Cannot resume session "${prefix}": ${matches.length} sessions start with it (${shown}); give more of the id`,
+  );
+}
+
+/**
  * A new, empty session in `store`.
  * Contract: its file is created with the first record, so a run that does nothing leaves none.
  */
@@ -64,6 +80,9 @@ export function newSession(
 ): Session {
   let file: SessionFile | undefined;
   const sink: SessionSink = {
+    get id() {
+      return file?.id;
+    },
     write(record) {
       file ??= store.create({ model: options.model });
       file.write(record);

@@ -5,7 +5,15 @@
  *
  * @module
  */
-import { hasShape, isArrayOf, isCount, isObject, isString, type Shape } from "../check.ts";
+import {
+  hasShape,
+  isArrayOf,
+  isCount,
+  isObject,
+  isString,
+  optional,
+  type Shape,
+} from "../check.ts";
 import type { SessionRecord } from "./session.ts";
 
 /** The session file format version this code reads and writes. */
@@ -20,10 +28,20 @@ export interface SessionHeader {
   model: string;
 }
 
-const TOOL_CALL: Shape = { id: isString, name: isString, arguments: isString };
+const TOOL_CALL: Shape = {
+  id: isString,
+  name: isString,
+  arguments: isString,
+  extra: optional(isObject),
+};
 const MESSAGE_SHAPES = new Map<unknown, Shape>([
   ["user", { content: isString }],
-  ["assistant", { content: isString, toolCalls: (v) => isArrayOf(v, TOOL_CALL) }],
+  ["assistant", {
+    content: isString,
+    toolCalls: (v) => isArrayOf(v, TOOL_CALL),
+    reasoning: optional(isString),
+    replayReasoning: optional((v) => v === true),
+  }],
   ["tool", { toolCallId: isString, content: isString }],
 ]);
 const USAGE: Shape = { totalTokens: isCount, historyLength: isCount };

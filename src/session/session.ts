@@ -26,6 +26,8 @@ export type SessionRecord =
 
 /** Receives every record as it happens (the session file). */
 export interface SessionSink {
+  /** The session's id once its file exists. */
+  readonly id?: string | undefined;
   write(record: SessionRecord): void;
   /** Releases the file; later writes fail. */
   close(): void;
@@ -67,6 +69,11 @@ export class Session {
     for (const record of records) session.#apply(record);
     session.#sink = options.sink;
     return session;
+  }
+
+  /** The id of the session file, undefined while nothing was written (or in memory only). */
+  get id(): string | undefined {
+    return this.#sink?.id;
   }
 
   /** The whole history; never copy it per step, use `recent()`. */

@@ -156,6 +156,11 @@ export class SessionStore {
     return (await this.#idsByRecency())[0];
   }
 
+  /** Every session id in the directory, most recently modified first. */
+  ids(): Promise<string[]> {
+    return this.#idsByRecency();
+  }
+
   /**
    * Up to `limit` sessions, most recently modified first.
    * Contract: files that cannot be read or parsed are left out; `load` reports them.

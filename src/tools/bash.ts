@@ -4,13 +4,16 @@
  * @module
  */
 import type { Params, Tool } from "./tool.ts";
-import type { CommandRunner, RunEnd, SandboxMode } from "./sandbox.ts";
+import type { CommandRunner, RunEnd } from "./sandbox.ts";
 import { MAX_BYTES, MAX_LINES } from "./truncate.ts";
 
 /** Timeout when the model gives none. */
 export const DEFAULT_TIMEOUT_SECONDS = 120;
 /** Longest timeout the model may ask for. */
 export const MAX_TIMEOUT_SECONDS = 600;
+
+const GIT_NOTE = " The workspace's .git/hooks and .git/config are read-only and a missing " +
+  ".git cannot be created (git init fails); ask the user when you need to change them.";
 
 const BASH_PARAMS = {
   command: {
@@ -37,7 +40,7 @@ const BASH_PARAMS = {
 export function createBashTool(runner: CommandRunner): Tool<typeof BASH_PARAMS> {
   return {
     name: "bash",
-    description: describe(runner.mode),
+    description: describe(runner),
     params: BASH_PARAMS,
     async execute(args, { signal }) {
       const { command, timeout_seconds: seconds = DEFAULT_TIMEOUT_SECONDS } = args;
@@ -88,7 +91,7 @@ function endSummary(end: RunEnd): string {
   }
 }
 
-function describe(mode: SandboxMode): string {
+function describe({ mode, allowGitHooks }: CommandRunner): string {
   const common = "Run a shell command with `bash -c` in the workspace (the current directory). " +
     "stdout and stderr are combined; only the last " +
     `${MAX_LINES} lines / ${MAX_BYTES / 1024} KB are returned, with a note when output was cut ` +
@@ -99,7 +102,8 @@ function describe(mode: SandboxMode): string {
   switch (mode) {
     case "bwrap":
       return `${common} Sandbox: only the workspace is writable, /tmp is private and empty, ` +
-        "there is no network, HOME is /tmp, and background processes end with the command.";
+        "there is no network and no Unix socket (socketpair works), HOME is /tmp, and " +
+        "background processes end with the command." + (allowGitHooks ? "" : GIT_NOTE);
     case "unsandboxed":
       return `${common} The command runs without a sandbox; stay inside the workspace.`;
     case "unavailable":

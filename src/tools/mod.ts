@@ -26,6 +26,8 @@ export interface CreateToolsOptions {
    * provider file, the sessions directory); missing ones are skipped.
    */
   hide?: readonly string[];
+  /** Let sandboxed commands write the workspace's `.git/hooks/` and `.git/config`. */
+  allowGitHooks?: boolean;
 }
 
 /** The tools, their workspace, and one-line warnings for the terminal. */
@@ -72,7 +74,12 @@ export async function createTools(
       createReadFileTool(workspace),
       createWriteFileTool(workspace),
       createEditFileTool(workspace),
-      createBashTool(new Sandbox(workspace.root, mode, { hidden: await existing(options.hide) })),
+      createBashTool(
+        new Sandbox(workspace.root, mode, {
+          hidden: await existing(options.hide),
+          allowGitHooks: options.allowGitHooks ?? false,
+        }),
+      ),
     ],
     warnings,
   };
