@@ -85,7 +85,7 @@ async function start(cli: CliOptions): Promise<number> {
     configFile: providerPath,
     workspaceDir: WORKSPACE_DIR,
     maxSteps: cli.maxSteps,
-    onEvent: (event) => renderer.render(event),
+    onEvent: redactor.events((event) => renderer.render(event)),
     store,
     session: sessionChoice(cli),
     report: (line) => renderer.line(line),

@@ -80,7 +80,8 @@ interface Demo {
 }
 
 async function run(config: ProviderConfig): Promise<number> {
-  const out = Redactor.forConfig(config).streaming(writeTo(Deno.stdout));
+  const redactor = Redactor.forConfig(config);
+  const out = redactor.streaming(writeTo(Deno.stdout));
   const renderer = new Renderer({
     answer: out,
     status: out,
@@ -96,7 +97,7 @@ async function run(config: ProviderConfig): Promise<number> {
     config: { ...endpoint, ...BUDGET },
     workspaceDir: WORKSPACE_DIR,
     maxSteps: 1,
-    onEvent: (event) => renderer.render(event),
+    onEvent: redactor.events((event) => renderer.render(event)),
     tools: () => [readFile],
   });
   const demo = { agent, compactor, renderer };

@@ -6,6 +6,7 @@
  * @module
  */
 import type { ProviderConfig } from "./config.ts";
+import type { EventSink } from "./events.ts";
 
 /** What a secret is replaced with. */
 export const REDACTED = "[redacted]";
@@ -74,13 +75,57 @@ export class Redactor {
    * shows whether it does; a newline always releases it, since no secret contains one.
    */
   streaming(write: Writer): Writer {
-    let held = "";
+    const pieces = this.#pieces();
     return (text) => {
-      const redacted = this.redact(held + text);
-      const keep = this.#openPrefixLength(redacted);
-      held = redacted.slice(redacted.length - keep);
-      const out = redacted.slice(0, redacted.length - keep);
+      const out = pieces.push(text);
       if (out !== "") write(out);
+    };
+  }
+
+  /**
+   * An event sink that gets every event with the secrets redacted: each string of an event
+   * (tool arguments, retry reasons, warnings), and reasoning as a stream of pieces.
+   * Contract: `text` events pass unchanged, for a {@linkcode Redactor.streaming} writer.
+   */
+  events(sink: EventSink): EventSink {
+    const reasoning = this.#pieces();
+    return (event) => {
+      if (event.type === "reasoning") {
+        const text = reasoning.push(event.text);
+        if (text !== "") sink({ type: "reasoning", text });
+        return;
+      }
+      const rest = reasoning.flush();
+      if (rest !== "") sink({ type: "reasoning", text: rest });
+      sink(event.type === "text" ? event : this.redactAll(event));
+    };
+  }
+
+  /** A copy of `value` (JSON-like data) with every string in it redacted. */
+  redactAll<T>(value: T): T {
+    return JSON.parse(
+      JSON.stringify(
+        value,
+        (_key, field) => typeof field === "string" ? this.redact(field) : field,
+      ),
+    );
+  }
+
+  /** Redacts text that arrives in pieces, holding back what could begin a secret. */
+  #pieces(): { push(text: string): string; flush(): string } {
+    let held = "";
+    return {
+      push: (text) => {
+        const redacted = this.redact(held + text);
+        const keep = this.#openPrefixLength(redacted);
+        held = redacted.slice(redacted.length - keep);
+        return redacted.slice(0, redacted.length - keep);
+      },
+      flush: () => {
+        const rest = held;
+        held = "";
+        return rest;
+      },
     };
   }
 

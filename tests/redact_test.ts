@@ -1,4 +1,5 @@
 import { assertEquals } from "@std/assert";
+import type { AgentEvent } from "../src/events.ts";
 import { Redactor } from "../src/redact.ts";
 
 const KEY = "sk-live-0123456789abcdef";
@@ -50,4 +51,25 @@ Deno.test("Redactor.streaming() redacts a key split across pieces and holds noth
   write("ends with s");
   write("\n");
   assertEquals(written.slice(-1), ["s\n"]);
+});
+
+Deno.test("Redactor.events() redacts every event before it is shown, reasoning across pieces", () => {
+  const seen: AgentEvent[] = [];
+  const sink = new Redactor([KEY]).events((event) => seen.push(event));
+  const call = { id: "c1", name: "bash", arguments: JSON.stringify({ command: `echo ${KEY}` }) };
+  sink({ type: "reasoning", text: "The key is sk-live-01" });
+  sink({ type: "reasoning", text: "23456789abcdef." });
+  sink({ type: "tool_start", call });
+  sink({ type: "retry", attempt: 1, delayMs: 500, reason: `401 for ${KEY}` });
+  sink({ type: "text", text: `${KEY.slice(0, 4)}` });
+  assertEquals(seen, [
+    { type: "reasoning", text: "The key is " },
+    { type: "reasoning", text: "[redacted]." },
+    {
+      type: "tool_start",
+      call: { ...call, arguments: JSON.stringify({ command: "echo [redacted]" }) },
+    },
+    { type: "retry", attempt: 1, delayMs: 500, reason: "401 for [redacted]" },
+    { type: "text", text: "sk-l" },
+  ]);
 });

@@ -17,7 +17,7 @@ function toolResults(messages: ChatMessage[] = []): string[] {
 Deno.test("powercode works in a symlinked workspace/ with a symlinked provider.json, and escapes from the target stay refused", async () => {
   const home = await Deno.realPath(await Deno.makeTempDir({ prefix: "powercode-home-" }));
   try {
-    await Deno.mkdir(`${home}/project`);
+    await Deno.mkdir(`${home}/project/.git/hooks`, { recursive: true });
     await Deno.writeTextFile(`${home}/secret.txt`, "secret\n");
     await Deno.symlink(`${home}/secret.txt`, `${home}/project/leak.txt`);
     await using server = await startFakeServer({
@@ -26,7 +26,10 @@ Deno.test("powercode works in a symlinked workspace/ with a symlinked provider.j
       handler: sequence([
         toolCall("write_file", { path: "notes.txt", content: "hello\n" }),
         toolCall("read_file", { path: "notes.txt" }),
-        toolCall("bash", { command: "cat notes.txt; pwd" }),
+        toolCall("bash", {
+          command: "cat notes.txt; pwd; echo made > made.txt; " +
+            "(echo evil > .git/hooks/pre-commit) 2>/dev/null || echo hooks read-only",
+        }),
         toolCall("read_file", { path: "leak.txt" }),
         toolCall("read_file", { path: "../secret.txt" }),
         toolCall("read_file", { path: `${home}/project/notes.txt` }),
@@ -45,7 +48,10 @@ Deno.test("powercode works in a symlinked workspace/ with a symlinked provider.j
       server.requests.at(-1)?.body?.messages,
     );
     assertEquals([wrote, read], [`Wrote 6 bytes to "notes.txt" (new file)`, "hello\n"]);
-    assertStringIncludes(ran ?? "", `hello\n${home}/project\n`);
+    assertStringIncludes(ran ?? "", `hello\n${project.workspace}\n`);
+    assertStringIncludes(ran ?? "", "hooks read-only\n");
+    assertEquals(await Deno.readTextFile(`${home}/project/made.txt`), "made\n");
+    assertEquals(await Array.fromAsync(Deno.readDir(`${home}/project/.git/hooks`)), []);
     assertEquals(leak, `Error: Cannot access "leak.txt": path escapes the workspace`);
     assertEquals(up, `Error: Cannot access "../secret.txt": path escapes the workspace`);
     assertEquals(absolute, "hello\n");

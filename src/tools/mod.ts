@@ -75,7 +75,8 @@ export async function createTools(
       createWriteFileTool(workspace),
       createEditFileTool(workspace),
       createBashTool(
-        new Sandbox(workspace.root, mode, {
+        // By the path it was opened by: the git guard checks .git through Deno's permissions.
+        new Sandbox(workspace.path, mode, {
           hidden: await existing(options.hide),
           allowGitHooks: options.allowGitHooks ?? false,
         }),

@@ -40,6 +40,14 @@ export class Workspace {
   }
 
   /**
+   * The absolute path the workspace was opened by (the link itself when `workspace/` is a
+   * symbolic link): the path to give anything that goes through Deno's permission checks.
+   */
+  get path(): string {
+    return this.#access;
+  }
+
+  /**
    * Opens the workspace at `dir` (relative to the current directory or absolute).
    * Contract: throws `Deno.errors.NotFound` naming the directory when it is
    * missing and `TypeError` when it is not a directory.
