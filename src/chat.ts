@@ -4,7 +4,7 @@
  *
  * @module
  */
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { ChatError } from "./chat_model.ts";
 import type { ChatModel, ChatOptions, ChatReply, ChatRequest } from "./chat_model.ts";
 import { normalizeErrorBody } from "./chat_error_body.ts";
@@ -38,15 +38,19 @@ const UNREACHABLE_RETRY_MS = 500;
  * Contract: every failure is a `ChatError`; the API key appears in no message.
  */
 export function createChatClient(options: ChatClientOptions): ChatModel {
-  const client = new OpenAI({
-    baseURL: options.baseURL,
-    apiKey: options.apiKey,
-    // The SDK's own retries are off: the loop below retries instead, because it must also
-    // retry streams that drop or stall after the headers, report each retry to the terminal
-    // and stop waiting at once on Ctrl+C.
-    maxRetries: 0,
-    timeout: options.requestTimeoutMs ?? 600_000,
-    fetch: readableErrors,
+  // The SDK is loaded with the first request, not at startup: the prompt comes up sooner.
+  const client = lazy(async () => {
+    const { default: OpenAI } = await import("openai");
+    return new OpenAI({
+      baseURL: options.baseURL,
+      apiKey: options.apiKey,
+      // The SDK's own retries are off: the loop below retries instead, because it must also
+      // retry streams that drop or stall after the headers, report each retry to the terminal
+      // and stop waiting at once on Ctrl+C.
+      maxRetries: 0,
+      timeout: options.requestTimeoutMs ?? 600_000,
+      fetch: readableErrors,
+    });
   });
   const maxRetries = options.maxRetries ?? 4;
   const wait = options.delay ?? delay;
@@ -88,10 +92,16 @@ export function createChatClient(options: ChatClientOptions): ChatModel {
 
 /** What one streamed request needs besides the request itself. */
 interface StreamSetup {
-  client: OpenAI;
+  client: () => Promise<OpenAI>;
   model: string;
   idleTimeoutMs: number;
   field: OutputLimitField | undefined;
+}
+
+/** A value made once, on first use. */
+function lazy<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => made ??= make();
 }
 
 /**
@@ -117,7 +127,8 @@ async function streamOnce(
   options: ChatOptions,
   reply: ReplyAssembler,
 ): Promise<ChatReply> {
-  const { client, model, idleTimeoutMs } = setup;
+  const client = await setup.client();
+  const { model, idleTimeoutMs } = setup;
   const controller = new AbortController();
   const abort = () => controller.abort();
   options.signal?.addEventListener("abort", abort, { once: true });
@@ -152,7 +163,6 @@ async function streamOnce(
     if (stalled) {
       throw new ChatError("server", `The model stopped sending for ${idleTimeoutMs / 1000} s`);
     }
-    if (!reply.finished) throw new ChatError("server", "The connection dropped mid-reply");
     return reply.build(model);
   } catch (error) {
     if (options.signal?.aborted) throw new ChatError("aborted", "Interrupted");

@@ -163,9 +163,8 @@ Deno.test("createChatClient() joins consecutive user messages so roles alternate
   ]);
 });
 
-Deno.test("createChatClient() accepts tool calls without index and a stream ending in usage", async () => {
-  // Some OpenAI-compatible servers stream whole tool calls without `index` and send no
-  // finish_reason before the usage chunk.
+Deno.test("createChatClient() accepts whole tool calls without index", async () => {
+  // Some OpenAI-compatible servers stream whole tool calls without `index`.
   const chunks = [
     { choices: [{ index: 0, delta: { role: "assistant", content: "" } }] },
     {
@@ -185,6 +184,7 @@ Deno.test("createChatClient() accepts tool calls without index and a stream endi
       }],
     },
     { choices: [{ index: 0, delta: { tool_calls: [{ function: { arguments: ":1}" } }] } }] },
+    { choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] },
     { choices: [], usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 } },
   ];
   const body = chunks.map((chunk) =>
@@ -213,5 +213,6 @@ Deno.test("createChatClient() accepts tool calls without index and a stream endi
       ],
     },
     totalTokens: 8,
+    finishReason: "tool_calls",
   });
 });
