@@ -98,10 +98,7 @@ export class ReplyAssembler {
     const message: AssistantMessage = {
       role: "assistant",
       content: this.#content,
-      toolCalls: this.#calls.filter((call) => call !== undefined).map((call) => ({
-        ...call,
-        id: call.id || newToolCallId(),
-      })),
+      toolCalls: uniqueIds(this.#calls.filter((call) => call !== undefined)),
     };
     if (this.#reasoning !== undefined) message.reasoning = this.#reasoning;
     if (this.#replayReasoning) message.replayReasoning = true;
@@ -192,6 +189,19 @@ export class ReplyAssembler {
     if (typeof fn.arguments === "string") call.arguments += fn.arguments;
     if (isFields(piece.extra_content)) call.extra = { extra_content: piece.extra_content };
   }
+}
+
+/**
+ * The calls with a fresh id where the provider sent none or repeated one: results are
+ * paired with calls by id, and a session with two calls of one id would not load again.
+ */
+function uniqueIds(calls: readonly ToolCall[]): ToolCall[] {
+  const seen = new Set<string>();
+  return calls.map((call) => {
+    const id = call.id && !seen.has(call.id) ? call.id : newToolCallId();
+    seen.add(id);
+    return { ...call, id };
+  });
 }
 
 /** A reply the provider sent in a shape no client can use; retried like a server failure. */

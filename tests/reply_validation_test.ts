@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { assertEquals, assertRejects } from "@std/assert";
+import { assertEquals, assertMatch, assertRejects } from "@std/assert";
 import { createChatClient } from "../src/chat.ts";
 import { ChatError } from "../src/chat_model.ts";
 import type { ChatRequest } from "../src/chat_model.ts";
@@ -103,4 +103,20 @@ Deno.test("a malformed chunk is an invalid reply, not an unreachable server", as
     [error.kind, error.message],
     ["server", "Invalid reply from the provider: a streamed chunk is not valid JSON"],
   );
+});
+
+Deno.test("a tool-call id repeated within one reply is replaced, so every result pairs with one call", async () => {
+  await using server = await startFakeServer({
+    handler: () =>
+      sse([
+        toolPiece({ index: 0, id: "dup", function: { name: "bash", arguments: "{}" } }),
+        toolPiece({ index: 1, id: "dup", function: { name: "read_file", arguments: "{}" } }),
+        STOP,
+      ]),
+  });
+  const client = createChatClient({ baseURL: server.url, apiKey: "k", model: "m", maxRetries: 0 });
+  const { message } = await client.complete(REQUEST);
+  const [first, second] = message.toolCalls;
+  assertEquals([first?.id, first?.name, second?.name], ["dup", "bash", "read_file"]);
+  assertMatch(second?.id ?? "", /^[A-Za-z0-9]{9}$/);
 });
