@@ -35,24 +35,40 @@ export async function requestOverhead(workspace: string): Promise<RequestOverhea
   };
 }
 
+/** What `createBenchAgent` wires. */
+export interface BenchAgentOptions {
+  session: Session;
+  workspace: string;
+  onCompaction?: (event: CompactionEvent) => void;
+  /** Default `CONTEXT_WINDOW`. */
+  contextWindow?: number;
+  /** Sent as each request's output limit and the reserve's lower bound, when set. */
+  maxOutputTokens?: number;
+  /** Model calls per task; default 10. */
+  maxSteps?: number;
+}
+
 /**
- * Builds an agent over `session` talking to `url` with a 128k window and default settings.
+ * Builds an agent over `session` talking to `url`, by default with a 128k window and default
+ * settings.
  * Contract: bash is wired as unavailable (no sandbox probe); tool definitions are the real ones.
  */
 export async function createBenchAgent(
   url: string,
-  options: {
-    session: Session;
-    workspace: string;
-    onCompaction?: (event: CompactionEvent) => void;
-  },
+  options: BenchAgentOptions,
 ): Promise<BenchAgent> {
   const tools = await createTools(options.workspace, { unsandboxedBash: false, probe: noSandbox });
   const registry = new ToolRegistry(tools.tools);
   const model = createChatClient({ baseURL: url, apiKey: "sk-bench", model: BENCH_MODEL });
+  const limit = options.maxOutputTokens === undefined
+    ? {}
+    : { maxOutputTokens: options.maxOutputTokens };
   const compactor = new Compactor({
     model,
-    settings: resolveCompactionSettings({ contextWindow: CONTEXT_WINDOW }),
+    settings: resolveCompactionSettings({
+      contextWindow: options.contextWindow ?? CONTEXT_WINDOW,
+      ...limit,
+    }),
     onEvent: options.onCompaction ?? (() => {}),
   });
   const systemPrompt = buildSystemPrompt(tools.workspace.root);
@@ -62,8 +78,12 @@ export async function createBenchAgent(
     session: options.session,
     compactor,
     systemPrompt,
-    maxSteps: 10,
-    onEvent: () => {},
+    maxSteps: options.maxSteps ?? 10,
+    ...limit,
+    onEvent: (event) => {
+      // The agent's own warnings (a context overflow) matter to the compaction benchmarks too.
+      if (event.type === "warning") options.onCompaction?.(event);
+    },
   });
   return { agent, compactor, overhead: { system: systemPrompt, tools: registry.definitions() } };
 }
