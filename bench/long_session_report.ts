@@ -54,7 +54,10 @@ export function longSessionSection(
     "facts appear anywhere in the recall request. Cacheable share: each request is taken as " +
     "[tools, message 1, message 2, …]; its cacheable part is the longest run of leading " +
     "elements equal to those of an earlier accepted request; share = cacheable tokens / all " +
-    "input tokens (summary requests included). Cost = uncached + 0.1 × cached input tokens.",
+    "input tokens (summary requests included). The ceiling in brackets counts as uncached " +
+    "only the elements no earlier request carried (each file's text, new answers, tasks and " +
+    "summaries, and any earlier message sent re-worded), which no cache can serve. Cost = " +
+    "uncached + 0.1 × cached input tokens.",
     "",
   ];
   if (baseline) lines.push(`### ${baseline.label}`, "", ...table(baseline.rows), "");
@@ -65,7 +68,7 @@ export function longSessionSection(
 
 function table(rows: readonly LongSessionRow[]): string[] {
   return [
-    "| Window (threshold) | Facts in recall request | Rejected | Summary calls | Task requests (min between summaries) | Requests with cut tool outputs | Peak prompt | Total prompt tokens | Cacheable share | Cache-weighted cost |",
+    "| Window (threshold) | Facts in recall request | Rejected | Summary calls | Task requests (min between summaries) | Requests with cut tool outputs | Peak prompt | Total prompt tokens | Cacheable share (ceiling) | Cache-weighted cost |",
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ...rows.map((row) =>
       cells([
@@ -77,7 +80,7 @@ function table(rows: readonly LongSessionRow[]): string[] {
         String(row.requestsWithCutOutputs),
         thousands(row.peakPromptTokens),
         thousands(row.totalPromptTokens),
-        percent(row.cache.cacheableShare),
+        `${percent(row.cache.cacheableShare)} (${ceiling(row)})`,
         thousands(Math.round(row.cache.weightedCost)),
       ])
     ),
@@ -113,6 +116,12 @@ function isBaseline(value: unknown): value is LongSessionBaseline {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The most a prompt cache could serve: all but the content no earlier request carried. */
+function ceiling(row: LongSessionRow): string {
+  const { firstSeenTokens, inputTokens } = row.cache;
+  return inputTokens === 0 ? "–" : percent(1 - firstSeenTokens / inputTokens);
 }
 
 function percent(share: number): string {

@@ -25,6 +25,11 @@ export interface CacheFigures {
   cachedTokens: number;
   /** `cachedTokens / inputTokens`; 0 without input. */
   cacheableShare: number;
+  /**
+   * Tokens of elements no earlier request carried (new content, which no cache can serve):
+   * `1 - firstSeenTokens / inputTokens` is the most any client could make cacheable.
+   */
+  firstSeenTokens: number;
   /** uncached + CACHED_PRICE × cached, in token-equivalents. */
   weightedCost: number;
 }
@@ -57,12 +62,16 @@ export function cacheFigures(requests: readonly RecordedRequest[]): CacheFigures
   const seen: number[][] = [];
   let inputTokens = 0;
   let cachedTokens = 0;
+  let firstSeenTokens = 0;
   for (const request of requests) {
     if (request.status !== 200) continue;
     const elements = requestElements(request.raw);
-    const row = elements.keys.map((key) => {
+    const row = elements.keys.map((key, index) => {
       let id = ids.get(key);
-      if (id === undefined) ids.set(key, id = ids.size);
+      if (id === undefined) {
+        ids.set(key, id = ids.size);
+        firstSeenTokens += elements.tokens[index] ?? 0;
+      }
       return id;
     });
     const shared = Math.max(0, ...seen.map((earlier) => commonPrefix(earlier, row)));
@@ -77,6 +86,7 @@ export function cacheFigures(requests: readonly RecordedRequest[]): CacheFigures
     inputTokens,
     cachedTokens,
     cacheableShare: inputTokens > 0 ? cachedTokens / inputTokens : 0,
+    firstSeenTokens,
     weightedCost: uncached + CACHED_PRICE * cachedTokens,
   };
 }

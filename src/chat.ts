@@ -21,6 +21,12 @@ export interface ChatClientOptions {
   requestTimeoutMs?: number;
   /** Time allowed between two streamed chunks before the stream counts as stalled (default 300 000 ms). */
   idleTimeoutMs?: number;
+  /**
+   * Marks the system prompt and the last message as prompt-cache breakpoints
+   * (`cache_control: {type: "ephemeral"}` on a text content part), for routes that cache
+   * only with explicit markers, such as Anthropic models through OpenRouter. Default false.
+   */
+  cacheControl?: boolean;
 }
 
 type WireMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
@@ -39,12 +45,13 @@ export function createChatClient(options: ChatClientOptions): ChatModel {
   const maxRetries = options.maxRetries ?? 4;
   const idleTimeoutMs = options.idleTimeoutMs ?? 300_000;
   const context = { baseURL: options.baseURL, model: options.model };
+  const wire = { model: options.model, cacheControl: options.cacheControl === true };
 
   async function complete(request: ChatRequest, chatOptions: ChatOptions = {}): Promise<ChatReply> {
     const { signal } = chatOptions;
     for (let attempt = 1;; attempt++) {
       try {
-        return await streamOnce(client, options.model, request, chatOptions, idleTimeoutMs);
+        return await streamOnce(client, toWireRequest(wire, request), chatOptions, idleTimeoutMs);
       } catch (error) {
         const failure = error instanceof ChatError
           ? error
@@ -63,8 +70,7 @@ export function createChatClient(options: ChatClientOptions): ChatModel {
 
 async function streamOnce(
   client: OpenAI,
-  model: string,
-  request: ChatRequest,
+  request: WireRequest,
   options: ChatOptions,
   idleTimeoutMs: number,
 ): Promise<ChatReply> {
@@ -83,10 +89,7 @@ async function streamOnce(
   try {
     options.signal?.throwIfAborted();
     armWatchdog();
-    const stream = await client.chat.completions.create(
-      toWireRequest(model, request),
-      { signal: controller.signal },
-    );
+    const stream = await client.chat.completions.create(request, { signal: controller.signal });
     const reply = new ReplyBuilder(options.onText);
     for await (const chunk of stream) {
       armWatchdog();
@@ -159,13 +162,28 @@ class ReplyBuilder {
   }
 }
 
-function toWireRequest(model: string, request: ChatRequest) {
+type WireRequest = OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
+
+/**
+ * The request as sent. Messages go as given: the working memory already keeps user and
+ * assistant messages alternating without ever changing a message once sent.
+ */
+function toWireRequest(
+  options: { model: string; cacheControl: boolean },
+  request: ChatRequest,
+): WireRequest {
   const messages: WireMessage[] = [
     { role: "system", content: request.system },
-    ...mergeUserRuns(request.messages).map(toWireMessage),
+    ...request.messages.map(toWireMessage),
   ];
+  if (options.cacheControl) {
+    // Two of Anthropic's four breakpoints: system (with the tools before it), and the last
+    // message, which the next request reads back as its cached prefix.
+    markCacheBreakpoint(messages, 0);
+    markCacheBreakpoint(messages, messages.length - 1);
+  }
   return {
-    model,
+    model: options.model,
     messages,
     stream: true as const,
     stream_options: { include_usage: true },
@@ -174,23 +192,23 @@ function toWireRequest(model: string, request: ChatRequest) {
   };
 }
 
-/**
- * Joins consecutive user messages (a summary frame followed by a task, a task whose
- * reply failed or was interrupted followed by the next one) into one, because chat
- * templates that require strict user/assistant alternation reject them otherwise.
- */
-function mergeUserRuns(messages: readonly Message[]): Message[] {
-  const merged: Message[] = [];
-  for (const message of messages) {
-    const last = merged.at(-1);
-    if (message.role === "user" && last?.role === "user") {
-      merged[merged.length - 1] = {
-        role: "user",
-        content: `${last.content}\n\n${message.content}`,
-      };
-    } else merged.push(message);
+type CachedTextPart = OpenAI.Chat.Completions.ChatCompletionContentPartText & {
+  "cache_control": { type: "ephemeral" };
+};
+
+/** Turns a non-empty text content into one text part marked for the prompt cache. */
+function markCacheBreakpoint(messages: WireMessage[], index: number): void {
+  const message = messages[index];
+  if (!message || typeof message.content !== "string" || message.content === "") return;
+  const parts: CachedTextPart[] = [
+    { type: "text", text: message.content, "cache_control": { type: "ephemeral" } },
+  ];
+  switch (message.role) {
+    case "system":
+    case "user":
+    case "tool":
+      messages[index] = { ...message, content: parts };
   }
-  return merged;
 }
 
 function toWireMessage(message: Message): WireMessage {

@@ -14,6 +14,8 @@ export interface ProviderConfig {
   reserveTokens?: number;
   keepRecentTokens?: number;
   maxOutputTokens?: number;
+  /** Send Anthropic-style prompt-cache breakpoints (`cache_control`); default false. */
+  cacheControl?: boolean;
 }
 
 /** A configuration problem; main prints `message` and exits with code 2. */
@@ -36,6 +38,7 @@ const KNOWN_FIELDS = [
   "reserveTokens",
   "keepRecentTokens",
   "maxOutputTokens",
+  "cacheControl",
 ];
 const PLACEHOLDER_KEY = "no-key";
 
@@ -91,6 +94,12 @@ export function parseProviderConfig(data: unknown, path: string, env: EnvReader)
       ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
     }));
   }
+  const cacheControl = fields.cacheControl;
+  if (cacheControl !== undefined && typeof cacheControl !== "boolean") {
+    problems.push(
+      `field "cacheControl" must be true or false, got ${JSON.stringify(cacheControl)}`,
+    );
+  }
   const apiKey = resolveApiKey(fields.apiKey, env, problems);
   if (problems.length > 0 || !baseURL || !model || !contextWindow || apiKey === undefined) {
     throw new ConfigError(`Invalid provider file "${path}": ${problems.join("; ")}`);
@@ -103,6 +112,7 @@ export function parseProviderConfig(data: unknown, path: string, env: EnvReader)
     ...(reserveTokens !== undefined ? { reserveTokens } : {}),
     ...(keepRecentTokens !== undefined ? { keepRecentTokens } : {}),
     ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
+    ...(cacheControl === true ? { cacheControl } : {}),
   };
 }
 

@@ -4,6 +4,7 @@
  */
 import { assert, assertEquals } from "@std/assert";
 import { startBenchServer } from "../bench/bench_server.ts";
+import { benchLongSession } from "../bench/long_session.ts";
 import { benchStepOverhead } from "../bench/step_overhead.ts";
 
 Deno.test("benchStepOverhead() measures a short session outside the server", async () => {
@@ -15,7 +16,22 @@ Deno.test("benchStepOverhead() measures a short session outside the server", asy
     steps: 2,
     warmupSteps: 1,
   });
-  assertEquals(rows.map((row) => [row.historyMessages, row.memoryMessages]), [[100, 85]]);
+  // The summary is joined with the first kept task: 84 recent messages in 84.
+  assertEquals(rows.map((row) => [row.historyMessages, row.memoryMessages]), [[100, 84]]);
   const [row] = rows;
   assert(row && row.overheadMs.median > 0 && row.serverMs.median > 0, JSON.stringify(row));
+});
+
+Deno.test("benchLongSession() recalls every fact of a short session and measures its cache use", async () => {
+  const [row] = await benchLongSession({
+    windows: [4000],
+    tasks: 6,
+    maxOutputTokens: 500,
+    fileBytes: () => 2500,
+  });
+  assert(row, "no row");
+  assertEquals([row.factsRecalled, row.facts, row.rejected, row.failedTasks], [6, 6, 0, 0]);
+  assert(row.summaryCalls >= 1, "no compaction in a 4000 window");
+  assert(row.cache.cachedTokens > 0 && row.cache.cachedTokens < row.cache.inputTokens);
+  assertEquals(row.totalPromptTokens, row.cache.inputTokens);
 });

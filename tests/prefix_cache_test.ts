@@ -55,7 +55,7 @@ Deno.test("requestElements() splits a request into tools and messages whose toke
   );
 });
 
-Deno.test("cacheFigures() counts the longest leading run shared with any earlier accepted request", () => {
+Deno.test("cacheFigures() counts the longest leading run shared with any earlier accepted request, and new content", () => {
   const first = { model: "m", tools: TOOLS, messages: [system, task] };
   const second = { model: "m", tools: TOOLS, messages: [system, task, call, result] };
   // Same start, but the tool output is re-worded: only [tools, system, task, call] is shared.
@@ -75,6 +75,13 @@ Deno.test("cacheFigures() counts the longest leading run shared with any earlier
   assertEquals(figures.requests, 3);
   assertEquals(figures.inputTokens, tokens(first) + tokens(second) + tokens(third));
   assertEquals(figures.cachedTokens, head + withCall);
+  // New content: all of the first request, the call and result, the re-worded result.
+  const elements = requestElements(third).tokens;
+  assertEquals(
+    figures.firstSeenTokens,
+    head + requestElements(second).tokens[3]! + requestElements(second).tokens[4]! +
+      elements[4]!,
+  );
   assertAlmostEquals(figures.cacheableShare, (head + withCall) / figures.inputTokens);
   assertAlmostEquals(
     figures.weightedCost,

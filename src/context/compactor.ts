@@ -12,11 +12,15 @@ import { findCutPoint } from "./cut_point.ts";
 import type { Session } from "./session.ts";
 import { type CompactionSettings, compactionThreshold } from "./settings.ts";
 import { summarize } from "./summarizer.ts";
-import { estimateContextTokens, estimateRequestTokens, type RequestOverhead } from "./tokens.ts";
+import {
+  estimateContextTokens,
+  estimatePrefixTokens,
+  estimateRequestTokens,
+  type RequestOverhead,
+} from "./tokens.ts";
+import { shrinkToFit, type ShrunkMemory } from "./shrink.ts";
 import {
   buildWorkingMemory,
-  shrinkToFit,
-  type ShrunkMemory,
   TOOL_OUTPUT_LIMIT,
   withFileLists,
   withoutFileLists,
@@ -128,10 +132,14 @@ export class Compactor {
    * Call before every model call: compacts when forced or when the estimate is above
    * `contextWindow - reserveTokens`, then returns the working memory to send, and whether
    * it had to be shortened beyond the working memory.
-   * Contract: a failed or empty summary keeps the old state and emits a warning; an abort
-   * propagates. The returned memory's request estimate fits the threshold (shortening tool
-   * outputs, then leaving out older messages, from the request only); when even that
-   * fails it throws `ChatError("context_overflow")` rather than return an over-long request.
+   * Contract: one estimate (the last usage plus the messages added since, or the whole
+   * request without usable usage) decides both whether to compact and whether the request
+   * fits. A request over the threshold is compacted first; it is shortened (tool outputs,
+   * then older messages, from the request only, with a warning) only when the summary
+   * failed, is paused after a failure, or could not bring it under the threshold; when even
+   * that fails it throws `ChatError("context_overflow")` rather than return an over-long
+   * request. A failed or empty summary keeps the old state and emits a warning; an abort
+   * propagates. Between compactions the returned messages extend the previous request's.
    * The usage of a reply to a `shrunk` request does not measure the working memory: do not
    * record it as the session's usage snapshot.
    */
@@ -141,14 +149,28 @@ export class Compactor {
     options: CompactOptions = {},
   ): Promise<PreparedRequest> {
     options.signal?.throwIfAborted();
-    const memory = this.workingMemory(session);
-    const estimate = this.#estimate(session, memory, overhead);
-    const due = estimate > compactionThreshold(this.#settings) && !this.#coolingDown(session);
-    if (!options.force && !due) return this.#fit(session, overhead, memory, estimate);
-    const outcome = await this.#compactOnce(session, overhead, options, estimate);
-    if (outcome.type === "nothing_to_compact" && options.force) this.#onEvent(NOTHING_TO_COMPACT);
-    const compacted = outcome.type === "compacted";
-    return this.#fit(session, overhead, compacted ? this.workingMemory(session) : memory, estimate);
+    let memory = this.workingMemory(session);
+    let estimate = this.#estimate(session, memory, overhead);
+    const threshold = compactionThreshold(this.#settings);
+    if (!options.force && estimate <= threshold) return { messages: memory, shrunk: false };
+    let why = "the summary is paused after a failure";
+    if (options.force || !this.#coolingDown(session)) {
+      const outcome = await this.#compactOnce(session, overhead, options, estimate);
+      if (outcome.type === "nothing_to_compact" && options.force) {
+        this.#onEvent(NOTHING_TO_COMPACT);
+      }
+      if (outcome.type === "compacted") {
+        memory = this.workingMemory(session);
+        estimate = outcome.tokensAfter;
+      }
+      why = outcome.type === "compacted"
+        ? "even after compaction"
+        : outcome.type === "failed"
+        ? "and compaction failed"
+        : "and there is nothing left to compact";
+    }
+    if (estimate <= threshold) return { messages: memory, shrunk: false };
+    return this.#shrink(session, overhead, estimate, why);
   }
 
   /**
@@ -180,11 +202,18 @@ export class Compactor {
     if (cut.index <= start) return { type: "nothing_to_compact" };
     const { contextWindow } = this.#settings;
     this.#onEvent({ type: "compaction_start", estimatedTokens: estimate, contextWindow });
+    const messages = session.history.slice(start, cut.index);
+    // The model saw every folded result whole: ask for the summary right after what it saw,
+    // which a provider serves from its prompt cache.
+    const whole = messages.every((message) =>
+      message.role !== "tool" || message.content.length <= TOOL_OUTPUT_LIMIT
+    );
     const result = await summarize(this.#model, {
       settings: this.#settings,
-      messages: session.history.slice(start, cut.index),
+      messages,
       splitTurn: cut.splitTurn,
       previousSummary: session.compaction && withoutFileLists(session.compaction.summary),
+      conversation: whole ? this.#conversation(session, overhead, cut.index) : undefined,
     }, options);
     if (!result.ok) {
       this.#lastFailure = { session, retryAt: session.history.length + RETRY_AFTER_MESSAGES };
@@ -210,6 +239,16 @@ export class Compactor {
     return { type: "compacted", ...stats };
   }
 
+  /** The request the model saw, up to history index `end`, and its estimate. */
+  #conversation(session: Session, overhead: RequestOverhead, end: number) {
+    const messages = buildWorkingMemory(session, { end });
+    const tokens = estimatePrefixTokens(session, end, messages, {
+      ...overhead,
+      toolOutputLimit: TOOL_OUTPUT_LIMIT,
+    });
+    return { request: { ...overhead, messages }, tokens };
+  }
+
   /** After a failed summary, automatic attempts pause for a few messages (truncation serves). */
   #coolingDown(session: Session): boolean {
     const failure = this.#lastFailure;
@@ -225,19 +264,14 @@ export class Compactor {
     return findCutPoint(session.history, start, { ...options, keepRecentTokens: 0 });
   }
 
-  /** Returns `memory` when it fits, else a shorter request; `estimate` is from before compacting. */
-  #fit(
+  /** The last resort: a request shortened to the threshold, with a warning saying so. */
+  #shrink(
     session: Session,
     overhead: RequestOverhead,
-    memory: Message[],
     estimate: number,
+    why: string,
   ): PreparedRequest {
     const threshold = compactionThreshold(this.#settings);
-    const hardLimit = this.#settings.contextWindow - (this.#settings.maxOutputTokens ?? 0);
-    const size = estimateRequestTokens({ ...overhead, messages: memory });
-    if (size <= threshold || (size <= hardLimit && estimate <= threshold)) {
-      return { messages: memory, shrunk: false };
-    }
     const shrunk = shrinkToFit(
       session,
       (messages) => estimateRequestTokens({ ...overhead, messages }) <= threshold,
@@ -248,7 +282,7 @@ export class Compactor {
         `Cannot fit the request into the context window: even the shortest working memory is over ${threshold} tokens`,
       );
     }
-    if (shrunk.omitted > 0 || shrunk.messageLimit !== undefined) this.#warnShrunk(shrunk);
+    this.#warnShrunk(shrunk, estimate, why);
     return { messages: shrunk.messages, shrunk: true };
   }
 
@@ -259,10 +293,18 @@ export class Compactor {
     });
   }
 
-  #warnShrunk({ omitted, messageLimit }: ShrunkMemory): void {
-    const cut = messageLimit === undefined ? "" : `, cut each message to ${messageLimit} chars`;
-    const message =
-      `Context still too long: left ${omitted} older messages out of this request${cut}; the session history keeps them`;
+  #warnShrunk(
+    { toolOutputLimit, omitted, messageLimit }: ShrunkMemory,
+    estimate: number,
+    why: string,
+  ): void {
+    const cuts = [`cut older tool outputs to ${toolOutputLimit} chars`];
+    if (omitted > 0) cuts.push(`left ${omitted} older messages out`);
+    if (messageLimit !== undefined) cuts.push(`cut each message to ${messageLimit} chars`);
+    const limit = compactionThreshold(this.#settings);
+    const message = `Context still too long (approx ${estimate} / ${limit} tokens) ${why}: ${
+      cuts.join(", ")
+    } in this request only; the session history keeps everything`;
     this.#onEvent({ type: "warning", message });
   }
 }
