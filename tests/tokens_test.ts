@@ -61,6 +61,7 @@ Deno.test("estimateTextTokens() counts words, digit groups, symbol runs and whit
   assertEquals(text("x = 1;\n"), 7); // "x", " =", " ", "1", ";", "\n"
   assertEquals(text("日本語"), 3); // 0.75 per CJK character
   assertEquals(text("😀"), 1); // one surrogate pair, one character
+  assertEquals(text("└──"), 5); // 1.25 per other non-ASCII symbol (box drawing, arrows, math)
   assertEquals(text("internationalization"), 5); // 20 letters: one token and 3 more
 });
 
