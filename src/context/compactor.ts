@@ -4,21 +4,15 @@
  *
  * @module
  */
-import { ChatError } from "../chat_model.ts";
 import type { ChatModel } from "../chat_model.ts";
 import type { CompactionEvent } from "../events.ts";
 import type { Message } from "../messages.ts";
 import { findCutPoint } from "./cut_point.ts";
 import type { Session } from "./session.ts";
 import { type CompactionSettings, compactionThreshold } from "./settings.ts";
-import { summarize } from "./summarizer.ts";
-import {
-  estimateContextTokens,
-  estimatePrefixTokens,
-  estimateRequestTokens,
-  type RequestOverhead,
-} from "./tokens.ts";
-import { shrinkToFit, type ShrunkMemory } from "./shrink.ts";
+import { summarize, summaryConversation } from "./summarizer.ts";
+import { estimateContextTokens, estimateRequestTokens, type RequestOverhead } from "./tokens.ts";
+import { shortenRequest } from "./shrink.ts";
 import {
   buildWorkingMemory,
   TOOL_OUTPUT_LIMIT,
@@ -28,7 +22,7 @@ import {
 
 /** What a Compactor needs. */
 export interface CompactorOptions {
-  /** Writes the summaries; called without tools. */
+  /** Writes the summaries. */
   model: ChatModel;
   settings: CompactionSettings;
   onEvent?: (event: CompactionEvent) => void;
@@ -202,18 +196,12 @@ export class Compactor {
     if (cut.index <= start) return { type: "nothing_to_compact" };
     const { contextWindow } = this.#settings;
     this.#onEvent({ type: "compaction_start", estimatedTokens: estimate, contextWindow });
-    const messages = session.history.slice(start, cut.index);
-    // The model saw every folded result whole: ask for the summary right after what it saw,
-    // which a provider serves from its prompt cache.
-    const whole = messages.every((message) =>
-      message.role !== "tool" || message.content.length <= TOOL_OUTPUT_LIMIT
-    );
     const result = await summarize(this.#model, {
       settings: this.#settings,
-      messages,
+      messages: session.history.slice(start, cut.index),
       splitTurn: cut.splitTurn,
       previousSummary: session.compaction && withoutFileLists(session.compaction.summary),
-      conversation: whole ? this.#conversation(session, overhead, cut.index) : undefined,
+      conversation: summaryConversation(session, overhead, cut.index),
     }, options);
     if (!result.ok) {
       this.#lastFailure = { session, retryAt: session.history.length + RETRY_AFTER_MESSAGES };
@@ -239,16 +227,6 @@ export class Compactor {
     return { type: "compacted", ...stats };
   }
 
-  /** The request the model saw, up to history index `end`, and its estimate. */
-  #conversation(session: Session, overhead: RequestOverhead, end: number) {
-    const messages = buildWorkingMemory(session, { end });
-    const tokens = estimatePrefixTokens(session, end, messages, {
-      ...overhead,
-      toolOutputLimit: TOOL_OUTPUT_LIMIT,
-    });
-    return { request: { ...overhead, messages }, tokens };
-  }
-
   /** After a failed summary, automatic attempts pause for a few messages (truncation serves). */
   #coolingDown(session: Session): boolean {
     const failure = this.#lastFailure;
@@ -272,18 +250,9 @@ export class Compactor {
     why: string,
   ): PreparedRequest {
     const threshold = compactionThreshold(this.#settings);
-    const shrunk = shrinkToFit(
-      session,
-      (messages) => estimateRequestTokens({ ...overhead, messages }) <= threshold,
-    );
-    if (!shrunk) {
-      throw new ChatError(
-        "context_overflow",
-        `Cannot fit the request into the context window: even the shortest working memory is over ${threshold} tokens`,
-      );
-    }
-    this.#warnShrunk(shrunk, estimate, why);
-    return { messages: shrunk.messages, shrunk: true };
+    const { messages, warning } = shortenRequest(session, overhead, { threshold, estimate, why });
+    this.#onEvent({ type: "warning", message: warning });
+    return { messages, shrunk: true };
   }
 
   #estimate(session: Session, memory: readonly Message[], overhead: RequestOverhead): number {
@@ -291,20 +260,5 @@ export class Compactor {
       ...overhead,
       toolOutputLimit: TOOL_OUTPUT_LIMIT,
     });
-  }
-
-  #warnShrunk(
-    { toolOutputLimit, omitted, messageLimit }: ShrunkMemory,
-    estimate: number,
-    why: string,
-  ): void {
-    const cuts = [`cut older tool outputs to ${toolOutputLimit} chars`];
-    if (omitted > 0) cuts.push(`left ${omitted} older messages out`);
-    if (messageLimit !== undefined) cuts.push(`cut each message to ${messageLimit} chars`);
-    const limit = compactionThreshold(this.#settings);
-    const message = `Context still too long (approx ${estimate} / ${limit} tokens) ${why}: ${
-      cuts.join(", ")
-    } in this request only; the session history keeps everything`;
-    this.#onEvent({ type: "warning", message });
   }
 }

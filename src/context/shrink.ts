@@ -6,13 +6,57 @@
  *
  * @module
  */
+import { ChatError } from "../chat_model.ts";
 import type { Message } from "../messages.ts";
+import { estimateRequestTokens, type RequestOverhead } from "./tokens.ts";
 import {
   buildWorkingMemory,
   TOOL_OUTPUT_LIMIT,
   truncateMiddle,
   type WorkingMemorySource,
 } from "./working_memory.ts";
+
+/** Why and how far a request must be shortened, for `shortenRequest`. */
+export interface ShortenOptions {
+  /** The most tokens the request may take. */
+  threshold: number;
+  /** The estimate of the whole working memory, for the warning. */
+  estimate: number;
+  /** Why compaction did not help, e.g. "and compaction failed", for the warning. */
+  why: string;
+}
+
+/**
+ * The working memory of `source` shortened (by `shrinkToFit`) until its request estimate is
+ * at most `options.threshold`, and a one-line warning saying what was cut and why.
+ * Contract: never changes history; throws `ChatError("context_overflow")` when even the
+ * shortest request is over the threshold.
+ */
+export function shortenRequest(
+  source: WorkingMemorySource,
+  overhead: RequestOverhead,
+  { threshold, estimate, why }: ShortenOptions,
+): { messages: Message[]; warning: string } {
+  const shrunk = shrinkToFit(
+    source,
+    (messages) => estimateRequestTokens({ ...overhead, messages }) <= threshold,
+  );
+  if (!shrunk) {
+    throw new ChatError(
+      "context_overflow",
+      `Cannot fit the request into the context window: even the shortest working memory is over ${threshold} tokens`,
+    );
+  }
+  const cuts = [`cut older tool outputs to ${shrunk.toolOutputLimit} chars`];
+  if (shrunk.omitted > 0) cuts.push(`left ${shrunk.omitted} older messages out`);
+  if (shrunk.messageLimit !== undefined) {
+    cuts.push(`cut each message to ${shrunk.messageLimit} chars`);
+  }
+  const warning = `Context still too long (approx ${estimate} / ${threshold} tokens) ${why}: ${
+    cuts.join(", ")
+  } in this request only; the session history keeps everything`;
+  return { messages: shrunk.messages, warning };
+}
 
 /** A working memory shortened to fit, and how. */
 export interface ShrunkMemory {

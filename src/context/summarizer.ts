@@ -12,8 +12,9 @@ import type { Message } from "../messages.ts";
 import { buildSummaryRequest } from "./serialize.ts";
 import { type CompactionSettings, compactionThreshold, summaryTokenLimit } from "./settings.ts";
 import { inPlaceInstruction } from "./summary_prompt.ts";
-import { estimateMessageTokens } from "./tokens.ts";
-import { alternateRoles } from "./working_memory.ts";
+import type { Session } from "./session.ts";
+import { estimateMessageTokens, estimatePrefixTokens, type RequestOverhead } from "./tokens.ts";
+import { alternateRoles, buildWorkingMemory, TOOL_OUTPUT_LIMIT } from "./working_memory.ts";
 
 /** What to summarize, and the settings that size the request. */
 export interface SummarizeInput {
@@ -44,6 +45,28 @@ export interface SummarizeOptions {
 export type SummaryResult =
   | { ok: true; text: string; folded: number }
   | { ok: false; reason: string };
+
+/**
+ * The request the model saw, up to history index `end` (the first kept message), and its
+ * estimate, for `SummarizeInput.conversation`; undefined when the model saw a folded tool
+ * output cut (over `TOOL_OUTPUT_LIMIT` characters), which the serialized form shows whole.
+ * Contract: never changes the session; work is linear in the messages before `end`.
+ */
+export function summaryConversation(
+  session: Session,
+  overhead: RequestOverhead,
+  end: number,
+): SummarizeInput["conversation"] {
+  const start = session.compaction?.compactedUntil ?? 0;
+  for (let index = start; index < end; index++) {
+    const message = session.history[index];
+    if (message?.role === "tool" && message.content.length > TOOL_OUTPUT_LIMIT) return undefined;
+  }
+  const messages = buildWorkingMemory(session, { end });
+  const options = { ...overhead, toolOutputLimit: TOOL_OUTPUT_LIMIT };
+  const tokens = estimatePrefixTokens(session, end, messages, options);
+  return { request: { ...overhead, messages }, tokens };
+}
 
 /**
  * Asks `model` for a summary of `input.messages`: appended to `input.conversation` when
