@@ -164,17 +164,14 @@ class ReplyBuilder {
 
 type WireRequest = OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
 
-/**
- * The request as sent. Messages go as given: the working memory already keeps user and
- * assistant messages alternating without ever changing a message once sent.
- */
+/** The request as sent, with consecutive user messages joined (see `mergeUserRuns`). */
 function toWireRequest(
   options: { model: string; cacheControl: boolean },
   request: ChatRequest,
 ): WireRequest {
   const messages: WireMessage[] = [
     { role: "system", content: request.system },
-    ...request.messages.map(toWireMessage),
+    ...mergeUserRuns(request.messages).map(toWireMessage),
   ];
   if (options.cacheControl) {
     // Two of Anthropic's four breakpoints: system (with the tools before it), and the last
@@ -190,6 +187,25 @@ function toWireRequest(
     ...(request.tools?.length ? { tools: request.tools.map(toWireTool) } : {}),
     ...(request.maxOutputTokens ? { max_tokens: request.maxOutputTokens } : {}),
   };
+}
+
+/**
+ * Joins consecutive user messages (a summary frame followed by a task, a task whose
+ * reply failed or was interrupted followed by the next one) into one, because chat
+ * templates that require strict user/assistant alternation reject them otherwise.
+ */
+function mergeUserRuns(messages: readonly Message[]): Message[] {
+  const merged: Message[] = [];
+  for (const message of messages) {
+    const last = merged.at(-1);
+    if (message.role === "user" && last?.role === "user") {
+      merged[merged.length - 1] = {
+        role: "user",
+        content: `${last.content}\n\n${message.content}`,
+      };
+    } else merged.push(message);
+  }
+  return merged;
 }
 
 type CachedTextPart = OpenAI.Chat.Completions.ChatCompletionContentPartText & {

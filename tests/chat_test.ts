@@ -137,11 +137,14 @@ Deno.test("createChatClient() aborts a wait between retries", async () => {
   assertEquals(server.requests.length, 1);
 });
 
-Deno.test("createChatClient() sends messages as given, plain text, without cacheControl", async () => {
+Deno.test("createChatClient() joins consecutive user messages so roles alternate", async () => {
   await using server = await startFakeServer({ handler: sequence([text("ok")]) });
   await client(server.url).complete({
     system: "s",
     messages: [
+      { role: "user", content: "summary" },
+      { role: "user", content: "task one" },
+      { role: "assistant", content: "done", toolCalls: [] },
       { role: "user", content: "a" },
       { role: "user", content: "b" },
     ],
@@ -149,8 +152,9 @@ Deno.test("createChatClient() sends messages as given, plain text, without cache
   const raw = server.requests[0]?.raw as { messages: unknown[] };
   assertEquals(raw.messages, [
     { role: "system", content: "s" },
-    { role: "user", content: "a" },
-    { role: "user", content: "b" },
+    { role: "user", content: "summary\n\ntask one" },
+    { role: "assistant", content: "done" },
+    { role: "user", content: "a\n\nb" },
   ]);
 });
 

@@ -229,7 +229,7 @@ Deno.test("Compactor.prepare() lets an abort propagate and keeps the state", asy
   assertEquals(session.compaction, undefined);
 });
 
-Deno.test("Compactor.compact() folds all but the newest step, with focus and no tools", async () => {
+Deno.test("Compactor.compact() folds all but the newest step, asking with the focus after the conversation", async () => {
   const settings = resolveCompactionSettings({ contextWindow: 128_000 });
   const model = new ScriptedModel(["## User Goal\nfix notes"]);
   const events: CompactionEvent[] = [];
@@ -242,15 +242,16 @@ Deno.test("Compactor.compact() folds all but the newest step, with focus and no 
     { role: "user", content: "Now the tests" },
     { role: "assistant", content: "ok", toolCalls: [] },
   ]);
+  const before = compactor.workingMemory(session);
   const outcome = await compactor.compact(session, OVERHEAD, { focus: "the notes file" });
   assertEquals(outcome.type === "compacted" && [outcome.compactedUntil, outcome.messagesFolded], [
     5,
     5,
   ]);
   const request = model.requests[0];
-  assertEquals(Object.keys(request ?? {}), ["system", "messages"]);
+  assertEquals(request?.messages.slice(0, -1), before.slice(0, 5));
   assertEquals(
-    request?.messages[0]?.content.endsWith("Focus the summary on: the notes file"),
+    request?.messages.at(-1)?.content.endsWith("Focus the summary on: the notes file"),
     true,
   );
   assertEquals(compactor.status(session, OVERHEAD), {

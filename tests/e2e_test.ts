@@ -2,7 +2,6 @@
  * End-to-end: `deno task start` (the real permission set) in a temp copy of the
  * project, driven through stdin and -p against the strict fake server.
  */
-import { NO_REPLY } from "../src/context/working_memory.ts";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
 import { startFakeServer } from "./support/fake_server.ts";
 import type { ChatMessage } from "./support/fake_server.ts";
@@ -170,12 +169,9 @@ Deno.test("powercode ends a task with one line on provider errors and the next t
       assertEquals(lines.length, 1, result.stdout);
       assertMatch(lines[0] ?? "", failure.expect);
       assertStringIncludes(result.stdout, "fine now");
-      // History keeps both tasks; a placeholder reply keeps roles alternating without
-      // changing the first request's messages.
+      // History keeps both tasks; the request joins them so roles alternate.
       assertEquals(withoutSystem(server.requests[1]?.body?.messages ?? []), [
-        { role: "user", content: "one" },
-        { role: "assistant", content: NO_REPLY },
-        { role: "user", content: "two" },
+        { role: "user", content: "one\n\ntwo" },
       ]);
     });
   }

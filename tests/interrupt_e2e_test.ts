@@ -5,7 +5,6 @@
  * (tmux), Ctrl+C interrupts a task, kills the tool's processes and returns to the prompt,
  * Ctrl+C twice and Ctrl+D exit, and the spinner and colours show.
  */
-import { NO_REPLY } from "../src/context/working_memory.ts";
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
 import { INTERRUPTED_RESULT } from "../src/agent.ts";
 import { MISSING_RESULT } from "../src/context/working_memory.ts";
@@ -330,11 +329,9 @@ Deno.test("powercode shows a spinner until the first token and colours on a term
   const next = scripted.play([text("Done.")]);
   await typeTask(pane, "next");
   await pane.waitFor((screen) => screen.includes("Done."), "the next answer");
-  // The interrupted reply left two user messages in a row; a placeholder reply goes between.
+  // The interrupted reply left two user messages in a row; they go out as one.
   assertEquals(withoutSystem(next()[0]?.body?.messages), [
-    { role: "user", content: "count slowly" },
-    { role: "assistant", content: NO_REPLY },
-    { role: "user", content: "next" },
+    { role: "user", content: "count slowly\n\nnext" },
   ]);
 });
 

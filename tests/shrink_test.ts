@@ -24,23 +24,24 @@ Deno.test("shrinkToFit() leaves out the oldest pieces but keeps the last user me
     result("c3"),
     calls("c4"),
     result("c4"),
-  ], { summary: "S", compactedUntil: 1 });
+  ], { summary: "S", compactedUntil: 0 });
   const note = (count: number) =>
     `${SUMMARY_TEXT}\n\n(${count} earlier messages were left out of this request to fit the context window.)`;
-  // The summary and the last task end up in a row: joined, as this request is one-off.
   assertEquals(shrinkToFit(session, (messages) => messages.length <= 6), {
     messages: [
-      { role: "user", content: `${note(4)}\n\nB` },
+      { role: "user", content: note(5) },
+      { role: "user", content: "B" },
       calls("c3"),
       result("c3"),
       calls("c4"),
       result("c4"),
     ],
     toolOutputLimit: 500,
-    omitted: 4,
+    omitted: 5,
   });
-  assertEquals(shrinkToFit(session, (messages) => messages.length <= 3)?.messages, [
-    { role: "user", content: `${note(6)}\n\nB` },
+  assertEquals(shrinkToFit(session, (messages) => messages.length <= 4)?.messages, [
+    { role: "user", content: note(7) },
+    { role: "user", content: "B" },
     calls("c4"),
     result("c4"),
   ]);

@@ -1,10 +1,8 @@
 import { assertEquals } from "@std/assert";
 import { calls, result, sessionOf } from "./support/messages.ts";
 import {
-  alternateRoles,
   buildWorkingMemory,
   MISSING_RESULT,
-  NO_REPLY,
   repairPairing,
   summaryMessage,
   truncateMiddle,
@@ -34,7 +32,7 @@ Deno.test("truncateMiddle() never splits a surrogate pair", () => {
   );
 });
 
-Deno.test("buildWorkingMemory() puts the summary first, joined with a first user message, and shortens long tool outputs", () => {
+Deno.test("buildWorkingMemory() puts the summary first and shortens long tool outputs", () => {
   const history: Message[] = [
     { role: "user", content: "old task" },
     { role: "assistant", content: "old answer", toolCalls: [] },
@@ -45,7 +43,8 @@ Deno.test("buildWorkingMemory() puts the summary first, joined with a first user
   const session = sessionOf(history, { summary: "S", compactedUntil: 2 });
   const before = structuredClone(history);
   assertEquals(buildWorkingMemory(session), [
-    { role: "user", content: `${SUMMARY_TEXT}\n\nnew task` },
+    { role: "user", content: SUMMARY_TEXT },
+    { role: "user", content: "new task" },
     calls("c1"),
     result(
       "c1",
@@ -108,24 +107,9 @@ Deno.test("withFileLists() replaces the lists a summary already carries", () => 
   );
 });
 
-Deno.test("buildWorkingMemory() answers a task left without a reply with a placeholder, never joining two tasks", () => {
-  const session = sessionOf([
-    { role: "user", content: "task A (interrupted)" },
-    { role: "user", content: "task B" },
-    { role: "assistant", content: "done", toolCalls: [] },
-  ]);
-  assertEquals(buildWorkingMemory(session), [
-    { role: "user", content: "task A (interrupted)" },
-    { role: "assistant", content: NO_REPLY, toolCalls: [] },
-    { role: "user", content: "task B" },
-    { role: "assistant", content: "done", toolCalls: [] },
-  ]);
-  assertEquals(alternateRoles([{ role: "user", content: "a" }]), [{ role: "user", content: "a" }]);
-});
-
 Deno.test("buildWorkingMemory() only appends as history grows, and stops at `end` on a prefix", () => {
-  // A session with every kind of repair: a summary joined with the first kept task, a long
-  // output, an interrupted call, a task without a reply.
+  // A session with every kind of repair: a summary, a long output, an interrupted call, a
+  // task without a reply.
   const history: Message[] = [
     { role: "user", content: "folded" },
     { role: "assistant", content: "folded answer", toolCalls: [] },

@@ -130,7 +130,7 @@ function omitOldest(
     const kept = messages.filter((_, index) =>
       index < keepLeading || index === lastUser || index >= end
     );
-    result = joinUserRuns(withNote(kept, keepLeading, omitted));
+    result = withNote(kept, keepLeading, omitted);
   }
   return { messages: result, omitted };
 }
@@ -151,23 +151,4 @@ function withNote(messages: Message[], keepLeading: number, omitted: number): Me
     return [{ role: "user", content: `${first.content}\n\n${note}` }, ...messages.slice(1)];
   }
   return [{ role: "user", content: note }, ...messages];
-}
-
-/**
- * Joins user messages that leaving pieces out has put in a row (the summary and the last
- * task), as one message: this request is one-off anyway, and a placeholder reply there
- * would misreport a task as failed.
- */
-function joinUserRuns(messages: readonly Message[]): Message[] {
-  const joined: Message[] = [];
-  for (const message of messages) {
-    const last = joined.at(-1);
-    if (message.role === "user" && last?.role === "user") {
-      joined[joined.length - 1] = {
-        role: "user",
-        content: `${last.content}\n\n${message.content}`,
-      };
-    } else joined.push(message);
-  }
-  return joined;
 }

@@ -14,7 +14,7 @@ import { type CompactionSettings, compactionThreshold, summaryTokenLimit } from 
 import { inPlaceInstruction } from "./summary_prompt.ts";
 import type { Session } from "./session.ts";
 import { estimateMessageTokens, estimatePrefixTokens, type RequestOverhead } from "./tokens.ts";
-import { alternateRoles, buildWorkingMemory, TOOL_OUTPUT_LIMIT } from "./working_memory.ts";
+import { buildWorkingMemory, TOOL_OUTPUT_LIMIT } from "./working_memory.ts";
 
 /** What to summarize, and the settings that size the request. */
 export interface SummarizeInput {
@@ -97,17 +97,16 @@ async function summarizeInPlace(
 ): Promise<SummaryResult | undefined> {
   const { settings } = input;
   const prefix = conversation.request.messages;
-  // The task in progress has no reply yet: a placeholder reply would misreport it.
-  if (input.splitTurn && prefix.at(-1)?.role === "user") return undefined;
   const instruction = inPlaceInstruction({
     previousSummary: input.previousSummary !== undefined,
     maxSummaryTokens: summaryTokenLimit(settings),
     ...(options.focus ? { focus: options.focus } : {}),
   }, input.splitTurn);
-  const messages = alternateRoles([...prefix, { role: "user", content: instruction }]);
-  let tokens = conversation.tokens;
-  for (const added of messages.slice(prefix.length)) tokens += estimateMessageTokens(added);
-  if (tokens > compactionThreshold(settings)) return undefined;
+  const ask: Message = { role: "user", content: instruction };
+  const messages = [...prefix, ask];
+  if (conversation.tokens + estimateMessageTokens(ask) > compactionThreshold(settings)) {
+    return undefined;
+  }
   const { maxOutputTokens } = settings;
   const request: ChatRequest = {
     ...conversation.request,

@@ -12,8 +12,6 @@ import type { CompactionState } from "./session.ts";
 export const TOOL_OUTPUT_LIMIT = 8000;
 /** The content of a tool result synthesized for a call that has none. */
 export const MISSING_RESULT = "no result: interrupted";
-/** The reply shown for a user message whose task ended without one. */
-export const NO_REPLY = "(no reply: this task was interrupted or failed before an answer)";
 /** Opens the message that carries the compaction summary. */
 export const SUMMARY_PREFIX =
   "The conversation before this point was compacted into this summary:\n\n<summary>\n";
@@ -75,15 +73,14 @@ export function withoutFileLists(summary: string): string {
 }
 
 /**
- * Builds the messages sent after the system prompt: the messages from `compactedUntil` on
- * (up to `options.end`, default the whole history), tool outputs over `toolOutputLimit`
- * (default 8000) characters shortened by `truncateMiddle`, pairing repaired, a placeholder
- * reply after a user message left without one; the summary message first when the session
- * was compacted, joined with the first kept message when that is a user message.
+ * Builds the messages sent after the system prompt: the summary message when the session
+ * was compacted, then the messages from `compactedUntil` on (up to `options.end`, default
+ * the whole history), tool outputs over `toolOutputLimit` (default 8000) characters
+ * shortened by `truncateMiddle`, pairing repaired.
  * Contract: never changes the history; copies only the messages it shows. Prefix-stable:
- * each message is shown as a function of itself and its neighbours alone, so appending to
- * history only appends to the result, and the memory of `end` is a prefix of the whole
- * memory when `history[end]` is not a tool result.
+ * each message is shown as a function of itself alone, so appending to history only
+ * appends to the result, and the memory up to `end` is a prefix of the whole memory when
+ * `history[end]` is not a tool result.
  */
 export function buildWorkingMemory(
   source: WorkingMemorySource,
@@ -103,37 +100,7 @@ export function buildWorkingMemory(
     );
   }
   const repaired = repairPairing(recent);
-  if (!source.compaction) return alternateRoles(repaired);
-  const summary = summaryMessage(source.compaction.summary);
-  const first = repaired[0];
-  // Both are fixed until the next compaction, so the joined message is as stable as either.
-  const framed = first?.role === "user"
-    ? [
-      { role: "user" as const, content: `${summary.content}\n\n${first.content}` },
-      ...repaired.slice(1),
-    ]
-    : [summary, ...repaired];
-  return alternateRoles(framed);
-}
-
-/**
- * Puts a placeholder reply (`NO_REPLY`) between two user messages in a row (a task that
- * failed or was interrupted before any reply, then the next task), because some chat
- * templates demand strict user/assistant alternation. Unlike joining the two, this never
- * changes a message already sent, so the request stays a prefix of the next one.
- * Contract: pure; returns a new array.
- */
-export function alternateRoles(messages: readonly Message[]): Message[] {
-  let result: Message[] | undefined;
-  for (let index = 1; index < messages.length; index++) {
-    if (messages[index]?.role === "user" && messages[index - 1]?.role === "user") {
-      result ??= messages.slice(0, index);
-      result.push({ role: "assistant", content: NO_REPLY, toolCalls: [] });
-    }
-    const message = messages[index];
-    if (result && message) result.push(message);
-  }
-  return result ?? [...messages];
+  return source.compaction ? [summaryMessage(source.compaction.summary), ...repaired] : repaired;
 }
 
 /**
