@@ -5,23 +5,19 @@
  * @module
  */
 import denoConfig from "./deno.json" with { type: "json" };
-import { Agent } from "./src/agent.ts";
-import { createChatClient } from "./src/chat.ts";
+import { assemble } from "./src/assemble.ts";
 import { parseCli, USAGE } from "./src/cli.ts";
 import type { CliOptions } from "./src/cli.ts";
-import { ConfigError, loadProviderConfig } from "./src/config.ts";
-import type { ProviderConfig } from "./src/config.ts";
-import { Compactor } from "./src/context/compactor.ts";
-import { Session } from "./src/context/session.ts";
-import type { SessionSink } from "./src/context/session.ts";
-import { resolveCompactionSettings } from "./src/context/settings.ts";
-import { SessionStore } from "./src/context/store.ts";
-import type { SessionFile } from "./src/context/store.ts";
+import { ConfigError, loadProviderConfig, type ProviderConfig } from "./src/config.ts";
+import {
+  compactionThreshold,
+  estimateTextTokens,
+  resolveCompactionSettings,
+} from "./src/context/mod.ts";
 import { Renderer } from "./src/render.ts";
 import { runPrint, runRepl } from "./src/repl.ts";
-import { buildSystemPrompt } from "./src/system_prompt.ts";
-import { createTools } from "./src/tools/mod.ts";
-import { ToolRegistry } from "./src/tools/registry.ts";
+import { type SessionChoice, SessionStore } from "./src/session/mod.ts";
+import { formatSessionsTable } from "./src/sessions_table.ts";
 
 const WORKSPACE_DIR = "workspace";
 const POWERCODE_DIR = ".powercode";
@@ -38,6 +34,7 @@ async function main(args: string[]): Promise<number> {
   if (cli.help) return print(`${USAGE}\n`);
   if (cli.version) return print(`powercode ${denoConfig.version}\n`);
   try {
+    if (cli.sessions || cli.chooseSession) return await listSessions(cli.chooseSession);
     return await start(cli);
   } catch (error) {
     return fail(error, error instanceof ConfigError ? 2 : 1);
@@ -48,6 +45,7 @@ async function start(cli: CliOptions): Promise<number> {
   await requireWorkspace();
   const providerPath = cli.provider ?? readEnv("POWERCODE_PROVIDER") ?? "provider.json";
   const config = await loadProviderConfig(providerPath, readEnv);
+  const task = cli.print === undefined ? undefined : await withPipedInput(cli.print, config);
   const terminal = Deno.stdin.isTerminal() && cli.print === undefined;
   const color = Deno.stdout.isTerminal() && !readEnv("NO_COLOR");
   const renderer = new Renderer({
@@ -56,85 +54,84 @@ async function start(cli: CliOptions): Promise<number> {
     color,
     spinner: terminal && Deno.stdout.isTerminal(),
     streamAnswer: cli.print === undefined,
+    columns: () => Deno.stdout.isTerminal() ? Deno.consoleSize().columns : 80,
   });
   // Created now so that the sandbox can hide it from commands from the first task on.
   await Deno.mkdir(SESSIONS_DIR, { recursive: true });
-  const { workspace, tools, warnings } = await createTools(WORKSPACE_DIR, {
-    unsandboxedBash: cli.unsandboxedBash,
-    hide: [providerPath, POWERCODE_DIR],
-  });
-  for (const warning of warnings) renderer.line(`⚠ ${warning}`);
   const store = new SessionStore(SESSIONS_DIR);
-  const session = await openSession(store, cli, config, (line) => renderer.line(line));
-  const model = createChatClient(config);
-  const registry = new ToolRegistry(tools);
-  const compactor = new Compactor({
-    model,
-    settings: resolveCompactionSettings(config),
-    onEvent: (event) => renderer.render(event),
-  });
-  const systemPrompt = buildSystemPrompt(workspace.root);
-  const agent = new Agent({
-    model,
-    tools: registry,
-    session,
-    compactor,
-    systemPrompt,
-    maxSteps: cli.maxSteps,
-    ...(config.maxOutputTokens ? { maxOutputTokens: config.maxOutputTokens } : {}),
-    onEvent: (event) => renderer.render(event),
-  });
-  if (cli.print !== undefined) {
-    return await runPrint(agent, cli.print, {
-      renderer,
-      printAnswer: (answer) => writeTo(Deno.stdout)(`${answer}\n`),
-    });
+  if (config.literalKey && isTopLevelProviderFile(providerPath)) {
+    renderer.line(
+      `⚠ ${providerPath} holds a literal API key and is tracked by git: use "env:NAME", or a ` +
+        "personal copy in .powercode/ (--provider .powercode/provider.json)",
+    );
   }
   if (terminal) {
     renderer.line(`powercode ${denoConfig.version} · ${config.model} · /help for commands`);
   }
+  const { agent, instructions } = await assemble({
+    config,
+    workspaceDir: WORKSPACE_DIR,
+    maxSteps: cli.maxSteps,
+    onEvent: (event) => renderer.render(event),
+    store,
+    session: sessionChoice(cli),
+    report: (line) => renderer.line(line),
+    bash: { unsandboxedBash: cli.unsandboxedBash, hide: [providerPath, POWERCODE_DIR] },
+  });
+  if (task !== undefined) {
+    return await runPrint(agent, task, {
+      renderer,
+      printAnswer: (answer) => writeTo(Deno.stdout)(`${answer}\n`),
+    });
+  }
+  if (terminal && instructions) {
+    const cut = instructions.truncated ? ", cut to 32 KB" : "";
+    renderer.line(renderer.dim(`Loaded AGENTS.md (${instructions.bytes} bytes${cut})`));
+  }
   return await runRepl({
     agent,
-    compactor,
-    overhead: { system: systemPrompt, tools: registry.definitions() },
-    sessions: { create: () => new Session(lazySink(store, config)), list: (n) => store.list(n) },
+    listSessions: (limit) => store.list(limit),
     renderer,
     terminal,
   });
 }
 
-/** Opens the session named by --continue/--resume, or a new one whose file appears with its first record. */
-async function openSession(
-  store: SessionStore,
-  cli: CliOptions,
-  config: ProviderConfig,
-  report: (line: string) => void,
-): Promise<Session> {
-  let id = cli.resume;
-  if (cli.continue) {
-    id = await store.latest();
-    if (id === undefined) report("No earlier session to continue; starting a new one");
-  }
-  if (id === undefined) return new Session(lazySink(store, config));
-  const loaded = await store.load(id).catch((error: unknown) => {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new Error(`${message}; run powercode without --continue/--resume for a new session`);
+/** `--sessions` and `-r` without an id: the table of recent sessions. */
+async function listSessions(choose: boolean): Promise<number> {
+  const table = formatSessionsTable(await new SessionStore(SESSIONS_DIR).list(20), {
+    width: Deno.stdout.isTerminal() ? Deno.consoleSize().columns : 80,
   });
-  for (const warning of loaded.warnings) report(`⚠ ${warning}`);
-  const session = Session.fromRecords(loaded.records, loaded.file);
-  report(`Resumed session ${id} (${session.history.length} messages)`);
-  return session;
+  const hint = choose ? "\nResume one with: powercode -r ID (any unique start of the id)" : "";
+  return print(`${table}${hint}\n`);
 }
 
-function lazySink(store: SessionStore, config: ProviderConfig): SessionSink {
-  let file: SessionFile | undefined;
-  return {
-    write(record) {
-      file ??= store.create({ model: config.model });
-      file.write(record);
-    },
-    close: () => file?.close(),
-  };
+/**
+ * The `-p` task with piped stdin attached as its context, when stdin is not a terminal.
+ * Contract: throws a ConfigError when the piped text cannot fit the model's window.
+ */
+async function withPipedInput(task: string, config: ProviderConfig): Promise<string> {
+  if (Deno.stdin.isTerminal()) return task;
+  const piped = await new Response(Deno.stdin.readable).text();
+  if (piped.trim() === "") return task;
+  const limit = Math.floor(compactionThreshold(resolveCompactionSettings(config)) / 2);
+  const tokens = estimateTextTokens(piped);
+  if (tokens > limit) {
+    throw new ConfigError(
+      `Cannot send the piped input: it is about ${tokens} tokens, more than half of what fits ` +
+        `the window (${limit}); pipe less of it (e.g. through tail -n 200)`,
+    );
+  }
+  return `${task}\n\n<stdin>\n${piped.replace(/\n$/, "")}\n</stdin>`;
+}
+
+function isTopLevelProviderFile(path: string): boolean {
+  return path.replace(/^\.\//, "") === "provider.json";
+}
+
+function sessionChoice(cli: CliOptions): SessionChoice {
+  if (cli.continue) return { kind: "latest" };
+  if (cli.resume !== undefined) return { kind: "id", id: cli.resume };
+  return { kind: "new" };
 }
 
 async function requireWorkspace(): Promise<void> {

@@ -3,9 +3,9 @@
  *
  * @module
  */
-import { Session } from "../src/context/session.ts";
+import { Session } from "../src/session/session.ts";
 import { compactionThreshold, resolveCompactionSettings } from "../src/context/settings.ts";
-import { SessionStore } from "../src/context/store.ts";
+import { SessionStore } from "../src/session/store.ts";
 import { estimateRequestTokens, type RequestOverhead } from "../src/context/tokens.ts";
 import { buildWorkingMemory } from "../src/context/working_memory.ts";
 import type { CompactionEvent } from "../src/events.ts";
@@ -106,24 +106,25 @@ async function compactOnce(
 ): Promise<Measured> {
   const id = `${baseId}-${label}`;
   await copySession(store, baseId, id);
-  const loaded = await store.load(id);
-  using file = loaded.file;
-  const session = Session.fromRecords(loaded.records, file);
   const ends: CompactionEnd[] = [];
   const onCompaction = (event: CompactionEvent) => {
     if (event.type === "compaction_end") ends.push(event);
   };
-  const { compactor, overhead } = await createBenchAgent(server.url, {
-    session,
+  const { agent, compactor, overhead } = await createBenchAgent(server.url, {
+    store,
+    sessionId: id,
     workspace,
     onCompaction,
   });
+  const { session } = agent;
+  const path = `${store.dir}/${id}.jsonl`;
   await server.take();
-  const sizeBefore = (await Deno.stat(file.path)).size;
+  const sizeBefore = (await Deno.stat(path)).size;
   const start = performance.now();
   await compactor.prepare(session, overhead);
   const wallMs = performance.now() - start;
-  const sizeAfter = (await Deno.stat(file.path)).size;
+  const sizeAfter = (await Deno.stat(path)).size;
+  session.close();
   const served = await server.take();
   const event = ends[0];
   const request = served[0];
@@ -132,7 +133,7 @@ async function compactOnce(
       `Cannot measure compaction: expected one compaction and one summary request, got ${ends.length} and ${served.length}`,
     );
   }
-  await Deno.remove(file.path);
+  await Deno.remove(path);
   return {
     wallMs,
     serverMs: request.serverMs,

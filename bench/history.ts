@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { CompactionState, SessionRecord } from "../src/context/session.ts";
-import type { SessionStore } from "../src/context/store.ts";
+import type { CompactionState, SessionRecord } from "../src/session/session.ts";
+import type { SessionStore } from "../src/session/store.ts";
 import { estimateRequestTokens, type RequestOverhead } from "../src/context/tokens.ts";
 import { buildWorkingMemory, withFileLists } from "../src/context/working_memory.ts";
 import type { Message } from "../src/messages.ts";

@@ -11,7 +11,6 @@
  * @module
  */
 import { parseArgs } from "@std/cli/parse-args";
-import { Session } from "../src/context/session.ts";
 import { compactionThreshold, resolveCompactionSettings } from "../src/context/settings.ts";
 import type { CompactionEvent } from "../src/events.ts";
 import {
@@ -29,7 +28,7 @@ import {
   text,
   toolCall,
 } from "../tests/support/scripts.ts";
-import { createBenchAgent } from "./agent_setup.ts";
+import { assembleBench } from "./agent_setup.ts";
 import { BENCH_MODEL } from "./history.ts";
 import { loadBaseline, longSessionSection, saveBaseline } from "./long_session_report.ts";
 import { type CacheFigures, cacheFigures } from "./prefix_cache.ts";
@@ -107,8 +106,7 @@ async function runSession(
       handler: answerSummaries(factReader),
     });
     const events: CompactionEvent[] = [];
-    const { agent } = await createBenchAgent(server.url, {
-      session: new Session(),
+    const { agent } = await assembleBench(server.url, {
       workspace,
       contextWindow,
       maxOutputTokens: options.maxOutputTokens,

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { SessionStore } from "../src/context/store.ts";
+import { SessionStore } from "../src/session/store.ts";
 import { requestOverhead } from "./agent_setup.ts";
 import type { BenchServer } from "./bench_server.ts";
 import {

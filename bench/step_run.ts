@@ -12,8 +12,7 @@
  * @module
  */
 import process from "node:process";
-import { Session } from "../src/context/session.ts";
-import { SessionStore } from "../src/context/store.ts";
+import { SessionStore } from "../src/session/store.ts";
 import { estimateRequestTokens } from "../src/context/tokens.ts";
 import { createBenchAgent } from "./agent_setup.ts";
 import { readLines } from "./lines.ts";
@@ -46,14 +45,13 @@ export interface StepRunStep {
 async function main(input: StepRunInput): Promise<number> {
   const store = new SessionStore(input.sessionsDir);
   const loadStart = performance.now();
-  const loaded = await store.load(input.sessionId);
-  using file = loaded.file;
-  const session = Session.fromRecords(loaded.records, file);
-  const resumeMs = performance.now() - loadStart;
   const { agent, compactor, overhead } = await createBenchAgent(input.url, {
-    session,
+    store,
+    sessionId: input.sessionId,
     workspace: input.workspace,
   });
+  const resumeMs = performance.now() - loadStart;
+  const { session } = agent;
   const memory = compactor.workingMemory(session);
   const compactedUntil = session.compaction?.compactedUntil;
   const memoryTokens = estimateRequestTokens({ ...overhead, messages: memory });
@@ -74,6 +72,7 @@ async function main(input: StepRunInput): Promise<number> {
     if (result.status !== "done") throw new Error(`Task ended: ${JSON.stringify(result)}`);
     reply({ wallMs, cpuMs: (user + system) / 1000 } satisfies StepRunStep);
   }
+  session.close();
   if (session.compaction?.compactedUntil === compactedUntil) return 0;
   console.error("A compaction happened during the run; the working memory changed");
   return 1;

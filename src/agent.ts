@@ -1,26 +1,37 @@
 /**
  * The agent loop: ask the model, run the tools it asks for, repeat until it answers.
+ * The Agent is the REPL's one handle: tasks, context status, compaction, new sessions.
  *
  * @module
  */
-import { ChatError } from "./chat_model.ts";
+import { ChatError, finishWarning } from "./chat_model.ts";
 import type { ChatModel, ChatReply } from "./chat_model.ts";
-import type { Compactor } from "./context/compactor.ts";
-import type { Session } from "./context/session.ts";
+import type {
+  CompactionOutcome,
+  Compactor,
+  ContextStatus,
+  RequestOverhead,
+} from "./context/mod.ts";
 import type { EventSink } from "./events.ts";
 import type { ToolCall } from "./messages.ts";
+import type { Session } from "./session/mod.ts";
+import { failedNote, interruptedNote, NO_REPLY } from "./task_notes.ts";
 import type { ToolRegistry } from "./tools/registry.ts";
 
 /** The parts an agent works with. */
 export interface AgentOptions {
   model: ChatModel;
   tools: ToolRegistry;
+  /** The session tasks go to first. */
   session: Session;
+  /** Creates the next empty session, for {@linkcode Agent.startNewSession}. */
+  newSession: () => Session;
   compactor: Compactor;
   systemPrompt: string;
+  /** Builds the system prompt afresh for a new session (re-reads AGENTS.md). */
+  reloadSystemPrompt?: () => Promise<string>;
   /** Model calls allowed per task. */
   maxSteps: number;
-  maxOutputTokens?: number;
   onEvent: EventSink;
 }
 
@@ -34,22 +45,52 @@ export type TaskResult =
 /** The text recorded as the result of a tool call that never ran to completion. */
 export const INTERRUPTED_RESULT = "Error: interrupted by the user before this tool call finished";
 
-/** Runs tasks against one session. */
+/** Runs tasks against its session; owns the session, the compactor and the request overhead. */
 export class Agent {
   #options: AgentOptions;
+  #session: Session;
+  #overhead: RequestOverhead;
 
-  /** Creates an agent; `options.session` may be replaced later through `session`. */
+  /** Creates an agent; the request overhead (system prompt, tool definitions) is built once. */
   constructor(options: AgentOptions) {
     this.#options = options;
+    this.#session = options.session;
+    this.#overhead = { system: options.systemPrompt, tools: options.tools.definitions() };
   }
 
-  /** The session tasks are appended to. */
+  /** The session tasks are appended to (read-only: use `startNewSession` to switch). */
   get session(): Session {
-    return this.#options.session;
+    return this.#session;
   }
 
-  set session(session: Session) {
-    this.#options.session = session;
+  /** The system prompt and tool definitions sent with every request. */
+  get requestOverhead(): RequestOverhead {
+    return this.#overhead;
+  }
+
+  /** Token estimate, window, threshold and compaction state, for `/context`. */
+  context(): ContextStatus {
+    return this.#options.compactor.status(this.#session, this.#overhead);
+  }
+
+  /**
+   * Compacts the session now (`/compact`), with optional focus text for the summary.
+   * Contract: as `Compactor.compact`; an abort propagates.
+   */
+  compact(focus: string, signal: AbortSignal): Promise<CompactionOutcome> {
+    const options = { signal, ...(focus ? { focus } : {}) };
+    return this.#options.compactor.compact(this.#session, this.#overhead, options);
+  }
+
+  /**
+   * Closes the current session's file and continues in a new, empty session, with the
+   * system prompt built afresh (project instructions re-read).
+   */
+  async startNewSession(): Promise<void> {
+    const system = await this.#options.reloadSystemPrompt?.() ?? this.#overhead.system;
+    this.#session.close();
+    this.#session = this.#options.newSession();
+    this.#overhead = { ...this.#overhead, system };
   }
 
   /**
@@ -58,11 +99,14 @@ export class Agent {
    * call in history has exactly one result, so the session is valid for the next task.
    */
   async run(task: string, signal: AbortSignal): Promise<TaskResult> {
-    const { session, maxSteps } = this.#options;
+    const { maxSteps } = this.#options;
+    const session = this.#session;
     session.append({ role: "user", content: task });
+    const partial = { text: "" };
     try {
       for (let step = 0; step < maxSteps; step++) {
-        const { reply, shrunk } = await this.#ask(signal);
+        partial.text = "";
+        const { reply, shrunk } = await this.#ask(session, signal, partial);
         session.append(reply.message);
         // A shortened request's usage says nothing about the working memory; the last
         // snapshot plus the newer messages still estimates it.
@@ -76,7 +120,7 @@ export class Agent {
         if (reply.message.toolCalls.length === 0) {
           return { status: "done", answer: reply.message.content };
         }
-        await this.#runTools(reply.message.toolCalls, signal);
+        await this.#runTools(session, reply.message.toolCalls, signal);
       }
       return {
         status: "step_limit",
@@ -84,43 +128,63 @@ export class Agent {
           `Stopped after ${maxSteps} model calls (--max-steps ${maxSteps}); the task is unfinished, say "continue" to go on`,
       };
     } catch (error) {
-      if (signal.aborted) return { status: "interrupted" };
-      if (error instanceof ChatError) return { status: "failed", error: error.message };
+      if (signal.aborted) {
+        closeTurn(session, partial.text, interruptedNote());
+        return { status: "interrupted" };
+      }
+      if (error instanceof ChatError) {
+        closeTurn(session, partial.text, failedNote(error.message));
+        return { status: "failed", error: error.message };
+      }
       throw error;
     }
   }
 
   /** Builds the working memory (compacting first when needed) and asks the model once. */
-  async #ask(signal: AbortSignal): Promise<{ reply: ChatReply; shrunk: boolean }> {
-    const { session, compactor, systemPrompt, tools, model, onEvent } = this.#options;
-    const overhead = { system: systemPrompt, tools: tools.definitions() };
+  async #ask(
+    session: Session,
+    signal: AbortSignal,
+    partial: { text: string },
+  ): Promise<{ reply: ChatReply; shrunk: boolean }> {
+    const { compactor, model, onEvent } = this.#options;
+    const { maxOutputTokens } = compactor.settings;
     const send = async (force: boolean) => {
-      const { messages, shrunk } = await compactor.prepareRequest(session, overhead, {
-        signal,
-        force,
-      });
+      const prepared = await compactor.prepareRequest(session, this.#overhead, { signal, force });
       onEvent({ type: "thinking" });
       const reply = await model.complete({
-        ...overhead,
-        messages,
-        ...(this.#options.maxOutputTokens
-          ? { maxOutputTokens: this.#options.maxOutputTokens }
-          : {}),
+        ...this.#overhead,
+        messages: prepared.messages,
+        ...(maxOutputTokens ? { maxOutputTokens } : {}),
       }, {
         signal,
-        onText: (text) => onEvent({ type: "text", text }),
-        onRetry: (info) => onEvent({ type: "retry", ...info }),
+        onText: (text) => {
+          partial.text += text;
+          onEvent({ type: "text", text });
+        },
+        onReasoning: (text) => onEvent({ type: "reasoning", text }),
+        onDiscard: () => {
+          partial.text = "";
+          onEvent({ type: "discard_partial" });
+        },
+        onRetry: (info) => {
+          partial.text = "";
+          onEvent({ type: "retry", ...info });
+        },
       });
-      return { reply, shrunk };
+      const warning = finishWarning(reply.finishReason);
+      if (warning) onEvent({ type: "warning", message: warning });
+      return { reply, shrunk: prepared.shrunk };
     };
     try {
       return await send(false);
     } catch (error) {
       if (!(error instanceof ChatError) || error.kind !== "context_overflow") throw error;
+      if (error.partialOutput) {
+        partial.text = "";
+        onEvent({ type: "discard_partial" });
+      }
       onEvent({ type: "warning", message: `${error.message}; compacting and retrying once` });
-      try {
-        return await send(true);
-      } catch (retryError) {
+      return await send(true).catch((retryError: unknown) => {
         if (retryError instanceof ChatError && retryError.kind === "context_overflow") {
           throw new ChatError(
             "context_overflow",
@@ -128,13 +192,13 @@ export class Agent {
           );
         }
         throw retryError;
-      }
+      });
     }
   }
 
   /** Runs each call in order; after an interruption the remaining calls are answered as interrupted. */
-  async #runTools(calls: ToolCall[], signal: AbortSignal): Promise<void> {
-    const { session, tools, onEvent } = this.#options;
+  async #runTools(session: Session, calls: ToolCall[], signal: AbortSignal): Promise<void> {
+    const { tools, onEvent } = this.#options;
     for (const call of calls) {
       if (signal.aborted) {
         session.append({ role: "tool", toolCallId: call.id, content: INTERRUPTED_RESULT });
@@ -153,4 +217,19 @@ export class Agent {
     }
     signal.throwIfAborted();
   }
+}
+
+/**
+ * Ends a task that got no final answer: keeps the partial reply the user saw (or a stand-in
+ * when the task's own message is last), then a note for the model, so the next task is never
+ * silently merged with this one and no earlier message changes.
+ */
+function closeTurn(session: Session, partialText: string, note: string): void {
+  const last = session.history.at(-1);
+  if (partialText !== "") {
+    session.append({ role: "assistant", content: partialText, toolCalls: [] });
+  } else if (last?.role === "user") {
+    session.append({ role: "assistant", content: NO_REPLY, toolCalls: [] });
+  }
+  session.append({ role: "user", content: note });
 }

@@ -4,11 +4,14 @@
  *
  * @module
  */
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { ChatError } from "./chat_model.ts";
 import type { ChatModel, ChatOptions, ChatReply, ChatRequest } from "./chat_model.ts";
-import { classifyChatFailure, retryDelayMs } from "./chat_errors.ts";
-import type { Message, ToolCall, ToolDefinition } from "./messages.ts";
+import { normalizeErrorBody } from "./chat_error_body.ts";
+import { classifyChatFailure, retryDelayMs, streamFailure } from "./chat_errors.ts";
+import { ReplyAssembler } from "./chat_stream.ts";
+import { type OutputLimitField, toWireRequest, type WireOptions } from "./chat_wire.ts";
+import { type Delay, delay } from "./delay.ts";
 
 /** Where and how to reach the model. */
 export interface ChatClientOptions {
@@ -21,6 +24,10 @@ export interface ChatClientOptions {
   requestTimeoutMs?: number;
   /** Time allowed between two streamed chunks before the stream counts as stalled (default 300 000 ms). */
   idleTimeoutMs?: number;
+  /** The request parameter for the output limit; by default chosen from the model name. */
+  outputLimitField?: OutputLimitField;
+  /** The wait before a retry (default {@linkcode delay}); tests pass one that does not sleep. */
+  delay?: Delay;
   /**
    * Marks the system prompt and the last message as prompt-cache breakpoints
    * (`cache_control: {type: "ephemeral"}` on a text content part), for routes that cache
@@ -29,51 +36,110 @@ export interface ChatClientOptions {
   cacheControl?: boolean;
 }
 
-type WireMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+/** The wait before the one retry of a connection that failed. */
+const UNREACHABLE_RETRY_MS = 500;
 
 /**
  * Creates a ChatModel for an OpenAI-compatible endpoint.
  * Contract: every failure is a `ChatError`; the API key appears in no message.
  */
 export function createChatClient(options: ChatClientOptions): ChatModel {
-  const client = new OpenAI({
-    baseURL: options.baseURL,
-    apiKey: options.apiKey,
-    maxRetries: 0,
-    timeout: options.requestTimeoutMs ?? 600_000,
+  // The SDK is loaded with the first request, not at startup: the prompt comes up sooner.
+  const client = lazy(async () => {
+    const { default: OpenAI } = await import("openai");
+    return new OpenAI({
+      baseURL: options.baseURL,
+      apiKey: options.apiKey,
+      // The SDK's own retries are off: the loop below retries instead, because it must also
+      // retry streams that drop or stall after the headers, report each retry to the terminal
+      // and stop waiting at once on Ctrl+C.
+      maxRetries: 0,
+      timeout: options.requestTimeoutMs ?? 600_000,
+      fetch: readableErrors,
+    });
   });
   const maxRetries = options.maxRetries ?? 4;
+  const wait = options.delay ?? delay;
   const idleTimeoutMs = options.idleTimeoutMs ?? 300_000;
   const context = { baseURL: options.baseURL, model: options.model };
-  const wire = { model: options.model, cacheControl: options.cacheControl === true };
+  const stream = {
+    client,
+    model: options.model,
+    idleTimeoutMs,
+    wire: { field: options.outputLimitField, cacheControl: options.cacheControl === true },
+  };
 
   async function complete(request: ChatRequest, chatOptions: ChatOptions = {}): Promise<ChatReply> {
     const { signal } = chatOptions;
     for (let attempt = 1;; attempt++) {
+      const reply = new ReplyAssembler(chatOptions);
       try {
-        return await streamOnce(client, toWireRequest(wire, request), chatOptions, idleTimeoutMs);
+        return await streamOnce(stream, request, chatOptions, reply);
       } catch (error) {
         const failure = error instanceof ChatError
           ? error
           : classifyChatFailure(error, { ...context, aborted: signal?.aborted ?? false });
+        failure.partialOutput = reply.streamed;
         const retryable = failure.kind === "rate_limited" || failure.kind === "server" ||
           failure.kind === "unreachable";
-        if (!retryable || attempt > maxRetries) throw failure;
-        const delayMs = retryDelayMs(error, attempt);
+        // A server that refuses connections is down or misnamed: one quick retry, not a backoff.
+        const unreachable = failure.kind === "unreachable";
+        if (!retryable || attempt > (unreachable ? Math.min(1, maxRetries) : maxRetries)) {
+          throw failure;
+        }
+        if (reply.streamed) chatOptions.onDiscard?.();
+        const delayMs = unreachable
+          ? Math.min(UNREACHABLE_RETRY_MS, retryDelayMs(error, attempt))
+          : retryDelayMs(error, attempt);
         chatOptions.onRetry?.({ attempt, delayMs, reason: failure.message });
-        await sleep(delayMs, signal);
+        await wait(delayMs, signal).catch(() => {
+          throw new ChatError("aborted", "Interrupted");
+        });
       }
     }
   }
   return { complete };
 }
 
+/** What one streamed request needs besides the request itself. */
+interface StreamSetup {
+  client: () => Promise<OpenAI>;
+  model: string;
+  idleTimeoutMs: number;
+  wire: WireOptions;
+}
+
+/** A value made once, on first use. */
+function lazy<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => made ??= make();
+}
+
+/**
+ * fetch for the SDK that rewrites error bodies of other shapes into OpenAI's, so the
+ * SDK's error carries the provider's message (Gemini's arrays, vLLM's top-level errors).
+ */
+async function readableErrors(input: string | URL | Request, init?: RequestInit) {
+  const response = await fetch(input, init);
+  if (response.ok) return response;
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  headers.delete("content-encoding");
+  return new Response(normalizeErrorBody(await response.text()), {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
+}
+
 async function streamOnce(
-  client: OpenAI,
-  request: WireRequest,
+  setup: StreamSetup,
+  request: ChatRequest,
   options: ChatOptions,
-  idleTimeoutMs: number,
+  reply: ReplyAssembler,
 ): Promise<ChatReply> {
+  const client = await setup.client();
+  const { model, idleTimeoutMs } = setup;
   const controller = new AbortController();
   const abort = () => controller.abort();
   options.signal?.addEventListener("abort", abort, { once: true });
@@ -89,18 +155,26 @@ async function streamOnce(
   try {
     options.signal?.throwIfAborted();
     armWatchdog();
-    const stream = await client.chat.completions.create(request, { signal: controller.signal });
-    const reply = new ReplyBuilder(options.onText);
-    for await (const chunk of stream) {
-      armWatchdog();
-      reply.add(chunk);
+    const stream = await client.chat.completions.create(
+      toWireRequest(model, request, setup.wire),
+      { signal: controller.signal },
+    );
+    try {
+      for await (const chunk of stream) {
+        armWatchdog();
+        reply.add(chunk as unknown);
+      }
+    } catch (error) {
+      // The server was reached: a failure now is an error it sent in the stream, or a
+      // dropped stream, never an unreachable server.
+      if (error instanceof ChatError || options.signal?.aborted || stalled) throw error;
+      throw streamFailure(error);
     }
     if (options.signal?.aborted) throw new ChatError("aborted", "Interrupted");
     if (stalled) {
       throw new ChatError("server", `The model stopped sending for ${idleTimeoutMs / 1000} s`);
     }
-    if (!reply.finished) throw new ChatError("server", "The connection dropped mid-reply");
-    return reply.build();
+    return reply.build(model);
   } catch (error) {
     if (options.signal?.aborted) throw new ChatError("aborted", "Interrupted");
     if (stalled) {
@@ -111,164 +185,4 @@ async function streamOnce(
     clearTimeout(watchdog);
     options.signal?.removeEventListener("abort", abort);
   }
-}
-
-/** Assembles streamed chunks into one assistant message. */
-class ReplyBuilder {
-  #content = "";
-  #calls: ToolCall[] = [];
-  #totalTokens: number | undefined;
-  #onText: ((text: string) => void) | undefined;
-  finished = false;
-
-  constructor(onText: ((text: string) => void) | undefined) {
-    this.#onText = onText;
-  }
-
-  add(chunk: OpenAI.Chat.Completions.ChatCompletionChunk): void {
-    if (chunk.usage) {
-      this.#totalTokens = chunk.usage.total_tokens;
-      // A usage chunk comes last; some servers omit finish_reason before it.
-      this.finished = true;
-    }
-    const choice = chunk.choices[0];
-    if (!choice) return;
-    const { content, tool_calls: toolCalls } = choice.delta;
-    if (content) {
-      this.#content += content;
-      this.#onText?.(content);
-    }
-    for (const piece of toolCalls ?? []) {
-      // Some servers omit `index`: a piece with a new id starts a call, others continue the last.
-      const index = piece.index ??
-        (piece.id ? this.#calls.length : Math.max(0, this.#calls.length - 1));
-      const call = this.#calls[index] ??= { id: "", name: "", arguments: "" };
-      if (piece.id) call.id = piece.id;
-      if (piece.function?.name) call.name += piece.function.name;
-      if (piece.function?.arguments) call.arguments += piece.function.arguments;
-    }
-    if (choice.finish_reason) this.finished = true;
-  }
-
-  build(): ChatReply {
-    const toolCalls = this.#calls.filter((call) => call !== undefined).map((call, index) => ({
-      ...call,
-      id: call.id || `call_${Date.now().toString(36)}_${index}`,
-    }));
-    return {
-      message: { role: "assistant", content: this.#content, toolCalls },
-      totalTokens: this.#totalTokens,
-    };
-  }
-}
-
-type WireRequest = OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming;
-
-/** The request as sent, with consecutive user messages joined (see `mergeUserRuns`). */
-function toWireRequest(
-  options: { model: string; cacheControl: boolean },
-  request: ChatRequest,
-): WireRequest {
-  const messages: WireMessage[] = [
-    { role: "system", content: request.system },
-    ...mergeUserRuns(request.messages).map(toWireMessage),
-  ];
-  if (options.cacheControl) {
-    // Two of Anthropic's four breakpoints: system (with the tools before it), and the last
-    // message, which the next request reads back as its cached prefix.
-    markCacheBreakpoint(messages, 0);
-    markCacheBreakpoint(messages, messages.length - 1);
-  }
-  return {
-    model: options.model,
-    messages,
-    stream: true as const,
-    stream_options: { include_usage: true },
-    ...(request.tools?.length ? { tools: request.tools.map(toWireTool) } : {}),
-    ...(request.maxOutputTokens ? { max_tokens: request.maxOutputTokens } : {}),
-  };
-}
-
-/**
- * Joins consecutive user messages (a summary frame followed by a task, a task whose
- * reply failed or was interrupted followed by the next one) into one, because chat
- * templates that require strict user/assistant alternation reject them otherwise.
- */
-function mergeUserRuns(messages: readonly Message[]): Message[] {
-  const merged: Message[] = [];
-  for (const message of messages) {
-    const last = merged.at(-1);
-    if (message.role === "user" && last?.role === "user") {
-      merged[merged.length - 1] = {
-        role: "user",
-        content: `${last.content}\n\n${message.content}`,
-      };
-    } else merged.push(message);
-  }
-  return merged;
-}
-
-type CachedTextPart = OpenAI.Chat.Completions.ChatCompletionContentPartText & {
-  "cache_control": { type: "ephemeral" };
-};
-
-/** Turns a non-empty text content into one text part marked for the prompt cache. */
-function markCacheBreakpoint(messages: WireMessage[], index: number): void {
-  const message = messages[index];
-  if (!message || typeof message.content !== "string" || message.content === "") return;
-  const parts: CachedTextPart[] = [
-    { type: "text", text: message.content, "cache_control": { type: "ephemeral" } },
-  ];
-  switch (message.role) {
-    case "system":
-    case "user":
-    case "tool":
-      messages[index] = { ...message, content: parts };
-  }
-}
-
-function toWireMessage(message: Message): WireMessage {
-  switch (message.role) {
-    case "user":
-      return { role: "user", content: message.content };
-    case "tool":
-      return { role: "tool", tool_call_id: message.toolCallId, content: message.content };
-    case "assistant":
-      if (message.toolCalls.length === 0) return { role: "assistant", content: message.content };
-      return {
-        role: "assistant",
-        content: message.content || null,
-        tool_calls: message.toolCalls.map((call) => ({
-          id: call.id,
-          type: "function" as const,
-          function: { name: call.name, arguments: call.arguments },
-        })),
-      };
-    default: {
-      const unknown: never = message;
-      throw new TypeError(`Cannot send message: unknown role in ${JSON.stringify(unknown)}`);
-    }
-  }
-}
-
-function toWireTool(tool: ToolDefinition): OpenAI.Chat.Completions.ChatCompletionTool {
-  return {
-    type: "function",
-    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-  };
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new ChatError("aborted", "Interrupted"));
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new ChatError("aborted", "Interrupted"));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { providerMessage } from "./chat_error_body.ts";
 import { ChatError } from "./chat_model.ts";
 
 /** What the classifier needs to know beyond the error itself. */
@@ -14,27 +15,72 @@ export interface FailureContext {
 }
 
 /**
- * Wordings servers use for "the prompt does not fit": OpenAI and OpenRouter
- * (`context_length_exceeded`, "maximum context length"), vLLM ("longer than the
- * model's context length"), llama.cpp ("exceeds the available context size"),
- * LM Studio ("greater than the context length", "context overflows"), Ollama
- * ("prompt too long", "exceeds the context window").
+ * How servers say "the prompt does not fit", one pattern per wording (the corpus in
+ * tests/fixtures/providers holds a body for each): OpenAI, Azure, DeepSeek, vLLM and
+ * OpenRouter ("maximum context length is"), Azure's newer limit, Anthropic ("prompt is
+ * too long: N tokens > M"), Groq ("reduce the length of the messages"), xAI ("maximum
+ * prompt length is"), Gemini ("input token count ... exceeds the maximum number of
+ * tokens"), Mistral ("too large for model with N maximum context length"), Kimi
+ * ("exceeded model token limit"), llama.cpp ("exceeds the available context size"),
+ * LM Studio ("when context the overflows", "greater than the context length"), Ollama
+ * ("prompt is longer than the context length", "prompt too long; exceeded ... context
+ * length"), vLLM ("longer than the model's context length") and DashScope ("range of
+ * input length should be").
  */
-const OVERFLOW_PATTERN =
-  /context_length_exceeded|exceed_context_size|maximum context length|context length|context size|context window|context overflow|the context overflows|prompt (is )?too long|too many tokens/i;
+const OVERFLOW_WORDINGS = [
+  /maximum context length is \d+/i,
+  /input tokens exceed the configured limit/i,
+  /prompt is too long: \d+ tokens > \d+/i,
+  /reduce the length of the messages/i,
+  /maximum prompt length is \d+/i,
+  /input token count.* exceeds the maximum number of tokens/i,
+  /too large for model with \d+ maximum context length/i,
+  /exceeded model token limit/i,
+  /exceeds the available context size/i,
+  /when context (the )?overflows/i,
+  /greater than the context length/i,
+  /prompt is longer than the context length/i,
+  /prompt too long; exceeded (max )?context length/i,
+  /longer than the model's context length/i,
+  /range of input length should be/i,
+];
+
+/** Error codes and types that mean "the prompt does not fit" whatever the wording. */
+const OVERFLOW_CODES = new Set(["context_length_exceeded", "exceed_context_size_error"]);
+
+/** Whether a failure is a context overflow: only for 400/413 or an error sent mid-stream. */
+export function isContextOverflow(
+  status: number | undefined,
+  detail: string,
+  body?: unknown,
+): boolean {
+  if (status !== undefined && status !== 400 && status !== 413) return false;
+  const fields = isFields(body) ? body : {};
+  if (OVERFLOW_CODES.has(String(fields.code)) || OVERFLOW_CODES.has(String(fields.type))) {
+    return true;
+  }
+  return OVERFLOW_WORDINGS.some((pattern) => pattern.test(detail));
+}
 
 /**
  * Classifies a failure from the SDK or the network.
- * Contract: returns one-line messages that never contain the API key.
+ * Contract: returns one-line messages that never contain the API key; an error object
+ * the provider sent inside a stream is classified by its content, never as unreachable.
  */
 export function classifyChatFailure(error: unknown, context: FailureContext): ChatError {
   if (context.aborted) return new ChatError("aborted", "Interrupted");
   const status = statusOf(error);
+  const body = bodyOf(error);
+  if (status === undefined && body !== undefined) return classifyStreamError(body);
   const detail = detailOf(error);
   if (status === undefined) {
-    return new ChatError("unreachable", `Cannot reach "${context.baseURL}": ${detail}`);
+    return new ChatError(
+      "unreachable",
+      `Cannot reach the model server at "${context.baseURL}" (${unreachableReason(error)}): ` +
+        'is the server running, and is "baseURL" in provider.json right?',
+    );
   }
-  if (OVERFLOW_PATTERN.test(detail) && status < 500) {
+  if (isContextOverflow(status, detail, body)) {
     return new ChatError("context_overflow", `The request is too long for the model: ${detail}`);
   }
   if (status === 401 || status === 403) {
@@ -53,7 +99,50 @@ export function classifyChatFailure(error: unknown, context: FailureContext): Ch
   if (status >= 500 || status === 408 || status === 409) {
     return new ChatError("server", `The provider failed (${status}): ${detail}`);
   }
-  return new ChatError("bad_request", `The provider rejected the request (${status}): ${detail}`);
+  const hint = /max_completion_tokens/.test(detail)
+    ? `; set "outputLimitField": "max_completion_tokens" in provider.json`
+    : "";
+  return new ChatError(
+    "bad_request",
+    `The provider rejected the request (${status}): ${detail}${hint}`,
+  );
+}
+
+/**
+ * A failure while reading a stream the server had started: the error object it sent in
+ * the stream, classified by its content, or else a dropped connection (retried).
+ */
+export function streamFailure(error: unknown): ChatError {
+  if (error instanceof SyntaxError) {
+    return new ChatError(
+      "server",
+      "Invalid reply from the provider: a streamed chunk is not valid JSON",
+    );
+  }
+  const body = bodyOf(error);
+  if (body === undefined) return new ChatError("server", "The connection dropped mid-reply");
+  return classifyStreamError(body);
+}
+
+/**
+ * Classifies an error object a provider sent inside a stream (after HTTP 200):
+ * overflow, rate limit or overload (retried with backoff), a server failure (retried),
+ * or anything else (one line with the provider's message).
+ */
+export function classifyStreamError(body: unknown): ChatError {
+  const message = oneLine(providerMessage(body) ?? JSON.stringify(body));
+  const fields = isFields(body) ? body : {};
+  if (isContextOverflow(undefined, message, body)) {
+    return new ChatError("context_overflow", `The request is too long for the model: ${message}`);
+  }
+  if (fields.code === 429 || /rate.?limit|overloaded|too many requests/i.test(message)) {
+    return new ChatError("rate_limited", `The provider is rate limiting or overloaded: ${message}`);
+  }
+  const code = typeof fields.code === "number" ? fields.code : 0;
+  if (code >= 500 || fields.code === "server_error" || fields.type === "server_error") {
+    return new ChatError("server", `The provider failed mid-reply: ${message}`);
+  }
+  return new ChatError("bad_request", `The provider reported an error mid-reply: ${message}`);
 }
 
 /**
@@ -82,6 +171,20 @@ function statusOf(error: unknown): number | undefined {
   return typeof error.status === "number" ? error.status : undefined;
 }
 
+/** The `error` value an SDK error carries: the response body's `error`, or a stream's. */
+function bodyOf(error: unknown): unknown {
+  if (typeof error !== "object" || error === null || !("error" in error)) return undefined;
+  return error.error ?? undefined;
+}
+
+function isFields(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim().replace(/\.$/, "") || "no details";
+}
+
 function headersOf(error: unknown): Headers | undefined {
   if (typeof error !== "object" || error === null || !("headers" in error)) return undefined;
   return error.headers instanceof Headers ? error.headers : undefined;
@@ -93,5 +196,20 @@ function detailOf(error: unknown): string {
   if (status !== undefined && text.startsWith(`${status} `)) text = text.slice(`${status} `.length);
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : "";
   if (cause && !text.includes(cause)) text = `${text} (${cause})`;
-  return text.replace(/\s+/g, " ").trim().replace(/\.$/, "") || "no details";
+  return oneLine(text);
+}
+
+/** The innermost cause of a connection failure, in a few words. */
+function unreachableReason(error: unknown): string {
+  const messages: string[] = [];
+  for (let cause = error; cause instanceof Error; cause = cause.cause) messages.push(cause.message);
+  const all = messages.join(" ");
+  if (/connection refused/i.test(all)) return "connection refused";
+  if (/dns error|name or service not known|failed to lookup/i.test(all)) {
+    return "the host name does not resolve";
+  }
+  if (/timed? ?out/i.test(all)) return "the connection timed out";
+  if (/certificate|tls|ssl/i.test(all)) return "TLS failed: check http vs https";
+  const innermost = messages.at(-1) ?? String(error);
+  return innermost.replace(/\s+/g, " ").trim().replace(/\.$/, "").slice(0, 120) || "no details";
 }

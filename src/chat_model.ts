@@ -21,6 +21,8 @@ export interface ChatReply {
   message: AssistantMessage;
   /** `usage.total_tokens`, undefined when the server sent none. */
   totalTokens: number | undefined;
+  /** The provider's `finish_reason` (`stop`, `tool_calls`, `length`, `content_filter`, ...). */
+  finishReason?: string;
 }
 
 /** Per-call options. */
@@ -28,6 +30,13 @@ export interface ChatOptions {
   signal?: AbortSignal;
   /** Called with each piece of streamed answer text. */
   onText?: (text: string) => void;
+  /** Called with each piece of streamed reasoning (thinking) text. */
+  onReasoning?: (text: string) => void;
+  /**
+   * Called before a retry when the failed attempt already streamed text or reasoning:
+   * that output is abandoned and the retry streams its own.
+   */
+  onDiscard?: () => void;
   /** Called before waiting to retry a transient failure. */
   onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
 }
@@ -39,6 +48,20 @@ export interface ChatModel {
    * Contract: failures throw `ChatError`; transient ones were already retried.
    */
   complete(request: ChatRequest, options?: ChatOptions): Promise<ChatReply>;
+}
+
+/**
+ * What to tell the user about a reply's finish reason: cut at the output limit, or
+ * stopped by the provider's content filter; undefined for a normal finish.
+ */
+export function finishWarning(finishReason: string | undefined): string | undefined {
+  if (finishReason === "length") {
+    return `The reply was cut at the output limit (finish_reason "length"); raise "maxOutputTokens" in provider.json or ask to continue`;
+  }
+  if (finishReason === "content_filter") {
+    return `The provider's content filter stopped the reply (finish_reason "content_filter")`;
+  }
+  return undefined;
 }
 
 /** Why a chat request failed, as far as the caller needs to act on it. */
@@ -56,6 +79,8 @@ export type ChatErrorKind =
 export class ChatError extends Error {
   /** What went wrong, for the caller's decision. */
   readonly kind: ChatErrorKind;
+  /** True when text or reasoning was streamed before the failure; a retry must discard it. */
+  partialOutput = false;
 
   /** Creates an error of the given kind. */
   constructor(kind: ChatErrorKind, message: string) {

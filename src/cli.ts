@@ -12,10 +12,17 @@ export interface CliOptions {
   print?: string;
   continue: boolean;
   resume?: string;
+  /** `-r` without an id: list the sessions to choose from. */
+  chooseSession: boolean;
+  /** `--sessions`: list recent sessions and exit. */
+  sessions: boolean;
   maxSteps: number;
   unsandboxedBash: boolean;
   provider?: string;
 }
+
+/** Model calls per task when --max-steps is not given. */
+export const DEFAULT_MAX_STEPS = 100;
 
 /** The `-h` text. */
 export const USAGE = `powercode: a coding agent for your terminal, confined to ./workspace
@@ -24,14 +31,17 @@ Usage:
   powercode                      interactive REPL in ./workspace
   powercode -p "task"            one task, final answer on stdout, exit (0 ok, 1 failed)
   powercode -c | --continue      resume the most recent session
-  powercode -r ID | --resume ID  resume a given session
-  powercode --max-steps N        model calls per task (default 20)
+  powercode -r ID | --resume ID  resume a session (any unique prefix of its id)
+  powercode -r                   list recent sessions to resume
+  powercode --sessions           list recent sessions and exit
+  powercode --max-steps N        model calls per task (default 100)
   powercode --unsandboxed-bash   allow bash without bubblewrap (warns once)
   powercode --provider FILE      provider config (default ./provider.json, or $POWERCODE_PROVIDER)
   powercode -h | --help          this help
   powercode -V | --version       print the version
 
 Piped stdin: each non-empty line is one task, run in order in one session; EOF ends.
+With -p, piped stdin is sent with the task as its context instead.
 Type /help at the prompt for commands.`;
 
 /**
@@ -39,26 +49,32 @@ Type /help at the prompt for commands.`;
  * Contract: throws a TypeError with a one-line message on unknown or bad flags.
  */
 export function parseCli(args: string[]): CliOptions {
-  const parsed = parseArgs(args, {
+  // `deno task start -- -p "task"` passes the `--` on; it must not turn the flags into text.
+  const parsed = parseArgs(args[0] === "--" ? args.slice(1) : args, {
     string: ["print", "resume", "max-steps", "provider"],
-    boolean: ["help", "version", "continue", "unsandboxed-bash"],
+    boolean: ["help", "version", "continue", "unsandboxed-bash", "sessions"],
     alias: { p: "print", r: "resume", c: "continue", h: "help", V: "version" },
     unknown: (arg) => {
+      if (arg === "") {
+        throw new TypeError(
+          'Invalid -p: the task is empty; give its text, e.g. -p "list the files"',
+        );
+      }
       throw new TypeError(`Unknown argument "${arg}": run powercode -h for the options`);
     },
   });
-  const maxSteps = parsed["max-steps"] === undefined ? 20 : Number(parsed["max-steps"]);
+  const maxSteps = parsed["max-steps"] === undefined
+    ? DEFAULT_MAX_STEPS
+    : Number(parsed["max-steps"]);
   if (!Number.isInteger(maxSteps) || maxSteps < 1) {
     throw new TypeError(
       `Invalid --max-steps "${parsed["max-steps"]}": expected a positive integer`,
     );
   }
   if (parsed.print !== undefined && parsed.print.trim() === "") {
-    throw new TypeError('Invalid -p "": give the task text, e.g. -p "list the files"');
+    throw new TypeError('Invalid -p: the task is empty; give its text, e.g. -p "list the files"');
   }
-  if (parsed.resume !== undefined && parsed.resume.trim() === "") {
-    throw new TypeError("Invalid --resume: give a session id (see /sessions)");
-  }
+  const chooseSession = parsed.resume !== undefined && parsed.resume.trim() === "";
   if (parsed.continue && parsed.resume !== undefined) {
     throw new TypeError("Cannot use --continue and --resume together: choose one");
   }
@@ -66,10 +82,12 @@ export function parseCli(args: string[]): CliOptions {
     help: parsed.help,
     version: parsed.version,
     continue: parsed.continue,
+    chooseSession,
+    sessions: parsed.sessions,
     maxSteps,
     unsandboxedBash: parsed["unsandboxed-bash"],
     ...(parsed.print !== undefined ? { print: parsed.print } : {}),
-    ...(parsed.resume !== undefined ? { resume: parsed.resume } : {}),
+    ...(parsed.resume !== undefined && !chooseSession ? { resume: parsed.resume.trim() } : {}),
     ...(parsed.provider !== undefined ? { provider: parsed.provider } : {}),
   };
 }

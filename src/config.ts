@@ -3,7 +3,9 @@
  *
  * @module
  */
-import { validateCompactionSettings } from "./context/settings.ts";
+import type { OutputLimitField } from "./chat_wire.ts";
+import { isObject, isPositiveInteger, isString } from "./check.ts";
+import { validateCompactionSettings } from "./context/mod.ts";
 
 /** A validated provider configuration. The key must never be printed or stored. */
 export interface ProviderConfig {
@@ -14,6 +16,13 @@ export interface ProviderConfig {
   reserveTokens?: number;
   keepRecentTokens?: number;
   maxOutputTokens?: number;
+  /**
+   * The request parameter carrying `maxOutputTokens`; by default `max_completion_tokens`
+   * for OpenAI's reasoning models (o1, o3, o4, gpt-5) and `max_tokens` for the rest.
+   */
+  outputLimitField?: OutputLimitField;
+  /** Set when the key is written in the file itself (not `env:NAME`, not `null`). */
+  literalKey?: true;
   /** Send Anthropic-style prompt-cache breakpoints (`cache_control`); default false. */
   cacheControl?: boolean;
 }
@@ -38,8 +47,10 @@ const KNOWN_FIELDS = [
   "reserveTokens",
   "keepRecentTokens",
   "maxOutputTokens",
+  "outputLimitField",
   "cacheControl",
 ];
+const OUTPUT_LIMIT_FIELDS: readonly OutputLimitField[] = ["max_tokens", "max_completion_tokens"];
 const PLACEHOLDER_KEY = "no-key";
 
 /**
@@ -69,10 +80,10 @@ export async function loadProviderConfig(path: string, env: EnvReader): Promise<
  * Contract: as `loadProviderConfig`; reports all problems at once.
  */
 export function parseProviderConfig(data: unknown, path: string, env: EnvReader): ProviderConfig {
-  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+  if (!isObject(data)) {
     throw new ConfigError(`Invalid provider file "${path}": expected a JSON object`);
   }
-  const fields = data as Record<string, unknown>;
+  const fields = data;
   const problems: string[] = [];
   for (const name of Object.keys(fields)) {
     if (!KNOWN_FIELDS.includes(name)) problems.push(`field "${name}" is unknown`);
@@ -86,6 +97,7 @@ export function parseProviderConfig(data: unknown, path: string, env: EnvReader)
   const reserveTokens = integerField(fields, "reserveTokens", problems, false);
   const keepRecentTokens = integerField(fields, "keepRecentTokens", problems, false);
   const maxOutputTokens = integerField(fields, "maxOutputTokens", problems, false);
+  const outputLimitField = outputLimitFieldOf(fields.outputLimitField, problems);
   if (contextWindow !== undefined) {
     problems.push(...validateCompactionSettings({
       contextWindow,
@@ -112,8 +124,25 @@ export function parseProviderConfig(data: unknown, path: string, env: EnvReader)
     ...(reserveTokens !== undefined ? { reserveTokens } : {}),
     ...(keepRecentTokens !== undefined ? { keepRecentTokens } : {}),
     ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
+    ...(outputLimitField !== undefined ? { outputLimitField } : {}),
+    ...(typeof fields.apiKey === "string" && !fields.apiKey.startsWith("env:")
+      ? { literalKey: true as const }
+      : {}),
     ...(cacheControl === true ? { cacheControl } : {}),
   };
+}
+
+function outputLimitFieldOf(value: unknown, problems: string[]): OutputLimitField | undefined {
+  if (value === undefined) return undefined;
+  const field = OUTPUT_LIMIT_FIELDS.find((name) => name === value);
+  if (field === undefined) {
+    problems.push(
+      `field "outputLimitField" must be "max_tokens" or "max_completion_tokens", got ${
+        JSON.stringify(value)
+      }`,
+    );
+  }
+  return field;
 }
 
 function requireString(
@@ -123,7 +152,7 @@ function requireString(
 ): string | undefined {
   const value = fields[name];
   if (value === undefined) problems.push(`field "${name}" is required`);
-  else if (typeof value !== "string" || value.trim() === "") {
+  else if (!isString(value) || value.trim() === "") {
     problems.push(`field "${name}" must be a non-empty string, got ${JSON.stringify(value)}`);
   } else return value;
   return undefined;
@@ -140,7 +169,7 @@ function integerField(
     if (required) problems.push(`field "${name}" is required`);
     return undefined;
   }
-  if (typeof value !== "number" || !Number.isInteger(value) || value <= 0) {
+  if (!isPositiveInteger(value)) {
     problems.push(`field "${name}" must be a positive integer, got ${JSON.stringify(value)}`);
     return undefined;
   }
@@ -148,12 +177,14 @@ function integerField(
 }
 
 function resolveApiKey(value: unknown, env: EnvReader, problems: string[]): string | undefined {
+  // `null`: the server needs no key; no variable is read, so none can leak to it.
+  if (value === null) return PLACEHOLDER_KEY;
   if (value === undefined) {
     return readEnv(env, "POWERCODE_API_KEY", problems) ??
       readEnv(env, "OPENAI_API_KEY", problems) ?? PLACEHOLDER_KEY;
   }
   if (typeof value !== "string" || value === "") {
-    problems.push(`field "apiKey" must be a non-empty string or "env:NAME"`);
+    problems.push(`field "apiKey" must be a non-empty string, "env:NAME" or null`);
     return undefined;
   }
   if (!value.startsWith("env:")) return value;

@@ -17,20 +17,16 @@
  * @module
  */
 import { parseArgs } from "@std/cli/parse-args";
-import { createChatClient } from "./chat.ts";
-import type { ChatModel } from "./chat_model.ts";
+import type { Agent } from "./agent.ts";
+import { assemble } from "./assemble.ts";
 import { ConfigError, loadProviderConfig } from "./config.ts";
 import type { ProviderConfig } from "./config.ts";
-import { Compactor } from "./context/compactor.ts";
-import { Session } from "./context/session.ts";
-import { resolveCompactionSettings } from "./context/settings.ts";
-import { estimateTextTokens, type RequestOverhead } from "./context/tokens.ts";
+import type { Compactor } from "./context/mod.ts";
+import { estimateTextTokens } from "./context/mod.ts";
 import type { Message } from "./messages.ts";
 import { Renderer } from "./render.ts";
-import { buildSystemPrompt } from "./system_prompt.ts";
-import { Workspace } from "./tools/paths.ts";
 import { createReadFileTool } from "./tools/read_file.ts";
-import type { Tool } from "./tools/registry.ts";
+import { type Tool, Workspace } from "./tools/mod.ts";
 
 const WORKSPACE_DIR = "workspace";
 const DEMO_DIR = `${WORKSPACE_DIR}/context-demo`;
@@ -76,9 +72,8 @@ async function main(args: string[]): Promise<number> {
 
 /** The objects every step of the demo uses. */
 interface Demo {
-  model: ChatModel;
+  agent: Agent;
   compactor: Compactor;
-  overhead: RequestOverhead;
   renderer: Renderer;
 }
 
@@ -92,31 +87,31 @@ async function run(config: ProviderConfig): Promise<number> {
     streamAnswer: true,
   });
   await Deno.mkdir(DEMO_DIR, { recursive: true });
-  const workspace = await Workspace.open(WORKSPACE_DIR);
-  const readFile = createReadFileTool(workspace);
-  const { name, description, parameters } = readFile;
-  const overhead = {
-    system: buildSystemPrompt(workspace.root),
-    tools: [{ name, description, parameters }],
-  };
-  const model = createChatClient(config);
-  const settings = resolveCompactionSettings(BUDGET);
-  const compactor = new Compactor({ model, settings, onEvent: (event) => renderer.render(event) });
-  const demo = { model, compactor, overhead, renderer };
+  // The demo's own budget replaces the provider file's; its output limit would not fit it.
+  const { maxOutputTokens: _, reserveTokens: _r, keepRecentTokens: _k, ...endpoint } = config;
+  const readFile = createReadFileTool(await Workspace.open(WORKSPACE_DIR));
+  const { agent, compactor } = await assemble({
+    config: { ...endpoint, ...BUDGET },
+    workspaceDir: WORKSPACE_DIR,
+    maxSteps: 1,
+    onEvent: (event) => renderer.render(event),
+    tools: () => [readFile],
+  });
+  const demo = { agent, compactor, renderer };
   renderer.line(
     `powercode context demo · ${config.model} · window ${BUDGET.contextWindow}, reserve ` +
       `${BUDGET.reserveTokens}, keep recent ${BUDGET.keepRecentTokens} tokens`,
   );
-  const session = await readInBlocks(readFile, renderer);
-  if (!await compactSession(demo, session)) return 1;
-  return await askFromMemory(demo, session);
+  await readInBlocks(agent, readFile, renderer);
+  if (!await compactSession(demo)) return 1;
+  return await askFromMemory(demo);
 }
 
-/** Writes the large file and reads it into a new session, one read_file round per block. */
-async function readInBlocks(readFile: Tool, renderer: Renderer): Promise<Session> {
+/** Writes the large file and reads it into the agent's session, one read_file round per block. */
+async function readInBlocks(agent: Agent, readFile: Tool, renderer: Renderer): Promise<void> {
   const bytes = await writeDemoFile("large-context.txt", largeContext());
   renderer.line(`large-context.txt: ${BLOCKS} blocks of ${LINES_PER_BLOCK} lines, ${bytes} bytes`);
-  const session = new Session();
+  const { session } = agent;
   session.append({ role: "user", content: TASK });
   const signal = new AbortController().signal;
   for (let block = 1; block <= BLOCKS; block++) {
@@ -134,28 +129,28 @@ async function readInBlocks(readFile: Tool, renderer: Renderer): Promise<Session
     const output = await readFile.execute(args, { signal });
     session.append({ role: "tool", toolCallId: call.id, content: output.content });
   }
-  return session;
 }
 
 /** Compacts the session and writes the files; false (with one line on stderr) when it failed. */
-async function compactSession(demo: Demo, session: Session): Promise<boolean> {
-  const { compactor, overhead, renderer } = demo;
-  const before = snapshot(demo, session);
+async function compactSession(demo: Demo): Promise<boolean> {
+  const { agent, renderer } = demo;
+  const before = snapshot(demo);
   const beforeBytes = await writeDemoFile("context-before.json", toJson(before));
   renderer.line(
     `Before: ${before.messages.length} messages, approx ${before.estimatedTokens} tokens ` +
       `(threshold ${BUDGET.contextWindow - BUDGET.reserveTokens}); context-before.json ` +
       `${beforeBytes} bytes`,
   );
-  const outcome = await compactor.compact(session, overhead);
-  if (outcome.type !== "compacted" || session.compaction === undefined) {
+  const outcome = await agent.compact("", new AbortController().signal);
+  const compaction = agent.session.compaction;
+  if (outcome.type !== "compacted" || compaction === undefined) {
     const reason = outcome.type === "failed" ? outcome.reason : "nothing to compact";
     fail(`Cannot compact the demo session: ${reason}`, 1);
     return false;
   }
-  const summary = session.compaction.summary;
+  const summary = compaction.summary;
   const summaryBytes = await writeDemoFile("compressed-summary.md", `${summary}\n`);
-  const after = snapshot(demo, session);
+  const after = snapshot(demo);
   const afterBytes = await writeDemoFile("context-after.json", toJson(after));
   renderer.line(
     `After: ${after.messages.length} messages, approx ${after.estimatedTokens} tokens, ` +
@@ -170,24 +165,17 @@ async function compactSession(demo: Demo, session: Session): Promise<boolean> {
 }
 
 /** Asks the question from the compacted working memory and prints the streamed answer. */
-async function askFromMemory(
-  { model, compactor, overhead, renderer }: Demo,
-  session: Session,
-): Promise<number> {
+async function askFromMemory({ agent, renderer }: Demo): Promise<number> {
   renderer.line(`\nQuestion: ${QUESTION}`);
   renderer.line("Answer:");
-  session.append({ role: "user", content: QUESTION });
-  const messages = await compactor.prepare(session, overhead);
-  const reply = await model.complete(
-    { system: overhead.system, messages, tools: overhead.tools },
-    { onText: (text) => renderer.render({ type: "text", text }) },
-  );
-  session.append(reply.message);
-  const answer = reply.message.content.trim();
+  const result = await agent.run(QUESTION, new AbortController().signal);
+  if (result.status === "failed") return fail(result.error, 1);
+  const answer = result.status === "done" ? result.answer.trim() : "";
   renderer.finish({ status: "done", answer });
   if (answer !== "") return 0;
-  const calls = reply.message.toolCalls.map((call) => call.name).join(", ");
-  return fail(`The model answered without text${calls ? ` (it called ${calls})` : ""}`, 1);
+  const reply = agent.session.history.findLast((message) => message.role === "assistant");
+  const calls = reply?.role === "assistant" ? reply.toolCalls.map((call) => call.name) : [];
+  return fail(`The model answered without text${calls.length ? ` (it called ${calls})` : ""}`, 1);
 }
 
 /** The 14 blocks; line 1 of block N names its code word, the others repeat the filler. */
@@ -202,12 +190,12 @@ function largeContext(): string {
   return `${lines.join("\n")}\n`;
 }
 
-function snapshot({ compactor, overhead }: Demo, session: Session): MemorySnapshot {
-  const status = compactor.status(session, overhead);
+function snapshot({ agent, compactor }: Demo): MemorySnapshot {
+  const status = agent.context();
   return {
     estimatedTokens: status.estimatedTokens,
     compactedUntil: status.compactedUntil,
-    messages: compactor.workingMemory(session),
+    messages: compactor.workingMemory(agent.session),
   };
 }
 

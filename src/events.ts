@@ -23,6 +23,8 @@ export type AgentEvent =
   | CompactionEvent
   | { type: "thinking" }
   | { type: "text"; text: string }
+  | { type: "reasoning"; text: string }
+  | { type: "discard_partial" }
   | { type: "tool_start"; call: ToolCall }
   | { type: "tool_end"; call: ToolCall; ok: boolean; summary: string }
   | { type: "retry"; attempt: number; delayMs: number; reason: string };

@@ -18,6 +18,8 @@ export interface LineInput {
   pendingText(): string;
   /** Erases the text typed on the current prompt line. */
   clearLine(): void;
+  /** Drops lines entered while a task ran and not yet read (type-ahead). */
+  discardQueued(): void;
   /** Ends input: a pending or later `next` returns undefined. */
   close(): void;
 }
@@ -27,12 +29,18 @@ export interface LineInput {
  * Contract: lines that arrive while no `next` is pending are queued, never dropped.
  */
 export function openLineInput(
-  options: { terminal: boolean; onInterrupt: () => void },
+  options: {
+    terminal: boolean;
+    onInterrupt: () => void;
+    /** Earlier entries for Up, newest first (a resumed session's tasks). */
+    history?: string[];
+  },
 ): LineInput {
   const rl: Interface = createInterface({
     input: process.stdin,
     output: options.terminal ? process.stdout : undefined,
     terminal: options.terminal,
+    history: options.history ?? [],
     historySize: 500,
     removeHistoryDuplicates: true,
   });
@@ -79,6 +87,9 @@ export function openLineInput(
       if (!options.terminal) return;
       rl.write(null, { ctrl: true, name: "e" });
       rl.write(null, { ctrl: true, name: "u" });
+    },
+    discardQueued() {
+      queue.length = 0;
     },
     close() {
       Deno.removeSignalListener("SIGINT", signalListener);

@@ -10,6 +10,11 @@ export interface ToolCall {
   id: string;
   name: string;
   arguments: string;
+  /**
+   * Provider-specific fields that came with the call and must go back with it to the same
+   * provider, e.g. `{extra_content: {google: {thought_signature}}}` from Gemini.
+   */
+  extra?: Record<string, unknown>;
 }
 
 /** A task or a message typed by the person (or the compaction summary frame). */
@@ -23,6 +28,13 @@ export interface AssistantMessage {
   role: "assistant";
   content: string;
   toolCalls: ToolCall[];
+  /** Reasoning the model streamed before answering; absent when it streamed none. */
+  reasoning?: string;
+  /**
+   * True when the reasoning came as `reasoning_content` (DeepSeek, Kimi and others), which
+   * thinking-mode providers require back on tool-call turns; it is never sent otherwise.
+   */
+  replayReasoning?: boolean;
 }
 
 /** The result of one tool call, answering the call with the same id. */

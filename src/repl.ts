@@ -5,27 +5,19 @@
  * @module
  */
 import type { Agent, TaskResult } from "./agent.ts";
-import type { Compactor } from "./context/compactor.ts";
-import type { Session } from "./context/session.ts";
-import type { SessionInfo } from "./context/store.ts";
-import type { ToolDefinition } from "./messages.ts";
+import type { ContextStatus } from "./context/mod.ts";
 import { openLineInput } from "./line_input.ts";
 import type { Renderer } from "./render.ts";
-
-/** Creates and lists sessions for /clear and /sessions. */
-export interface SessionControl {
-  /** Starts a new, empty session (its file appears with its first message). */
-  create(): Session;
-  /** Recent sessions, newest first. */
-  list(limit: number): Promise<SessionInfo[]>;
-}
+import type { SessionInfo } from "./session/mod.ts";
+import { formatSessionsTable } from "./sessions_table.ts";
+import { isNote } from "./task_notes.ts";
+import { buildTranscript } from "./transcript.ts";
 
 /** What the REPL drives. */
 export interface ReplOptions {
   agent: Agent;
-  compactor: Compactor;
-  overhead: { system: string; tools: readonly ToolDefinition[] };
-  sessions: SessionControl;
+  /** Recent sessions, newest first, for /sessions. */
+  listSessions: (limit: number) => Promise<SessionInfo[]>;
   renderer: Renderer;
   /** Interactive terminal (prompt, line editing, hints) or piped stdin (one task per line). */
   terminal: boolean;
@@ -34,12 +26,17 @@ export interface ReplOptions {
 const HELP = [
   "Type a task and press Enter. Commands:",
   "  /help             this list",
-  "  /context          tokens in use, window, compaction threshold, messages, summary",
-  "  /compact [focus]  summarize earlier messages now, optionally focused on some text",
+  "  /context          tokens in use, window, compaction threshold, messages,",
+  "                    summary",
+  "  /compact [focus]  summarize earlier messages now, optionally focused on",
+  "                    some text",
   "  /clear            start a new session (the current one stays on disk)",
-  "  /sessions         recent sessions: id, time, first task",
+  "  /sessions         recent sessions: id, start time, messages, first task",
   "  /exit             leave (also: exit, quit, Ctrl+D)",
-  "Keys: Ctrl+C interrupts a running task (twice at an empty prompt: exit), Up/Down recall history.",
+  "Keys:",
+  "  Ctrl+C            interrupt a running task (lines typed meanwhile are",
+  "                    dropped); twice at an empty prompt: exit",
+  "  Up/Down           earlier tasks",
 ].join("\n");
 
 /**
@@ -50,10 +47,21 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   const { renderer, terminal } = options;
   let running: AbortController | undefined;
   let exitArmed = false;
+  const history = options.agent.session.history;
+  if (terminal && history.length > 0) {
+    const compactedUntil = options.agent.session.compaction?.compactedUntil ?? 0;
+    renderer.transcript(buildTranscript(history, compactedUntil));
+  }
   const input = openLineInput({
     terminal,
+    history: history.flatMap((message) =>
+      message.role === "user" && !isNote(message.content) ? [message.content] : []
+    ).reverse(),
     onInterrupt: () => {
-      if (running) return running.abort();
+      if (running) {
+        input.discardQueued();
+        return running.abort();
+      }
       if (input.pendingText() !== "") return input.clearLine();
       if (exitArmed || !terminal) return input.close();
       exitArmed = true;
@@ -62,6 +70,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     },
   });
   let failed = false;
+  let endedAtPrompt = false;
   const guard = async (work: (signal: AbortSignal) => Promise<void>) => {
     running = new AbortController();
     try {
@@ -73,7 +82,10 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   try {
     for (;;) {
       const line = await input.next("> ");
-      if (line === undefined) break;
+      if (line === undefined) {
+        endedAtPrompt = true;
+        break;
+      }
       exitArmed = false;
       const text = line.trim();
       if (text === "") continue;
@@ -91,6 +103,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   } finally {
     input.close();
   }
+  if (terminal) renderer.farewell(options.agent.session.id, { afterPrompt: endedAtPrompt });
   return failed && !terminal ? 1 : 0;
 }
 
@@ -118,16 +131,15 @@ export async function runPrint(
 
 async function runCommand(text: string, options: ReplOptions, signal: AbortSignal): Promise<void> {
   const [command = "", ...rest] = text.split(/\s+/);
-  const { renderer, agent, compactor, overhead } = options;
+  const { renderer, agent } = options;
   switch (command) {
     case "/help":
       return renderer.line(HELP);
     case "/context":
-      return renderer.line(describeContext(compactor.status(agent.session, overhead)));
+      return renderer.line(describeContext(agent.context()));
     case "/compact": {
-      const focus = rest.join(" ");
       try {
-        await compactor.compact(agent.session, overhead, { signal, ...(focus ? { focus } : {}) });
+        await agent.compact(rest.join(" "), signal);
       } catch (error) {
         if (!signal.aborted) throw error;
         renderer.line("⏹ Compaction interrupted; nothing changed");
@@ -135,18 +147,22 @@ async function runCommand(text: string, options: ReplOptions, signal: AbortSigna
       return;
     }
     case "/clear": {
-      agent.session.close();
-      agent.session = options.sessions.create();
+      await agent.startNewSession();
       return renderer.line("Started a new session; the previous one stays in .powercode/sessions/");
     }
     case "/sessions":
-      return renderer.line(describeSessions(await options.sessions.list(10)));
+      return renderer.line(
+        formatSessionsTable(await options.listSessions(10), {
+          currentId: agent.session.id,
+          width: renderer.width,
+        }),
+      );
     default:
       return renderer.line(`Unknown command "${command}": type /help for the list`);
   }
 }
 
-function describeContext(status: ReturnType<Compactor["status"]>): string {
+function describeContext(status: ContextStatus): string {
   const summary = status.summary
     ? `yes, covering messages before #${status.compactedUntil}`
     : "none";
@@ -156,13 +172,4 @@ function describeContext(status: ReturnType<Compactor["status"]>): string {
     `  messages in history: ${status.messages}`,
     `  summary: ${summary}`,
   ].join("\n");
-}
-
-function describeSessions(sessions: SessionInfo[]): string {
-  if (sessions.length === 0) return "No saved sessions yet";
-  return sessions.map((info) =>
-    `${info.id}  ${
-      info.created.slice(0, 16).replace("T", " ")
-    }  ${info.messages} msgs  ${info.firstTask}`
-  ).join("\n");
 }

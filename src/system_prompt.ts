@@ -4,9 +4,12 @@
  * @module
  */
 
-/** Builds the system prompt for a workspace whose real path is `workspaceRoot`. */
-export function buildSystemPrompt(workspaceRoot: string): string {
-  return [
+/**
+ * Builds the system prompt for a workspace whose real path is `workspaceRoot`, with the
+ * project's own instructions (AGENTS.md) at the end when there are some.
+ */
+export function buildSystemPrompt(workspaceRoot: string, instructions?: string): string {
+  const base = [
     "You are powercode, a coding agent working in a terminal for the person you talk with.",
     `Your tools act only inside the workspace directory ${workspaceRoot}; every path is relative to it, and nothing outside it can be read, written or run.`,
     "Read a file before you change it. Prefer edit_file for small changes and write_file for new files.",
@@ -14,4 +17,6 @@ export function buildSystemPrompt(workspaceRoot: string): string {
     "When the task is done, answer briefly with what you did and what you found.",
     "Answer in the language the user writes in.",
   ].join("\n");
+  if (instructions === undefined) return base;
+  return `${base}\n\n# Project instructions (AGENTS.md in the workspace)\n\n${instructions}`;
 }

@@ -1,14 +1,14 @@
 import { assertEquals, assertStringIncludes } from "@std/assert";
-import { Agent, INTERRUPTED_RESULT } from "../src/agent.ts";
-import { createChatClient } from "../src/chat.ts";
-import { Compactor } from "../src/context/compactor.ts";
-import { Session } from "../src/context/session.ts";
-import { resolveCompactionSettings } from "../src/context/settings.ts";
+import { INTERRUPTED_RESULT } from "../src/agent.ts";
+import { assemble } from "../src/assemble.ts";
+import { ChatError } from "../src/chat_model.ts";
+import type { ChatModel } from "../src/chat_model.ts";
 import type { AgentEvent } from "../src/events.ts";
-import { ToolRegistry } from "../src/tools/registry.ts";
-import type { Tool } from "../src/tools/registry.ts";
+import { failedNote, interruptedNote, NO_REPLY } from "../src/task_notes.ts";
+import type { Tool } from "../src/tools/mod.ts";
 import { startFakeServer } from "./support/fake_server.ts";
 import type { Handler } from "./support/fake_server.ts";
+import { call, ScriptedModel, type ScriptStep } from "./support/scripted_model.ts";
 import {
   answerSummaries,
   httpError,
@@ -22,32 +22,174 @@ import {
 const WAIT_TOOL: Tool = {
   name: "wait",
   description: "Waits until interrupted",
-  parameters: { type: "object", properties: {}, required: [] },
+  params: {},
   execute: (_args, { signal }) =>
     new Promise((_resolve, reject) =>
       signal.addEventListener("abort", () => reject(new Error("interrupted")), { once: true })
     ),
 };
 
-async function agentFor(handler: Handler, contextWindow = 32000) {
-  const server = await startFakeServer({ handler, contextWindow });
-  const model = createChatClient({ baseURL: server.url, apiKey: "k", model: "m", maxRetries: 0 });
-  const events: AgentEvent[] = [];
-  const session = new Session();
-  const agent = new Agent({
-    model,
-    tools: new ToolRegistry([WAIT_TOOL]),
-    session,
-    compactor: new Compactor({ model, settings: resolveCompactionSettings({ contextWindow }) }),
-    systemPrompt: "You are a test.",
-    maxSteps: 5,
-    onEvent: (event) => events.push(event),
-  });
-  return { server, agent, session, events };
+/** A tool that echoes its `text` argument. */
+const ECHO_TOOL: Tool<{ text: { type: "string"; description: string } }> = {
+  name: "echo",
+  description: "Echoes text",
+  params: { text: { type: "string", description: "What to echo" } },
+  execute: ({ text }) => Promise.resolve({ content: `echo: ${text}`, summary: "echoed" }),
+};
+
+interface AgentSetup {
+  contextWindow?: number;
+  maxSteps?: number;
+  model?: ChatModel;
+  url?: string;
+  delays?: number[];
 }
 
+/** An agent built through the one assembly, with the test tools and collected events. */
+async function agentWith(setup: AgentSetup) {
+  const events: AgentEvent[] = [];
+  const workspaceDir = await Deno.makeTempDir();
+  const { agent } = await assemble({
+    config: {
+      baseURL: setup.url ?? "http://127.0.0.1:9/v1",
+      apiKey: "k",
+      model: "m",
+      contextWindow: setup.contextWindow ?? 32000,
+    },
+    workspaceDir,
+    maxSteps: setup.maxSteps ?? 5,
+    onEvent: (event) => events.push(event),
+    tools: () => [WAIT_TOOL, ECHO_TOOL],
+    ...(setup.model ? { model: setup.model } : {}),
+    chat: {
+      maxRetries: setup.delays ? 2 : 0,
+      delay: (ms) => (setup.delays?.push(ms), Promise.resolve()),
+    },
+  });
+  await Deno.remove(workspaceDir);
+  return { agent, events };
+}
+
+async function scripted(steps: ScriptStep[], maxSteps = 5) {
+  const model = new ScriptedModel(steps);
+  return { model, ...await agentWith({ model, maxSteps }) };
+}
+
+async function overServer(handler: Handler, setup: AgentSetup = {}) {
+  const server = await startFakeServer({ handler, contextWindow: setup.contextWindow ?? 32000 });
+  return { server, ...await agentWith({ ...setup, url: server.url }) };
+}
+
+const signal = new AbortController().signal;
+
+Deno.test("Agent.run() emits the exact event sequence of a two-step task", async () => {
+  const { agent, events, model } = await scripted([
+    { text: "Echoing.", toolCalls: [call("c1", "echo", { text: "hi" })], totalTokens: 50 },
+    { text: "Done: hi", totalTokens: 70 },
+  ]);
+  const result = await agent.run("echo hi", signal);
+  assertEquals(result, { status: "done", answer: "Done: hi" });
+  const echo = call("c1", "echo", { text: "hi" });
+  assertEquals(events, [
+    { type: "thinking" },
+    { type: "text", text: "Echoing." },
+    { type: "tool_start", call: echo },
+    { type: "tool_end", call: echo, ok: true, summary: "echoed" },
+    { type: "thinking" },
+    { type: "text", text: "Done: hi" },
+  ]);
+  assertEquals(agent.session.history, [
+    { role: "user", content: "echo hi" },
+    { role: "assistant", content: "Echoing.", toolCalls: [echo] },
+    { role: "tool", toolCallId: "c1", content: "echo: hi" },
+    { role: "assistant", content: "Done: hi", toolCalls: [] },
+  ]);
+  assertEquals(model.requests[1]?.messages.at(-1), {
+    role: "tool",
+    toolCallId: "c1",
+    content: "echo: hi",
+  });
+  assertEquals(agent.session.usage, { totalTokens: 70, historyLength: 4 });
+});
+
+Deno.test("Agent.run() stops at the step limit with a message and a valid history", async () => {
+  const loop = (id: string) => ({ toolCalls: [call(id, "echo", { text: id })] });
+  const { agent, model } = await scripted([loop("a"), loop("b"), loop("c")], 2);
+  const result = await agent.run("loop", signal);
+  assertEquals(result, {
+    status: "step_limit",
+    error:
+      'Stopped after 2 model calls (--max-steps 2); the task is unfinished, say "continue" to go on',
+  });
+  assertEquals(model.requests.length, 2);
+  assertEquals(agent.session.history.map((message) => message.role), [
+    "user",
+    "assistant",
+    "tool",
+    "assistant",
+    "tool",
+  ]);
+});
+
+Deno.test("Agent.run() answers an unknown tool with an error result and goes on", async () => {
+  const { agent, events } = await scripted([
+    { toolCalls: [call("x", "delete_everything", {})] },
+    "I cannot do that.",
+  ]);
+  assertEquals(await agent.run("delete", signal), {
+    status: "done",
+    answer: "I cannot do that.",
+  });
+  const message = 'Unknown tool "delete_everything": available tools are wait, echo';
+  assertEquals(agent.session.history[2], {
+    role: "tool",
+    toolCallId: "x",
+    content: `Error: ${message}`,
+  });
+  assertEquals(events.find((event) => event.type === "tool_end"), {
+    type: "tool_end",
+    call: call("x", "delete_everything", {}),
+    ok: false,
+    summary: message,
+  });
+});
+
+Deno.test("Agent.run() answers malformed JSON arguments with an error result and goes on", async () => {
+  const { agent, model } = await scripted([
+    { toolCalls: [call("m", "echo", '{"text": "unclosed')] },
+    { toolCalls: [call("p", "echo", '{"text":"x","__proto__":"y"}')] },
+    "Fixed.",
+  ]);
+  assertEquals(await agent.run("echo", signal), { status: "done", answer: "Fixed." });
+  assertEquals(agent.session.history[2], {
+    role: "tool",
+    toolCallId: "m",
+    content: 'Error: Cannot run echo: arguments are not valid JSON: "{\\"text\\": \\"unclosed"',
+  });
+  assertEquals(agent.session.history[4], {
+    role: "tool",
+    toolCallId: "p",
+    content: 'Error: Cannot run echo: unknown argument "__proto__"',
+  });
+  assertEquals(model.requests.length, 3);
+});
+
+Deno.test("Agent.run() reports a retry event and waits the server's retry-after, not a real clock", async () => {
+  const delays: number[] = [];
+  const { server, agent, events } = await overServer(
+    sequence([httpError(503, "overloaded", { headers: { "retry-after": "7" } }), text("ok")]),
+    { delays },
+  );
+  await using _ = server;
+  assertEquals(await agent.run("hi", signal), { status: "done", answer: "ok" });
+  assertEquals(delays, [7000]);
+  const retry = events.find((event) => event.type === "retry");
+  assertEquals(retry?.type === "retry" && [retry.attempt, retry.delayMs], [1, 7000]);
+  assertEquals(server.requests.length, 2);
+});
+
 Deno.test("Agent.run() answers every tool call when interrupted during a tool", async () => {
-  const { server, agent, session, events } = await agentFor(sequence([
+  const { server, agent, events } = await overServer(sequence([
     toolCalls([{ name: "wait", args: {}, id: "a" }, { name: "wait", args: {}, id: "b" }]),
   ]));
   await using _ = server;
@@ -58,37 +200,95 @@ Deno.test("Agent.run() answers every tool call when interrupted during a tool", 
   }
   controller.abort();
   assertEquals(await running, { status: "interrupted" });
-  assertEquals(session.history.slice(2), [
+  assertEquals(agent.session.history.slice(2), [
     { role: "tool", toolCallId: "a", content: `Error: interrupted\n${INTERRUPTED_RESULT}` },
     { role: "tool", toolCallId: "b", content: INTERRUPTED_RESULT },
+    { role: "user", content: interruptedNote() },
   ]);
 });
 
 Deno.test("Agent.run() records usage against the history length it covers", async () => {
-  const { server, agent, session } = await agentFor(sequence([text("hello")]));
+  const { server, agent } = await overServer(sequence([text("hello")]));
   await using _ = server;
-  const result = await agent.run("hi", new AbortController().signal);
+  const result = await agent.run("hi", signal);
   assertEquals(result, { status: "done", answer: "hello" });
-  assertEquals(session.usage?.historyLength, 2);
-  assertEquals(session.usage?.totalTokens, server.requests[0]!.promptTokens + 1);
+  assertEquals(agent.session.usage?.historyLength, 2);
+  assertEquals(agent.session.usage?.totalTokens, server.requests[0]!.promptTokens + 1);
 });
 
 Deno.test("Agent.run() compacts and retries once on overflow, then fails with one line", async () => {
   const overflow = httpError(400, "This model's maximum context length is 9 tokens.", {
     code: "context_length_exceeded",
   });
-  const { server, agent, session } = await agentFor(
+  const { server, agent } = await overServer(
     answerSummaries(sequence([text("first"), overflow, overflow])),
   );
   await using _ = server;
-  await agent.run("one", new AbortController().signal);
-  const result = await agent.run("two", new AbortController().signal);
+  await agent.run("one", signal);
+  const result = await agent.run("two", signal);
   assertEquals(result.status, "failed");
   if (result.status === "failed") {
     assertStringIncludes(result.error, "still too long after compaction");
   }
   const kinds = server.requests.map((request) => isSummaryRequest(request) ? "summary" : "task");
   assertEquals(kinds, ["task", "task", "summary", "task"], "task, overflow, summary, retried task");
-  assertEquals(session.compaction?.compactedUntil, 2);
-  assertEquals(session.history.length, 3);
+  assertEquals(agent.session.compaction?.compactedUntil, 2);
+  assertEquals(agent.session.history.slice(2), [
+    { role: "user", content: "two" },
+    { role: "assistant", content: NO_REPLY, toolCalls: [] },
+    { role: "user", content: failedNote(result.status === "failed" ? result.error : "") },
+  ]);
+});
+
+Deno.test("Agent.startNewSession() continues in an empty session; context() describes it", async () => {
+  const { agent } = await scripted(["one"]);
+  await agent.run("first", signal);
+  const first = agent.session;
+  await agent.startNewSession();
+  assertEquals(first.history.length, 2);
+  assertEquals(agent.session.history, []);
+  const status = agent.context();
+  assertEquals([status.messages, status.contextWindow, status.summary], [0, 32000, false]);
+});
+
+Deno.test("Agent.compact() reports nothing to compact on a fresh session", async () => {
+  const { agent, events } = await scripted([]);
+  assertEquals(await agent.compact("", signal), { type: "nothing_to_compact" });
+  assertEquals(events.map((event) => event.type), ["warning"]);
+});
+
+Deno.test("Agent.run() ends a task with one line when the model fails, and tells the model next time", async () => {
+  const { agent, model } = await scripted([
+    new ChatError("auth", "The provider refused the key"),
+    "Hello.",
+  ]);
+  assertEquals(await agent.run("hi", signal), {
+    status: "failed",
+    error: "The provider refused the key",
+  });
+  await agent.run("again", signal);
+  assertEquals(model.requests[1]?.messages, [
+    { role: "user", content: "hi" },
+    { role: "assistant", content: NO_REPLY, toolCalls: [] },
+    { role: "user", content: failedNote("The provider refused the key") },
+    { role: "user", content: "again" },
+  ]);
+});
+
+Deno.test("Agent.run() keeps the partial answer of an interrupted reply, then a note", async () => {
+  const controller = new AbortController();
+  const model: ChatModel = {
+    complete(_request, options = {}) {
+      options.onText?.("The first half");
+      controller.abort();
+      return Promise.reject(new ChatError("aborted", "Interrupted"));
+    },
+  };
+  const { agent } = await agentWith({ model });
+  assertEquals(await agent.run("explain", controller.signal), { status: "interrupted" });
+  assertEquals(agent.session.history, [
+    { role: "user", content: "explain" },
+    { role: "assistant", content: "The first half", toolCalls: [] },
+    { role: "user", content: interruptedNote() },
+  ]);
 });

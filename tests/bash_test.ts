@@ -3,6 +3,7 @@ import { createBashTool } from "../src/tools/bash.ts";
 import { createTools } from "../src/tools/mod.ts";
 import { probeBwrap, Sandbox, type SandboxMode } from "../src/tools/sandbox.ts";
 import type { ToolOutput } from "../src/tools/registry.ts";
+import { createSandboxProject, SECRET_KEY, SECRET_SESSION } from "./support/sandbox_project.ts";
 
 const HAS_BWRAP = await probeBwrap();
 const MISSING =
@@ -23,7 +24,7 @@ async function withWorkspace(fn: (root: string, parent: string) => Promise<void>
 
 function bash(
   root: string,
-  args: Record<string, unknown>,
+  args: Parameters<ReturnType<typeof createBashTool>["execute"]>[0],
   mode: SandboxMode = "bwrap",
 ): Promise<ToolOutput> {
   const signal = new AbortController().signal;
@@ -291,21 +292,14 @@ Deno.test("Sandbox.run() unsandboxed kills the process group on timeout and at t
 });
 
 Deno.test("bash() cannot read the paths the sandbox hides (provider file, sessions)", async () => {
-  await withWorkspace(async (root, parent) => {
-    await Deno.writeTextFile(`${parent}/provider.json`, '{"apiKey": "sk-hidden"}');
-    await Deno.mkdir(`${parent}/.powercode/sessions`, { recursive: true });
-    await Deno.writeTextFile(`${parent}/.powercode/sessions/s.jsonl`, "secret-session\n");
-    const hidden = [
-      { path: `${parent}/provider.json`, isDirectory: false },
-      { path: `${parent}/.powercode`, isDirectory: true },
-    ];
-    const tool = createBashTool(new Sandbox(root, "bwrap", { hidden }));
-    const command =
-      "cat ../provider.json; ls -A ../.powercode | wc -l; cat ../.powercode/sessions/s.jsonl";
-    const result = await tool.execute({ command }, { signal: new AbortController().signal });
-    assert(!result.content.includes("sk-hidden"), result.content);
-    assert(!result.content.includes("secret-session"), result.content);
-    assertStringIncludes(result.content, "\n0\n");
-    assertStringIncludes(result.content, "exit code 1");
-  });
+  // Outside /tmp: the sandbox's private /tmp would hide paths under it anyway.
+  await using project = await createSandboxProject();
+  const tool = createBashTool(new Sandbox(project.root, "bwrap", { hidden: project.hidden }));
+  const command =
+    "cat ../provider.json; ls -A ../.powercode | wc -l; cat ../.powercode/sessions/s.jsonl";
+  const result = await tool.execute({ command }, { signal: new AbortController().signal });
+  assert(!result.content.includes(SECRET_KEY), result.content);
+  assert(!result.content.includes(SECRET_SESSION), result.content);
+  assertStringIncludes(result.content, "\n0\n");
+  assertStringIncludes(result.content, "exit code 1");
 });

@@ -41,11 +41,23 @@ Deno.test("classifyChatFailure() maps statuses to kinds with one-line messages",
     "server",
     "bad_request",
   ]);
-  const unreachable = classifyChatFailure(new TypeError("fetch failed"), CONTEXT);
+  const refused = new TypeError("fetch failed", {
+    cause: new Error(
+      "error sending request for url (http://h/v1): client error (Connect): tcp connect error: Connection refused (os error 111)",
+    ),
+  });
+  const unreachable = classifyChatFailure(refused, CONTEXT);
   assertEquals([unreachable.kind, unreachable.message], [
     "unreachable",
-    'Cannot reach "http://h/v1": fetch failed',
+    'Cannot reach the model server at "http://h/v1" (connection refused): is the server ' +
+    'running, and is "baseURL" in provider.json right?',
   ]);
+  const dns = new TypeError("fetch failed", { cause: new Error("dns error: failed to lookup") });
+  assertEquals(
+    classifyChatFailure(dns, CONTEXT).message,
+    'Cannot reach the model server at "http://h/v1" (the host name does not resolve): is the ' +
+      'server running, and is "baseURL" in provider.json right?',
+  );
   assertEquals(classifyChatFailure(new Error("x"), { ...CONTEXT, aborted: true }).kind, "aborted");
 });
 

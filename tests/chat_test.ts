@@ -12,8 +12,10 @@ const READ_TOOL = {
   parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
 };
 
-function client(url: string, maxRetries = 4) {
-  return createChatClient({ baseURL: url, apiKey: "k", model: "m", maxRetries });
+/** A client whose retry waits are recorded in `delays` and take no time. */
+function client(url: string, maxRetries = 4, delays: number[] = []) {
+  const delay = (ms: number) => (delays.push(ms), Promise.resolve());
+  return createChatClient({ baseURL: url, apiKey: "k", model: "m", maxRetries, delay });
 }
 
 Deno.test("createChatClient() streams the answer and returns it with total tokens", async () => {
@@ -67,13 +69,15 @@ Deno.test("createChatClient() retries 429 honouring retry-after, 500s and droppe
     ]),
   });
   const retries: { attempt: number; delayMs: number }[] = [];
-  const reply = await client(server.url).complete(REQUEST, {
+  const delays: number[] = [];
+  const reply = await client(server.url, 4, delays).complete(REQUEST, {
     onRetry: ({ attempt, delayMs }) => retries.push({ attempt, delayMs }),
   });
   assertEquals(reply.message.content, "finally");
   assertEquals(server.requests.map((r) => r.status), [429, 500, 200, 200]);
   assertEquals(retries[0], { attempt: 1, delayMs: 1000 });
   assertEquals(retries.map((r) => r.attempt), [1, 2, 3]);
+  assertEquals(delays, retries.map((r) => r.delayMs), "waits exactly what it reports");
 });
 
 Deno.test("createChatClient() gives up after maxRetries with the last failure", async () => {
@@ -125,9 +129,10 @@ Deno.test("createChatClient() stops streaming on abort and throws an aborted Cha
 Deno.test("createChatClient() aborts a wait between retries", async () => {
   await using server = await startFakeServer({ handler: () => rateLimited(30) });
   const controller = new AbortController();
+  const realWaits = createChatClient({ baseURL: server.url, apiKey: "k", model: "m" });
   const error = await assertRejects(
     () =>
-      client(server.url).complete(REQUEST, {
+      realWaits.complete(REQUEST, {
         signal: controller.signal,
         onRetry: () => setTimeout(() => controller.abort(), 10),
       }),
@@ -198,9 +203,8 @@ Deno.test("createChatClient() with cacheControl marks the system prompt and the 
   assertEquals(server.requests[0]?.body?.messages[0]?.content, "s");
 });
 
-Deno.test("createChatClient() accepts tool calls without index and a stream ending in usage", async () => {
-  // Some OpenAI-compatible servers stream whole tool calls without `index` and send no
-  // finish_reason before the usage chunk.
+Deno.test("createChatClient() accepts whole tool calls without index", async () => {
+  // Some OpenAI-compatible servers stream whole tool calls without `index`.
   const chunks = [
     { choices: [{ index: 0, delta: { role: "assistant", content: "" } }] },
     {
@@ -220,6 +224,7 @@ Deno.test("createChatClient() accepts tool calls without index and a stream endi
       }],
     },
     { choices: [{ index: 0, delta: { tool_calls: [{ function: { arguments: ":1}" } }] } }] },
+    { choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] },
     { choices: [], usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 } },
   ];
   const body = chunks.map((chunk) =>
@@ -248,5 +253,6 @@ Deno.test("createChatClient() accepts tool calls without index and a stream endi
       ],
     },
     totalTokens: 8,
+    finishReason: "tool_calls",
   });
 });

@@ -7,7 +7,9 @@ Deno.test("parseCli() reads every flag and its alias", () => {
     help: false,
     version: false,
     continue: false,
-    maxSteps: 20,
+    chooseSession: false,
+    sessions: false,
+    maxSteps: 100,
     unsandboxedBash: false,
   });
   assertEquals(
@@ -16,6 +18,8 @@ Deno.test("parseCli() reads every flag and its alias", () => {
       help: false,
       version: false,
       continue: false,
+      chooseSession: false,
+      sessions: false,
       maxSteps: 5,
       unsandboxedBash: true,
       print: "fix it",
@@ -26,6 +30,13 @@ Deno.test("parseCli() reads every flag and its alias", () => {
   assertEquals(parseCli(["--resume", "20261202-1"]).resume, "20261202-1");
   assertEquals(parseCli(["-r", "abc"]).resume, "abc");
   assertEquals([parseCli(["-h"]).help, parseCli(["-V"]).version], [true, true]);
+  assertEquals([parseCli(["-r"]).chooseSession, parseCli(["-r"]).resume], [true, undefined]);
+  assertEquals(parseCli(["--sessions"]).sessions, true);
+});
+
+Deno.test("parseCli() ignores the leading -- that deno task passes on", () => {
+  assertEquals(parseCli(["--", "-p", "fix it", "--max-steps", "3"]).print, "fix it");
+  assertEquals(parseCli(["--", "-p", "fix it", "--max-steps", "3"]).maxSteps, 3);
 });
 
 Deno.test("parseCli() refuses bad flags with one line naming the fix", () => {
@@ -34,7 +45,8 @@ Deno.test("parseCli() refuses bad flags with one line naming the fix", () => {
     [["--max-steps", "lots"], 'Invalid --max-steps "lots": expected a positive integer'],
     [["--verbose"], 'Unknown argument "--verbose": run powercode -h for the options'],
     [["-c", "-r", "x"], "Cannot use --continue and --resume together: choose one"],
-    [["-p", " "], 'Invalid -p "": give the task text, e.g. -p "list the files"'],
+    [["-p", " "], 'Invalid -p: the task is empty; give its text, e.g. -p "list the files"'],
+    [["-p", ""], 'Invalid -p: the task is empty; give its text, e.g. -p "list the files"'],
   ];
   for (const [args, message] of cases) {
     assertEquals(assertThrows(() => parseCli(args), TypeError).message, message);

@@ -1,34 +1,15 @@
 import { assertEquals, assertRejects } from "@std/assert";
 import { ChatError } from "../src/chat_model.ts";
-import type { ChatModel, ChatReply, ChatRequest } from "../src/chat_model.ts";
 import { Compactor } from "../src/context/compactor.ts";
-import { Session } from "../src/context/session.ts";
+import { Session } from "../src/session/session.ts";
 import { calls, result, sessionOf } from "./support/messages.ts";
+import { ScriptedModel } from "./support/scripted_model.ts";
+import { pathsOf } from "./support/tool_paths.ts";
 import { compactionThreshold, resolveCompactionSettings } from "../src/context/settings.ts";
 import { estimateRequestTokens } from "../src/context/tokens.ts";
 import { SUMMARY_PREFIX } from "../src/context/working_memory.ts";
 import type { Message } from "../src/messages.ts";
 import type { CompactionEvent } from "../src/events.ts";
-
-/** Replays scripted summaries (or errors) and records each request. */
-class ScriptedModel implements ChatModel {
-  readonly requests: ChatRequest[] = [];
-  #replies: (string | ChatError)[];
-
-  constructor(replies: (string | ChatError)[]) {
-    this.#replies = replies;
-  }
-
-  complete(request: ChatRequest): Promise<ChatReply> {
-    this.requests.push(request);
-    const next = this.#replies.shift() ?? "## User Goal\nread files\n## Next Steps\ncontinue";
-    if (next instanceof ChatError) return Promise.reject(next);
-    return Promise.resolve({
-      message: { role: "assistant", content: next, toolCalls: [] },
-      totalTokens: undefined,
-    });
-  }
-}
 
 const OVERHEAD = { system: "You are powercode.", tools: [] };
 
@@ -52,7 +33,7 @@ Deno.test("Compactor.prepare() lets one task of 40 tool calls finish in an 8000 
   const model = new ScriptedModel([]);
   const events: CompactionEvent[] = [];
   const compactor = new Compactor({ model, settings, onEvent: (event) => events.push(event) });
-  const session = new Session();
+  const session = new Session({ pathsOf });
   const sizes = await runLongTask(compactor, session, 40);
   assertEquals(sizes.every((size) => size <= compactionThreshold(settings)), true);
   assertEquals(session.compaction?.compactedUntil, 53);
@@ -127,7 +108,7 @@ Deno.test("Compactor sends the folded messages serialized when the model saw a r
 });
 
 function longTask(steps: number): Session {
-  const session = new Session();
+  const session = new Session({ pathsOf });
   session.append({ role: "user", content: "Read every file and report" });
   for (let step = 1; step <= steps; step++) {
     session.append(calls(`c${step}`));

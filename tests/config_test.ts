@@ -178,3 +178,19 @@ Deno.test("powercode exits 2 with one line for each configuration error", async 
     await Deno.mkdir(project.workspace);
   });
 });
+
+Deno.test("parseProviderConfig() accepts outputLimitField and refuses other values", () => {
+  const base = { baseURL: "http://h/v1", model: "m", contextWindow: 8192, apiKey: "k" };
+  const config = parseProviderConfig(
+    { ...base, outputLimitField: "max_completion_tokens" },
+    "p.json",
+    () => undefined,
+  );
+  assertEquals(config.outputLimitField, "max_completion_tokens");
+  assertThrows(
+    () =>
+      parseProviderConfig({ ...base, outputLimitField: "max_output" }, "p.json", () => undefined),
+    ConfigError,
+    `Invalid provider file "p.json": field "outputLimitField" must be "max_tokens" or "max_completion_tokens", got "max_output"`,
+  );
+});

@@ -3,6 +3,7 @@
  * project, driven through stdin and -p against the strict fake server.
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
+import { NO_REPLY } from "../src/task_notes.ts";
 import { startFakeServer } from "./support/fake_server.ts";
 import type { ChatMessage } from "./support/fake_server.ts";
 import { sequence, text, toolCall } from "./support/scripts.ts";
@@ -169,26 +170,37 @@ Deno.test("powercode ends a task with one line on provider errors and the next t
       assertEquals(lines.length, 1, result.stdout);
       assertMatch(lines[0] ?? "", failure.expect);
       assertStringIncludes(result.stdout, "fine now");
-      // History keeps both tasks; the request joins them so roles alternate.
-      assertEquals(withoutSystem(server.requests[1]?.body?.messages ?? []), [
-        { role: "user", content: "one\n\ntwo" },
+      // The failed task is closed with a stand-in reply and a note, so roles alternate and
+      // the model learns why "one" got no answer before it reads "two".
+      const messages = withoutSystem(server.requests[1]?.body?.messages ?? []);
+      assertEquals(messages.slice(0, 2), [
+        { role: "user", content: "one" },
+        { role: "assistant", content: NO_REPLY },
       ]);
+      assertEquals(messages.length, 3);
+      assertMatch(
+        String(messages[2]?.content),
+        /^\[powercode\] The previous task stopped on an error before it finished: .+\n\ntwo$/s,
+      );
     });
   }
 });
 
-Deno.test("powercode -p exits 1 with one line when the provider is unreachable", async () => {
+Deno.test("powercode -p says what to check when the server refuses connections, after one quick retry", async () => {
   await using project = await createTempProject();
-  await project.writeProvider(provider("http://127.0.0.1:9/v1"));
-  const result = await project.run(["-p", "hi"], {
-    env: { POWERCODE_TEST_KEY: KEY },
-  });
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const url = `http://127.0.0.1:${listener.addr.port}/v1`;
+  listener.close();
+  await project.writeProvider(provider(url));
+  const result = await project.run(["-p", "hi"], { env: { POWERCODE_TEST_KEY: KEY } });
   assertEquals(result.code, 1);
   assertEquals(result.stdout, "");
-  assertMatch(
-    result.stderr.trim().split("\n").at(-1) ?? "",
-    /^✗ Cannot reach "http:\/\/127.0.0.1:9\/v1": /,
+  const lines = result.stderr.trim().split("\n");
+  assertEquals(
+    lines.at(-1),
+    `✗ Cannot reach the model server at "${url}" (connection refused): is the server running, and is "baseURL" in provider.json right?`,
   );
+  assertEquals(lines.filter((line) => line.startsWith("↻")).length, 1, result.stderr);
 });
 
 Deno.test("powercode's bash sees neither the API key nor provider.json nor the sessions", async () => {

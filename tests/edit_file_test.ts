@@ -1,10 +1,13 @@
 import { assertEquals, assertRejects } from "@std/assert";
-import type { Workspace } from "../src/tools/paths.ts";
+import type { Workspace } from "../src/tools/workspace.ts";
 import { createEditFileTool } from "../src/tools/edit_file.ts";
 import type { ToolOutput } from "../src/tools/registry.ts";
 import { withWorkspace } from "./support/workspace.ts";
 
-function edit(workspace: Workspace, args: Record<string, unknown>): Promise<ToolOutput> {
+function edit(
+  workspace: Workspace,
+  args: Parameters<ReturnType<typeof createEditFileTool>["execute"]>[0],
+): Promise<ToolOutput> {
   const signal = new AbortController().signal;
   return createEditFileTool(workspace).execute(args, { signal });
 }

@@ -8,6 +8,7 @@
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
 import { INTERRUPTED_RESULT } from "../src/agent.ts";
 import { MISSING_RESULT } from "../src/context/working_memory.ts";
+import { interruptedNote } from "../src/task_notes.ts";
 import type { ChatMessage } from "./support/fake_server.ts";
 import { childEnv, createTempProject, type TempProject } from "./support/project.ts";
 import { text, toolCalls } from "./support/scripts.ts";
@@ -20,9 +21,15 @@ import {
   type ScriptedServer,
   startScriptedServer,
 } from "./support/sessions.ts";
-import { delay, startTmux, type TmuxPane } from "./support/tmux.ts";
-
-const PROMPT = "> ";
+import {
+  PROMPT,
+  screenLines,
+  startInTmux,
+  typeTask,
+  waitForPrompt,
+  withoutNoColor,
+} from "./support/repl_pane.ts";
+import { delay, startTmux } from "./support/tmux.ts";
 
 /** A `sleep` no other process runs, so pgrep finds exactly this test's processes. */
 function uniqueSleep(): string {
@@ -163,46 +170,6 @@ Deno.test("powercode --continue after SIGKILL during a streamed reply drops the 
   ]);
 });
 
-/** Starts `deno task start` in a tmux pane and waits for its first prompt. */
-async function startInTmux(
-  project: TempProject,
-  env: Record<string, string> = {},
-): Promise<TmuxPane> {
-  const pane = await startTmux({
-    cwd: project.dir,
-    command: "deno task --quiet start",
-    env: { ...withoutNoColor(childEnv(ENV)), TERM: "xterm-256color", ...env },
-  });
-  try {
-    await waitForPrompt(pane, "the first prompt");
-    return pane;
-  } catch (error) {
-    await pane[Symbol.asyncDispose]();
-    throw error;
-  }
-}
-
-function withoutNoColor(env: Record<string, string>): Record<string, string> {
-  const { NO_COLOR: _, ...rest } = env;
-  return rest;
-}
-
-/** The non-empty lines of a screen. */
-function screenLines(screen: string): string[] {
-  return screen.split("\n").map((line) => line.trimEnd()).filter((line) => line !== "");
-}
-
-/** Waits until the last line of the pane is an empty prompt. */
-async function waitForPrompt(pane: TmuxPane, what: string): Promise<string> {
-  return await pane.waitFor((screen) => screenLines(screen).at(-1) === PROMPT.trim(), what);
-}
-
-/** Types a task and presses Enter. */
-async function typeTask(pane: TmuxPane, task: string): Promise<void> {
-  await pane.type(task);
-  await pane.keys("Enter");
-}
-
 Deno.test("powercode Ctrl+C during bash kills the command's processes and the session stays valid", async () => {
   await using scripted = await startScriptedServer();
   await using project = await createTempProject();
@@ -262,7 +229,7 @@ Deno.test("powercode Ctrl+C during bash kills the command's processes and the se
       content: `(no output)\n${killed}\n${INTERRUPTED_RESULT}`,
     },
     { role: "tool", tool_call_id: "call_2", content: INTERRUPTED_RESULT },
-    { role: "user", content: "and now?" },
+    { role: "user", content: `${interruptedNote()}\n\nand now?` },
   ]);
 });
 
@@ -329,10 +296,12 @@ Deno.test("powercode shows a spinner until the first token and colours on a term
   const next = scripted.play([text("Done.")]);
   await typeTask(pane, "next");
   await pane.waitFor((screen) => screen.includes("Done."), "the next answer");
-  // The interrupted reply left two user messages in a row; they go out as one.
-  assertEquals(withoutSystem(next()[0]?.body?.messages), [
-    { role: "user", content: "count slowly\n\nnext" },
-  ]);
+  // The partial reply the user saw is kept; the note tells the model the task was stopped.
+  const messages = withoutSystem(next()[0]?.body?.messages);
+  assertEquals(messages.length, 3);
+  assertEquals(messages[0], { role: "user", content: "count slowly" });
+  assert(answer.startsWith(String(messages[1]?.content)) && messages[1]?.role === "assistant");
+  assertEquals(messages[2], { role: "user", content: `${interruptedNote()}\n\nnext` });
 });
 
 Deno.test("powercode on a terminal with NO_COLOR prints no colours, and Ctrl+D exits", async () => {

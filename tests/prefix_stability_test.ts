@@ -5,15 +5,8 @@
  * start with the conversation the model last saw.
  */
 import { assert, assertEquals } from "@std/assert";
-import { Agent } from "../src/agent.ts";
-import { createChatClient } from "../src/chat.ts";
-import { Compactor } from "../src/context/compactor.ts";
-import { Session } from "../src/context/session.ts";
-import { resolveCompactionSettings } from "../src/context/settings.ts";
+import { assemble } from "../src/assemble.ts";
 import type { AgentEvent } from "../src/events.ts";
-import { buildSystemPrompt } from "../src/system_prompt.ts";
-import { createTools } from "../src/tools/mod.ts";
-import { ToolRegistry } from "../src/tools/registry.ts";
 import { type RecordedRequest, startFakeServer } from "./support/fake_server.ts";
 import { factPath, factProseText, readFactsHandler, writeFactFiles } from "./support/facts.ts";
 import { httpError, isSummaryRequest, lastUserText } from "./support/scripts.ts";
@@ -45,23 +38,20 @@ Deno.test("every request extends the previous one byte for byte between compacti
   const workspace = await Deno.makeTempDir({ prefix: "powercode_prefix_" });
   try {
     await writeFactFiles(workspace, 30, { bytes: () => 5000, text: factProseText });
-    const { tools } = await createTools(workspace, {
-      unsandboxedBash: false,
-      probe: () => Promise.resolve(false),
-    });
-    const model = createChatClient({ baseURL: server.url, apiKey: "k", model: "m", maxRetries: 0 });
     const events: AgentEvent[] = [];
-    const settings = resolveCompactionSettings({ contextWindow: 16_000, maxOutputTokens: 4000 });
-    const onEvent = (event: AgentEvent) => events.push(event);
-    const agent = new Agent({
-      model,
-      tools: new ToolRegistry(tools),
-      session: new Session(),
-      compactor: new Compactor({ model, settings, onEvent }),
-      systemPrompt: buildSystemPrompt(workspace),
+    const { agent } = await assemble({
+      config: {
+        baseURL: server.url,
+        apiKey: "k",
+        model: "m",
+        contextWindow: 16_000,
+        maxOutputTokens: 4000,
+      },
+      workspaceDir: workspace,
       maxSteps: 5,
-      maxOutputTokens: 4000,
-      onEvent,
+      onEvent: (event) => events.push(event),
+      bash: { unsandboxedBash: false, probe: () => Promise.resolve(false) },
+      chat: { maxRetries: 0 },
     });
     const tasks = Array.from({ length: 30 }, (_, index) => `read ${factPath(index + 1)}`);
     tasks.splice(5, 0, FAILING_TASK);

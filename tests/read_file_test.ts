@@ -1,10 +1,13 @@
 import { assertEquals, assertRejects } from "@std/assert";
-import type { Workspace } from "../src/tools/paths.ts";
+import type { Workspace } from "../src/tools/workspace.ts";
 import { createReadFileTool } from "../src/tools/read_file.ts";
 import type { ToolOutput } from "../src/tools/registry.ts";
 import { withWorkspace } from "./support/workspace.ts";
 
-function read(workspace: Workspace, args: Record<string, unknown>): Promise<ToolOutput> {
+function read(
+  workspace: Workspace,
+  args: Parameters<ReturnType<typeof createReadFileTool>["execute"]>[0],
+): Promise<ToolOutput> {
   const signal = new AbortController().signal;
   return createReadFileTool(workspace).execute(args, { signal });
 }

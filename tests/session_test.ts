@@ -1,7 +1,8 @@
 import { assertEquals } from "@std/assert";
-import { Session } from "../src/context/session.ts";
-import type { SessionRecord } from "../src/context/session.ts";
+import { Session } from "../src/session/session.ts";
+import type { SessionRecord } from "../src/session/session.ts";
 import type { Message } from "../src/messages.ts";
+import { pathsOf } from "./support/tool_paths.ts";
 
 const READ: Message = {
   role: "assistant",
@@ -15,7 +16,9 @@ const READ: Message = {
 
 Deno.test("Session mirrors every change to its sink in order", () => {
   const written: SessionRecord[] = [];
-  const session = new Session({ write: (record) => written.push(record), close: () => {} });
+  const session = new Session({
+    sink: { write: (record) => written.push(record), close: () => {} },
+  });
   session.append({ role: "user", content: "hi" });
   session.recordUsage({ totalTokens: 10, historyLength: 1 });
   session.applyCompaction({ summary: "s", compactedUntil: 1 }, {
@@ -35,7 +38,7 @@ Deno.test("Session mirrors every change to its sink in order", () => {
   assertEquals(session.usage, undefined, "a compaction makes the usage snapshot stale");
 });
 
-Deno.test("Session.fromRecords() restores history, usage, compaction and file lists", () => {
+Deno.test("Session.fromRecords() restores history, usage, compaction and the file lists its tools declare", () => {
   const records: SessionRecord[] = [
     { type: "message", message: { role: "user", content: "go" } },
     { type: "message", message: READ },
@@ -49,8 +52,8 @@ Deno.test("Session.fromRecords() restores history, usage, compaction and file li
   ];
   const written: SessionRecord[] = [];
   const session = Session.fromRecords(records, {
-    write: (record) => written.push(record),
-    close: () => {},
+    sink: { write: (record) => written.push(record), close: () => {} },
+    pathsOf,
   });
   assertEquals(session.history, [{ role: "user", content: "go" }, READ]);
   assertEquals(session.usage, { totalTokens: 42, historyLength: 2 });
@@ -62,7 +65,7 @@ Deno.test("Session.fromRecords() restores history, usage, compaction and file li
 
 Deno.test("Session.close() closes its sink", () => {
   let closed = 0;
-  const session = new Session({ write: () => {}, close: () => closed++ });
+  const session = new Session({ sink: { write: () => {}, close: () => closed++ } });
   session.close();
   assertEquals(closed, 1);
 });

@@ -267,16 +267,22 @@ Deno.test("powercode /clear starts a new session file and /sessions lists id, ti
     "Started a new session; the previous one stays in .powercode/sessions/",
   );
   const time = /\d{4}-\d{2}-\d{2} \d{2}:\d{2}/.source;
+  const header = / {3}ID {22}STARTED \(UTC[+-]\d{2}:\d{2}\) {2}MSGS {2}FIRST TASK/.source;
   assertMatch(
     result.stdout,
-    new RegExp(`\n${fresh}  ${time}  2 msgs  second task\n${old}  ${time}  2 msgs  first task\n`),
+    new RegExp(
+      `\n${header}\n \\* ${fresh}  ${time} {8}2  second task\n   ${old}  ${time} {8}2  first task\n`,
+    ),
   );
+  for (const line of result.stdout.split("\n")) {
+    assert(line.length <= 80, `wider than 80 columns: ${JSON.stringify(line)}`);
+  }
   for (const command of ["/help", "/context", "/compact", "/clear", "/sessions", "/exit"]) {
     assertStringIncludes(result.stdout, `  ${command}`);
   }
-  const header = (await sessionLines(project.dir, fresh))[0];
-  assertEquals(Object.keys(header ?? {}).sort(), ["created", "id", "model", "type", "version"]);
-  assertEquals({ ...header, created: "" }, {
+  const first = (await sessionLines(project.dir, fresh))[0];
+  assertEquals(Object.keys(first ?? {}).sort(), ["created", "id", "model", "type", "version"]);
+  assertEquals({ ...first, created: "" }, {
     type: "session",
     version: 1,
     id: fresh,

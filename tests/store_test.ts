@@ -1,6 +1,7 @@
 import { assertEquals, assertMatch, assertRejects } from "@std/assert";
-import { Session, type SessionRecord } from "../src/context/session.ts";
-import { SessionStore } from "../src/context/store.ts";
+import { Session, type SessionRecord } from "../src/session/session.ts";
+import { SessionStore } from "../src/session/store.ts";
+import { pathsOf } from "./support/tool_paths.ts";
 
 const ID = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
 
@@ -66,8 +67,11 @@ Deno.test("SessionStore.load() round-trips every record type into an equal Sessi
     const written: SessionRecord[] = [];
     const file = store.create({ model: "m" });
     const original = new Session({
-      write: (record) => (written.push(record), file.write(record)),
-      close: () => file.close(),
+      sink: {
+        write: (record) => (written.push(record), file.write(record)),
+        close: () => file.close(),
+      },
+      pathsOf,
     });
     original.append({ role: "user", content: "read notes.md, then fix it" });
     original.append({
@@ -91,7 +95,7 @@ Deno.test("SessionStore.load() round-trips every record type into an equal Sessi
     assertEquals(loaded.records, written);
     assertEquals(loaded.warnings, []);
     assertEquals(loaded.header.id, file.id);
-    const resumed = Session.fromRecords(loaded.records);
+    const resumed = Session.fromRecords(loaded.records, { pathsOf });
     assertEquals(resumed.history, original.history);
     assertEquals(resumed.usage, { totalTokens: 60, historyLength: 4 });
     assertEquals(resumed.compaction, { summary: "Read notes.md.", compactedUntil: 2 });

@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "@std/assert";
 import type { Message, ToolDefinition } from "../src/messages.ts";
-import { Session } from "../src/context/session.ts";
+import { Session } from "../src/session/session.ts";
 import {
   estimateContextTokens,
   estimateMessageTokens,

@@ -1,5 +1,5 @@
 import { assertEquals, assertRejects } from "@std/assert";
-import type { Workspace } from "../src/tools/paths.ts";
+import type { Workspace } from "../src/tools/workspace.ts";
 import { createWriteFileTool } from "../src/tools/write_file.ts";
 import type { ToolOutput } from "../src/tools/registry.ts";
 import { withWorkspace } from "./support/workspace.ts";

@@ -8,7 +8,7 @@ import type { ChatModel } from "../chat_model.ts";
 import type { CompactionEvent } from "../events.ts";
 import type { Message } from "../messages.ts";
 import { findCutPoint } from "./cut_point.ts";
-import type { Session } from "./session.ts";
+import type { Session } from "../session/mod.ts";
 import { type CompactionSettings, compactionThreshold } from "./settings.ts";
 import { summarize, summaryConversation } from "./summarizer.ts";
 import { estimateContextTokens, estimateRequestTokens, type RequestOverhead } from "./tokens.ts";
@@ -87,6 +87,11 @@ export class Compactor {
     this.#model = options.model;
     this.#settings = options.settings;
     this.#onEvent = options.onEvent ?? (() => {});
+  }
+
+  /** The settings this compactor works with (window, reserve, output limit). */
+  get settings(): CompactionSettings {
+    return this.#settings;
   }
 
   /**

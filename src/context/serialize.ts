@@ -5,6 +5,7 @@
  * @module
  */
 import type { Message, ToolCall, UserMessage } from "../messages.ts";
+import { parseToolArguments } from "../tool_arguments.ts";
 import { estimateRequestTokens, estimateTextTokens, TRUNCATION_MARKER_TOKENS } from "./tokens.ts";
 import { SUMMARY_SYSTEM_PROMPT, summaryPrompt } from "./summary_prompt.ts";
 import { truncateMiddle } from "./working_memory.ts";
@@ -59,16 +60,9 @@ export function serializeMessages(
  * Contract: pure; arguments that are not a JSON object are shown as their cut raw text.
  */
 export function formatToolCall(call: ToolCall): string {
-  let args: unknown;
-  try {
-    args = JSON.parse(call.arguments);
-  } catch {
-    args = undefined;
-  }
-  if (typeof args !== "object" || args === null || Array.isArray(args)) {
-    return `${call.name}(${cutValue(call.arguments)})`;
-  }
-  const pairs = Object.entries(args).map(([key, value]) =>
+  const parsed = parseToolArguments(call.arguments);
+  if (!parsed.ok) return `${call.name}(${cutValue(call.arguments)})`;
+  const pairs = Object.entries(parsed.args).map(([key, value]) =>
     `${key}=${cutValue(typeof value === "string" ? value : JSON.stringify(value))}`
   );
   return `${call.name}(${pairs.join(", ")})`;

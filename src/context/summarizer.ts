@@ -12,7 +12,7 @@ import type { Message } from "../messages.ts";
 import { buildSummaryRequest } from "./serialize.ts";
 import { type CompactionSettings, compactionThreshold, summaryTokenLimit } from "./settings.ts";
 import { inPlaceInstruction } from "./summary_prompt.ts";
-import type { Session } from "./session.ts";
+import type { Session } from "../session/mod.ts";
 import { estimateMessageTokens, estimatePrefixTokens, type RequestOverhead } from "./tokens.ts";
 import { buildWorkingMemory, TOOL_OUTPUT_LIMIT } from "./working_memory.ts";
 

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Message, ToolDefinition } from "../messages.ts";
-import type { Session } from "./session.ts";
+import type { Session } from "../session/mod.ts";
 import { estimateTextTokens } from "./text_tokens.ts";
 
 export { estimateTextTokens } from "./text_tokens.ts";
@@ -44,6 +44,10 @@ export function estimateMessageTokens(message: Message, options: EstimateOptions
       return MESSAGE_OVERHEAD_TOKENS + estimateTextTokens(message.content);
     case "assistant": {
       let tokens = MESSAGE_OVERHEAD_TOKENS + estimateTextTokens(message.content);
+      // Reasoning is sent back only on thinking-mode tool-call turns (see chat_wire.ts).
+      if (message.replayReasoning && message.toolCalls.length > 0) {
+        tokens += estimateTextTokens(message.reasoning ?? "");
+      }
       for (const call of message.toolCalls) {
         tokens += TOOL_CALL_OVERHEAD_TOKENS + estimateTextTokens(call.id) +
           estimateTextTokens(call.name) + estimateTextTokens(call.arguments);

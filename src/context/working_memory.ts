@@ -6,7 +6,7 @@
  * @module
  */
 import type { Message, ToolResultMessage, UserMessage } from "../messages.ts";
-import type { CompactionState } from "./session.ts";
+import type { CompactionState } from "../session/mod.ts";
 
 /** Tool outputs longer than this many characters are shown as head + marker + tail. */
 export const TOOL_OUTPUT_LIMIT = 8000;

@@ -3,14 +3,31 @@
  *
  * @module
  */
-import type { Tool } from "./registry.ts";
-import type { CommandRunner, RunEnd, SandboxMode } from "./sandbox.ts";
+import type { Params, Tool } from "./tool.ts";
+import type { CommandRunner, RunEnd } from "./sandbox.ts";
 import { MAX_BYTES, MAX_LINES } from "./truncate.ts";
 
 /** Timeout when the model gives none. */
 export const DEFAULT_TIMEOUT_SECONDS = 120;
 /** Longest timeout the model may ask for. */
 export const MAX_TIMEOUT_SECONDS = 600;
+
+const GIT_NOTE = " The workspace's .git/hooks and .git/config are read-only and a missing " +
+  ".git cannot be created (git init fails); ask the user when you need to change them.";
+
+const BASH_PARAMS = {
+  command: {
+    type: "string",
+    description: "The command, run as `bash -c COMMAND` with the workspace root as the " +
+      "current directory",
+  },
+  timeout_seconds: {
+    type: "integer",
+    description: `Seconds before the command is killed (default ${DEFAULT_TIMEOUT_SECONDS}, ` +
+      `maximum ${MAX_TIMEOUT_SECONDS})`,
+    optional: true,
+  },
+} as const satisfies Params;
 
 /**
  * Creates the `bash` tool running commands through `runner`.
@@ -20,36 +37,15 @@ export const MAX_TIMEOUT_SECONDS = 600;
  * result, not an error. Throws when the runner refuses (bubblewrap missing) or
  * the arguments are out of range.
  */
-export function createBashTool(runner: CommandRunner): Tool {
+export function createBashTool(runner: CommandRunner): Tool<typeof BASH_PARAMS> {
   return {
     name: "bash",
-    description: describe(runner.mode),
-    parameters: {
-      type: "object",
-      properties: {
-        command: {
-          type: "string",
-          description: "The command, run as `bash -c COMMAND` with the workspace root as the " +
-            "current directory",
-        },
-        timeout_seconds: {
-          type: "integer",
-          description:
-            `Seconds before the command is killed (default ${DEFAULT_TIMEOUT_SECONDS}, ` +
-            `maximum ${MAX_TIMEOUT_SECONDS})`,
-        },
-      },
-      required: ["command"],
-    },
+    description: describe(runner),
+    params: BASH_PARAMS,
     async execute(args, { signal }) {
       const { command, timeout_seconds: seconds = DEFAULT_TIMEOUT_SECONDS } = args;
-      if (typeof command !== "string" || command.trim() === "") {
-        throw new TypeError("Cannot run bash: command is empty");
-      }
-      if (
-        typeof seconds !== "number" || !Number.isInteger(seconds) || seconds < 1 ||
-        seconds > MAX_TIMEOUT_SECONDS
-      ) {
+      if (command.trim() === "") throw new TypeError("Cannot run bash: command is empty");
+      if (seconds < 1 || seconds > MAX_TIMEOUT_SECONDS) {
         throw new RangeError(
           `Cannot run bash: timeout_seconds must be an integer from 1 to ${MAX_TIMEOUT_SECONDS}, ` +
             `got ${JSON.stringify(seconds)}`,
@@ -95,7 +91,7 @@ function endSummary(end: RunEnd): string {
   }
 }
 
-function describe(mode: SandboxMode): string {
+function describe({ mode, allowGitHooks }: CommandRunner): string {
   const common = "Run a shell command with `bash -c` in the workspace (the current directory). " +
     "stdout and stderr are combined; only the last " +
     `${MAX_LINES} lines / ${MAX_BYTES / 1024} KB are returned, with a note when output was cut ` +
@@ -106,7 +102,8 @@ function describe(mode: SandboxMode): string {
   switch (mode) {
     case "bwrap":
       return `${common} Sandbox: only the workspace is writable, /tmp is private and empty, ` +
-        "there is no network, HOME is /tmp, and background processes end with the command.";
+        "there is no network and no Unix socket (socketpair works), HOME is /tmp, and " +
+        "background processes end with the command." + (allowGitHooks ? "" : GIT_NOTE);
     case "unsandboxed":
       return `${common} The command runs without a sandbox; stay inside the workspace.`;
     case "unavailable":

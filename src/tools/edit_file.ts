@@ -3,13 +3,23 @@
  *
  * @module
  */
-import type { Tool } from "./registry.ts";
-import { PATH_PARAMETER, type Workspace } from "./paths.ts";
-import { readTextFile } from "./read_file.ts";
-import { writeFileAtomic } from "./write_file.ts";
+import { readTextFile, writeFileAtomic } from "./text_file.ts";
+import type { Params, Tool } from "./tool.ts";
+import { PATH_PARAMETER, type Workspace } from "./workspace.ts";
 
 /** Most changed line ranges listed in a report. */
 const MAX_RANGES = 20;
+
+const EDIT_FILE_PARAMS = {
+  path: PATH_PARAMETER,
+  old_string: { type: "string", description: "The exact text to replace (not empty)" },
+  new_string: { type: "string", description: "The text to put in its place" },
+  replace_all: {
+    type: "boolean",
+    description: "Replace every occurrence instead of requiring exactly one (default false)",
+    optional: true,
+  },
+} as const satisfies Params;
 
 /**
  * Creates the `edit_file` tool for `workspace`.
@@ -19,37 +29,17 @@ const MAX_RANGES = 20;
  * Contract: when the file uses CRLF line endings and `old_string` uses LF, both
  * strings are matched and written with CRLF.
  */
-export function createEditFileTool(workspace: Workspace): Tool {
+export function createEditFileTool(workspace: Workspace): Tool<typeof EDIT_FILE_PARAMS> {
   return {
     name: "edit_file",
     description: "Replace exact text in an existing file. old_string must match the file " +
       "exactly, including whitespace and indentation, and must occur exactly once unless " +
       "replace_all is true; include a few surrounding lines to make it unique. Read the file " +
       "first. To create a file or rewrite it completely, use write_file.",
-    parameters: {
-      type: "object",
-      properties: {
-        path: PATH_PARAMETER,
-        old_string: { type: "string", description: "The exact text to replace (not empty)" },
-        new_string: { type: "string", description: "The text to put in its place" },
-        replace_all: {
-          type: "boolean",
-          description: "Replace every occurrence instead of requiring exactly one " +
-            "(default false)",
-        },
-      },
-      required: ["path", "old_string", "new_string"],
-    },
+    params: EDIT_FILE_PARAMS,
+    paths: ({ path }) => ({ modified: [path] }),
     async execute(args) {
       const { path, old_string: oldText, new_string: newText, replace_all = false } = args;
-      if (
-        typeof path !== "string" || typeof oldText !== "string" ||
-        typeof newText !== "string" || typeof replace_all !== "boolean"
-      ) {
-        throw new TypeError(
-          "Cannot edit file: path, old_string and new_string must be strings, replace_all a boolean",
-        );
-      }
       if (oldText === "") {
         throw new TypeError(
           `Cannot edit "${path}": old_string is empty; to create or rewrite a file use write_file`,

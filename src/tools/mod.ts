@@ -3,17 +3,17 @@
  *
  * @module
  */
-import type { Tool } from "./registry.ts";
-import { Workspace } from "./paths.ts";
+import type { Tool } from "./tool.ts";
+import { Workspace } from "./workspace.ts";
 import { createReadFileTool } from "./read_file.ts";
 import { createWriteFileTool } from "./write_file.ts";
 import { createEditFileTool } from "./edit_file.ts";
 import { createBashTool } from "./bash.ts";
 import { type HiddenPath, probeBwrap, Sandbox, type SandboxMode } from "./sandbox.ts";
 
-export { Workspace } from "./paths.ts";
+export { Workspace } from "./workspace.ts";
 export { ToolRegistry } from "./registry.ts";
-export type { Tool, ToolContext, ToolOutput, ToolResult } from "./registry.ts";
+export type { Tool, ToolContext, ToolOutput, ToolPaths, ToolResult } from "./registry.ts";
 
 /** How {@linkcode createTools} sets up bash. */
 export interface CreateToolsOptions {
@@ -26,6 +26,8 @@ export interface CreateToolsOptions {
    * provider file, the sessions directory); missing ones are skipped.
    */
   hide?: readonly string[];
+  /** Let sandboxed commands write the workspace's `.git/hooks/` and `.git/config`. */
+  allowGitHooks?: boolean;
 }
 
 /** The tools, their workspace, and one-line warnings for the terminal. */
@@ -72,7 +74,12 @@ export async function createTools(
       createReadFileTool(workspace),
       createWriteFileTool(workspace),
       createEditFileTool(workspace),
-      createBashTool(new Sandbox(workspace.root, mode, { hidden: await existing(options.hide) })),
+      createBashTool(
+        new Sandbox(workspace.root, mode, {
+          hidden: await existing(options.hide),
+          allowGitHooks: options.allowGitHooks ?? false,
+        }),
+      ),
     ],
     warnings,
   };

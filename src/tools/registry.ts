@@ -1,38 +1,13 @@
 /**
- * The tool interface and the dispatcher the agent calls tools through.
+ * The dispatcher the agent calls tools through.
  *
  * @module
  */
 import type { ToolCall, ToolDefinition } from "../messages.ts";
+import { parseToolArguments } from "../tool_arguments.ts";
+import { checkArguments, type Tool, toolDefinition, type ToolPaths } from "./tool.ts";
 
-/** What a tool receives besides its arguments. */
-export interface ToolContext {
-  /** Aborted on Ctrl+C: the tool stops and kills what it started. */
-  signal: AbortSignal;
-}
-
-/** What a tool returns: the text the model reads and a short summary for the terminal. */
-export interface ToolOutput {
-  content: string;
-  /** e.g. `1.2 KB`, `exit 0`; shown after the ✓ of the tool line. */
-  summary: string;
-}
-
-/**
- * One tool. `parameters` is the JSON schema the model sees; `execute` receives
- * arguments already checked against its required fields and property types.
- * Contract: a tool reports failure by throwing an Error whose message the model can act on.
- */
-export interface Tool {
-  name: string;
-  description: string;
-  parameters: {
-    type: "object";
-    properties: Record<string, { type: string; description: string }>;
-    required: string[];
-  };
-  execute(args: Record<string, unknown>, context: ToolContext): Promise<ToolOutput>;
-}
+export type { Tool, ToolContext, ToolOutput, ToolPaths } from "./tool.ts";
 
 /** The outcome of one tool call, as recorded in history and shown on the terminal. */
 export interface ToolResult {
@@ -52,11 +27,16 @@ export class ToolRegistry {
 
   /** The definitions sent to the model, in registration order. */
   definitions(): ToolDefinition[] {
-    return [...this.#tools.values()].map(({ name, description, parameters }) => ({
-      name,
-      description,
-      parameters,
-    }));
+    return [...this.#tools.values()].map(toolDefinition);
+  }
+
+  /**
+   * The workspace paths `call` reads or modifies, as the tool declares them.
+   * Contract: never throws; a call that would not run touches nothing.
+   */
+  pathsOf(call: ToolCall): ToolPaths {
+    const prepared = this.#prepare(call);
+    return typeof prepared === "string" ? {} : prepared.paths;
   }
 
   /**
@@ -65,66 +45,34 @@ export class ToolRegistry {
    * failures become error results the model reads.
    */
   async execute(call: ToolCall, signal: AbortSignal): Promise<ToolResult> {
-    const tool = this.#tools.get(call.name);
-    if (!tool) {
-      const known = [...this.#tools.keys()].join(", ");
-      return failure(`Unknown tool "${call.name}": available tools are ${known}`);
-    }
-    const parsed = parseArguments(call.arguments);
-    if (typeof parsed === "string") return failure(`Cannot run ${call.name}: ${parsed}`);
-    const problem = checkArguments(tool, parsed);
-    if (problem) return failure(`Cannot run ${call.name}: ${problem}`);
+    const prepared = this.#prepare(call);
+    if (typeof prepared === "string") return failure(prepared);
     try {
-      const output = await tool.execute(parsed, { signal });
-      return { ok: true, ...output };
+      return { ok: true, ...await prepared.run(signal) };
     } catch (error) {
       return failure(error instanceof Error ? error.message : String(error));
     }
+  }
+
+  /** Parses and checks the arguments once; returns a runnable call or the problem. */
+  #prepare(call: ToolCall) {
+    const tool = this.#tools.get(call.name);
+    if (!tool) {
+      const known = [...this.#tools.keys()].join(", ");
+      return `Unknown tool "${call.name}": available tools are ${known}`;
+    }
+    const parsed = parseToolArguments(call.arguments);
+    if (!parsed.ok) return `Cannot run ${call.name}: ${parsed.error}`;
+    const checked = checkArguments(tool.params, parsed.args);
+    if (!checked.ok) return `Cannot run ${call.name}: ${checked.problem}`;
+    const args = checked.args;
+    return {
+      paths: tool.paths?.(args) ?? {},
+      run: (signal: AbortSignal) => tool.execute(args, { signal }),
+    };
   }
 }
 
 function failure(message: string): ToolResult {
   return { ok: false, content: `Error: ${message}`, summary: message };
-}
-
-function parseArguments(text: string): Record<string, unknown> | string {
-  let value: unknown;
-  try {
-    value = JSON.parse(text.trim() === "" ? "{}" : text);
-  } catch {
-    return `arguments are not valid JSON: ${JSON.stringify(text.slice(0, 200))}`;
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return "arguments must be a JSON object";
-  }
-  return value as Record<string, unknown>;
-}
-
-function checkArguments(tool: Tool, args: Record<string, unknown>): string | undefined {
-  for (const name of tool.parameters.required) {
-    if (args[name] === undefined) return `missing required argument "${name}"`;
-  }
-  for (const [name, value] of Object.entries(args)) {
-    const schema = tool.parameters.properties[name];
-    if (!schema) return `unknown argument "${name}"`;
-    if (!matchesType(value, schema.type)) {
-      return `argument "${name}" must be ${schema.type}, got ${JSON.stringify(value)}`;
-    }
-  }
-  return undefined;
-}
-
-function matchesType(value: unknown, type: string): boolean {
-  switch (type) {
-    case "string":
-      return typeof value === "string";
-    case "integer":
-      return Number.isInteger(value);
-    case "number":
-      return typeof value === "number" && Number.isFinite(value);
-    case "boolean":
-      return typeof value === "boolean";
-    default:
-      return true;
-  }
 }

@@ -6,14 +6,17 @@
  * @module
  */
 import { TailBuffer, type Truncation } from "./truncate.ts";
+import {
+  bwrapArgs,
+  CLOSE_INHERITED_FDS,
+  COMMAND_ENV,
+  type HiddenPath,
+  spawnBwrap,
+} from "./bwrap_profile.ts";
+import { type GitGuard, guardGit, releaseGitGuard } from "./git_guard.ts";
 
-/** The whole environment a command sees: nothing of powercode's own (API keys). */
-const COMMAND_ENV = {
-  PATH: "/usr/local/bin:/usr/bin:/bin",
-  HOME: "/tmp",
-  LANG: "C.UTF-8",
-  TERM: "dumb",
-};
+export { type HiddenPath, probeBwrap } from "./bwrap_profile.ts";
+
 /** How long a process gets to end after SIGTERM before SIGKILL. */
 const KILL_GRACE_MS = 500;
 /** How long the pipes may stay open after the command ended (escaped processes). */
@@ -23,9 +26,11 @@ const DRAIN_GRACE_MS = 1000;
  * Unsandboxed wrapper: runs the command as a job in its own process group
  * (`set -m`), kills that group on SIGTERM/SIGHUP and after the command ends,
  * outlives a terminal's SIGINT (powercode decides about interruptions), and
- * keeps its own job messages out of the output.
+ * keeps its own job messages out of the output. Like the sandbox, it passes
+ * only stdio to the command.
  */
-const GROUP_WRAPPER = `exec 3>&2 2>/dev/null
+const GROUP_WRAPPER = `${CLOSE_INHERITED_FDS}
+exec 3>&2 2>/dev/null
 set -m
 bash -c "$1" 2>&3 3>&- &
 pid=$!
@@ -72,18 +77,39 @@ export interface RunResult {
 /** Something that runs a shell command in the workspace; the bash tool's only dependency. */
 export interface CommandRunner {
   readonly mode: SandboxMode;
+  /** Whether commands may write `.git/hooks/` and `.git/config` (always, unless bwrap). */
+  readonly allowGitHooks: boolean;
   /** Runs `bash -c command`. Contract: throws only when the mode is `unavailable`. */
   run(command: string, options: RunOptions): Promise<RunResult>;
+}
+
+/** How a {@linkcode Sandbox} confines commands besides its mode. */
+export interface SandboxOptions {
+  /**
+   * Real paths outside the workspace that commands must not read under bwrap
+   * (provider.json, the sessions directory): a directory is covered by an
+   * empty read-only tmpfs, a file by /dev/null.
+   */
+  hidden?: readonly HiddenPath[];
+  /**
+   * Let commands write the workspace's `.git/hooks/` and `.git/config` and
+   * create `.git` (default false: read-only, see `guardGit`).
+   */
+  allowGitHooks?: boolean;
 }
 
 /**
  * Runs `bash -c` in the workspace, under bubblewrap or, in `unsandboxed` mode, directly.
  *
- * Contract (bwrap): read-only `/`, writable workspace, private `/tmp`, no network,
- * own pid namespace; killing bwrap kills every process of the run, including
- * ones that trap SIGTERM or detach. Processes never outlive the run.
+ * Contract (bwrap): read-only `/` and `/proc/sys`, writable workspace, private
+ * `/tmp`, no network, no Unix-socket connections (no `socket(AF_UNIX)`), own
+ * user/pid namespaces and no capabilities even as root, masks that cannot be
+ * unmounted, read-only `.git/hooks` and `.git/config` unless allowed; killing
+ * bwrap kills every process of the run, including ones that trap SIGTERM or
+ * detach. Processes never outlive the run.
  * Contract (both): cleared environment ({@linkcode COMMAND_ENV}), stdin is
- * `/dev/null`, output keeps the last 2000 lines / 50 KB while the pipes are drained.
+ * `/dev/null`, no file descriptor beyond stdio, output keeps the last 2000
+ * lines / 50 KB while the pipes are drained.
  *
  * Limit (unsandboxed): the command runs with the user's full rights. The tree
  * is killed through its process group; a process that leaves the group
@@ -94,18 +120,15 @@ export class Sandbox implements CommandRunner {
   /** The real workspace root, the command's working directory. */
   readonly root: string;
   readonly mode: SandboxMode;
+  readonly allowGitHooks: boolean;
   #hidden: readonly HiddenPath[];
 
-  /**
-   * Creates a runner for the workspace at `root` (a real absolute path).
-   * `options.hidden` lists real paths outside the workspace that commands must
-   * not read under bwrap (provider.json, the sessions directory): a directory
-   * is covered by an empty tmpfs, a file by /dev/null.
-   */
-  constructor(root: string, mode: SandboxMode, options: { hidden?: readonly HiddenPath[] } = {}) {
+  /** Creates a runner for the workspace at `root` (a real absolute path). */
+  constructor(root: string, mode: SandboxMode, options: SandboxOptions = {}) {
     this.root = root;
     this.mode = mode;
     this.#hidden = options.hidden ?? [];
+    this.allowGitHooks = mode !== "bwrap" || (options.allowGitHooks ?? false);
   }
 
   /**
@@ -116,49 +139,35 @@ export class Sandbox implements CommandRunner {
    */
   async run(command: string, options: RunOptions): Promise<RunResult> {
     if (this.mode === "unavailable") throw new Error(BWRAP_MISSING_MESSAGE);
-    const capture = new TailBuffer();
-    if (options.signal.aborted) return { output: capture.finish(), end: { kind: "aborted" } };
-    const child = this.#spawn(command);
-    const readers = [child.stdout.getReader(), child.stderr.getReader()];
-    const drained = Promise.all(readers.map((reader) => pump(reader, capture)));
-    let end: RunEnd | undefined;
-    const stop = (reason: RunEnd) => {
-      end ??= reason;
-      void terminate(child);
-    };
-    const timer = setTimeout(
-      () => stop({ kind: "timeout", timeoutMs: options.timeoutMs }),
-      options.timeoutMs,
-    );
-    const onAbort = () => stop({ kind: "aborted" });
-    options.signal.addEventListener("abort", onAbort, { once: true });
+    if (options.signal.aborted) {
+      return { output: new TailBuffer().finish(), end: { kind: "aborted" } };
+    }
+    const guard = this.allowGitHooks ? undefined : await guardGit(this.root);
     try {
-      const status = await child.status;
-      if (!(await settlesWithin(drained, DRAIN_GRACE_MS))) {
-        await Promise.all(readers.map((reader) => reader.cancel().catch(() => {})));
-      }
-      return { output: capture.finish(), end: end ?? { kind: "exit", code: status.code } };
+      return await supervise(await this.#spawn(command, guard), options);
     } finally {
-      clearTimeout(timer);
-      options.signal.removeEventListener("abort", onAbort);
+      if (guard !== undefined) await releaseGitGuard(guard);
     }
   }
 
-  #spawn(command: string): Deno.ChildProcess {
-    const common = {
-      clearEnv: true,
-      env: COMMAND_ENV,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    } as const;
+  async #spawn(command: string, guard: GitGuard | undefined): Promise<Deno.ChildProcess> {
     try {
       if (this.mode === "unsandboxed") {
-        const args = ["-c", GROUP_WRAPPER, "bash", command];
-        return new Deno.Command("bash", { ...common, args, cwd: this.root }).spawn();
+        return new Deno.Command("bash", {
+          args: ["-c", GROUP_WRAPPER, "bash", command],
+          cwd: this.root,
+          clearEnv: true,
+          env: COMMAND_ENV,
+          stdin: "null",
+          stdout: "piped",
+          stderr: "piped",
+        }).spawn();
       }
-      const args = bwrapArgs(this.root, this.#hidden, command);
-      return new Deno.Command("bwrap", { ...common, args }).spawn();
+      const profile = { hidden: this.#hidden, extraMounts: guard?.args ?? [] };
+      return await spawnBwrap(bwrapArgs(this.root, profile, command), {
+        stdout: "piped",
+        stderr: "piped",
+      });
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
       throw new Error(
@@ -168,44 +177,33 @@ export class Sandbox implements CommandRunner {
   }
 }
 
-/**
- * Whether bubblewrap can create a sandbox here: runs `bwrap --ro-bind / / true` once.
- * Contract: never throws; a missing binary, a refused namespace or a hang
- * longer than 5 s all mean false.
- */
-export async function probeBwrap(): Promise<boolean> {
+/** Captures the output of `child` until it ends, killing its tree on timeout or abort. */
+async function supervise(child: Deno.ChildProcess, options: RunOptions): Promise<RunResult> {
+  const capture = new TailBuffer();
+  const readers = [child.stdout.getReader(), child.stderr.getReader()];
+  const drained = Promise.all(readers.map((reader) => pump(reader, capture)));
+  let end: RunEnd | undefined;
+  const stop = (reason: RunEnd) => {
+    end ??= reason;
+    void terminate(child);
+  };
+  const timer = setTimeout(
+    () => stop({ kind: "timeout", timeoutMs: options.timeoutMs }),
+    options.timeoutMs,
+  );
+  const onAbort = () => stop({ kind: "aborted" });
+  options.signal.addEventListener("abort", onAbort, { once: true });
+  if (options.signal.aborted) onAbort();
   try {
-    const { success } = await new Deno.Command("bwrap", {
-      args: ["--ro-bind", "/", "/", "true"],
-      clearEnv: true,
-      env: COMMAND_ENV,
-      stdin: "null",
-      stdout: "null",
-      stderr: "null",
-      signal: AbortSignal.timeout(5000),
-    }).output();
-    return success;
-  } catch {
-    return false;
+    const status = await child.status;
+    if (!(await settlesWithin(drained, DRAIN_GRACE_MS))) {
+      await Promise.all(readers.map((reader) => reader.cancel().catch(() => {})));
+    }
+    return { output: capture.finish(), end: end ?? { kind: "exit", code: status.code } };
+  } finally {
+    clearTimeout(timer);
+    options.signal.removeEventListener("abort", onAbort);
   }
-}
-
-/** A path the sandboxed command must not see, and whether it is a directory. */
-export interface HiddenPath {
-  path: string;
-  isDirectory: boolean;
-}
-
-function bwrapArgs(root: string, hidden: readonly HiddenPath[], command: string): string[] {
-  return [
-    ...["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"],
-    ...hidden.flatMap(({ path, isDirectory }) =>
-      isDirectory ? ["--tmpfs", path] : ["--ro-bind", "/dev/null", path]
-    ),
-    ...["--bind", root, root, "--unshare-net", "--unshare-pid", "--unshare-ipc"],
-    ...["--unshare-uts", "--die-with-parent", "--new-session", "--chdir", root],
-    ...["--", "bash", "-c", command],
-  ];
 }
 
 /** SIGTERM, then SIGKILL if the process has not ended within the grace time. */

@@ -16,18 +16,20 @@ import {
   readJson,
   RequestError,
 } from "./chat_request.ts";
+import { ProviderRejection, type ProviderRule } from "./provider_rules.ts";
 import {
   checkReply,
   type HandledRequest,
   type Handler,
   type OpenAIErrorBody,
+  type RawReply,
   type RecordedRequest,
   type Reply,
   serverError,
   type TextReply,
   type ToolCallsReply,
 } from "./replies.ts";
-import { answerResponse, answerUsage, sleep, toAnswer } from "./sse.ts";
+import { answerResponse, answerUsage, scriptedBody, sleep, toAnswer } from "./sse.ts";
 import { countPromptTokens } from "./tokens.ts";
 
 export type {
@@ -45,6 +47,7 @@ export type {
   HandledRequest,
   Handler,
   HangReply,
+  RawReply,
   RecordedHeaders,
   RecordedRequest,
   Reply,
@@ -66,6 +69,8 @@ export interface FakeServerOptions {
   apiKey?: string;
   /** Set false for a server that never reports usage. Default true. */
   sendUsage?: boolean;
+  /** A provider's own checks of the request body, e.g. `requireReasoningContent()`. */
+  rules?: readonly ProviderRule[];
 }
 
 /** A running fake server. */
@@ -140,6 +145,11 @@ class ServerState {
     try {
       return await this.#route(request, record);
     } catch (error) {
+      if (error instanceof ProviderRejection) {
+        record.status = error.status;
+        record.rejection = error.message;
+        return Response.json(error.body, { status: error.status });
+      }
       if (!(error instanceof RequestError)) throw error;
       return errorResponse(record, error.status, {
         message: error.message,
@@ -169,6 +179,7 @@ class ServerState {
     this.#checkModel(body.model);
     checkToolPairing(body.messages);
     checkContextLength(record.promptTokens, body.maxTokens, this.options.contextWindow);
+    for (const rule of this.options.rules ?? []) rule(record.raw);
     if (!isHandled(record)) throw new TypeError("Cannot handle request: body was not recorded");
     const index = this.#handlerCalls++;
     let reply: Reply;
@@ -239,12 +250,30 @@ class ServerState {
       case "tool_calls":
         await sleep(reply.delayMs ?? 0, signal);
         return this.#answer(reply, record, body, undefined);
+      case "raw":
+        await sleep(reply.delayMs ?? 0, signal);
+        return this.#raw(reply, record);
       default: {
         const never: never = reply;
         throw new TypeError(`Cannot answer: unknown reply ${JSON.stringify(never)}`);
       }
     }
   }
+  #raw(reply: RawReply, record: RecordedRequest): Response {
+    record.status = reply.status;
+    if (reply.status >= 400) record.rejection = reply.parts.join("");
+    const body = scriptedBody(reply.parts, {
+      chunkDelayMs: reply.chunkDelayMs ?? 0,
+      dropAfter: undefined,
+      signal: this.closing.signal,
+      onCancel: () => record.clientAborted = true,
+    });
+    return new Response(body, {
+      status: reply.status,
+      headers: { "content-type": reply.contentType },
+    });
+  }
+
   #answer(
     reply: TextReply | ToolCallsReply,
     record: RecordedRequest,

@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { type CompactionState, Session } from "../../src/context/session.ts";
+import { pathsOf } from "./tool_paths.ts";
+import { type CompactionState, Session } from "../../src/session/session.ts";
 import type { Message } from "../../src/messages.ts";
 
 /** An assistant message calling read_file once per id (`<id>.md`). */
@@ -20,12 +21,12 @@ export function result(id: string, content = `result ${id}`): Message {
   return { role: "tool", toolCallId: id, content };
 }
 
-/** A session holding `messages`, compacted to `compaction` when given. */
+/** A session holding `messages` (file lists from the real file tools), compacted to `compaction` when given. */
 export function sessionOf(messages: Message[], compaction?: CompactionState): Session {
   return Session.fromRecords([
     ...messages.map((message) => ({ type: "message" as const, message })),
     ...(compaction
       ? [{ type: "compaction" as const, state: compaction, tokensBefore: 0, tokensAfter: 0 }]
       : []),
-  ]);
+  ], { pathsOf });
 }

@@ -123,8 +123,22 @@ export interface HangReply {
   readonly type: "hang";
 }
 
+/**
+ * Bytes recorded from a real provider, sent as they are: an SSE body in its events, or
+ * an error body (see `provider_fixtures.ts`).
+ */
+export interface RawReply extends ReplyTiming {
+  readonly type: "raw";
+  /** HTTP status. */
+  readonly status: number;
+  /** `content-type` header. */
+  readonly contentType: string;
+  /** The body, in the parts it is sent in (one SSE event each, or one whole JSON body). */
+  readonly parts: readonly string[];
+}
+
 /** What a {@link Handler} answers to one valid chat request. */
-export type Reply = TextReply | ToolCallsReply | ErrorReply | DropReply | HangReply;
+export type Reply = TextReply | ToolCallsReply | ErrorReply | DropReply | HangReply | RawReply;
 
 /**
  * Check a scripted reply before it is sent.

@@ -179,10 +179,15 @@ function sseEvents(
   return events;
 }
 
-interface BodyOptions {
+/** How {@link scriptedBody} sends its parts. */
+export interface BodyOptions {
+  /** Wait this long before each part after the first. */
   chunkDelayMs?: number;
+  /** Cut the connection after this many parts; never if `undefined`. */
   dropAfter: number | undefined;
+  /** Server shutdown: ends a slow body early. */
   signal: AbortSignal;
+  /** Called when the client cancels the body. */
   onCancel: () => void;
 }
 
@@ -190,7 +195,10 @@ interface BodyOptions {
  * A body sending `parts` one by one, cutting the connection after `dropAfter` parts and
  * ending early when the server closes.
  */
-function scriptedBody(parts: readonly string[], options: BodyOptions): ReadableStream<Uint8Array> {
+export function scriptedBody(
+  parts: readonly string[],
+  options: BodyOptions,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const cancelled = new AbortController();
   const stop = AbortSignal.any([options.signal, cancelled.signal]);

@@ -1,5 +1,5 @@
 import { assertEquals, assertRejects } from "@std/assert";
-import { Workspace } from "../src/tools/paths.ts";
+import { Workspace } from "../src/tools/workspace.ts";
 
 /** A temp dir holding `ws/` (the workspace) and `outside/` with `secret.txt`. */
 async function withWorkspace(
@@ -151,7 +151,7 @@ Deno.test("Workspace works with read permission on the workspace only", async ()
   await withWorkspace(async (workspace, parent) => {
     await Deno.symlink(`${parent}/outside`, `${workspace.root}/out`);
     const script = `${parent}/check.ts`;
-    const module = new URL("../src/tools/paths.ts", import.meta.url).href;
+    const module = new URL("../src/tools/workspace.ts", import.meta.url).href;
     await Deno.writeTextFile(
       script,
       `import { Workspace } from "${module}";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Message } from "../messages.ts";
+import type { Message, ToolCall } from "../messages.ts";
 
 /** `usage.total_tokens` of a reply, covering the working memory up to `historyLength` messages. */
 export interface UsageSnapshot {
@@ -26,13 +26,22 @@ export type SessionRecord =
 
 /** Receives every record as it happens (the session file). */
 export interface SessionSink {
+  /** The session's id once its file exists. */
+  readonly id?: string | undefined;
   write(record: SessionRecord): void;
   /** Releases the file; later writes fail. */
   close(): void;
 }
 
-const READ_TOOLS = new Set(["read_file"]);
-const MODIFY_TOOLS = new Set(["write_file", "edit_file"]);
+/** Workspace paths a tool call reads or modifies (the tool registry's `pathsOf`). */
+export type PathsOf = (call: ToolCall) => { read?: string[]; modified?: string[] };
+
+/** How a session is created: where its records go and how it learns file lists. */
+export interface SessionOptions {
+  sink?: SessionSink;
+  /** Without it, the file lists stay empty. */
+  pathsOf?: PathsOf;
+}
 
 /**
  * In-memory session state, optionally mirrored to a sink.
@@ -45,18 +54,26 @@ export class Session {
   #filesRead = new Set<string>();
   #filesModified = new Set<string>();
   #sink: SessionSink | undefined;
+  #pathsOf: PathsOf | undefined;
 
-  /** Creates an empty session that writes each change to `sink` when given. */
-  constructor(sink?: SessionSink) {
-    this.#sink = sink;
+  /** Creates an empty session that writes each change to `options.sink` when given. */
+  constructor(options: SessionOptions = {}) {
+    this.#sink = options.sink;
+    this.#pathsOf = options.pathsOf;
   }
 
   /** Rebuilds a session from its records without writing them again. */
-  static fromRecords(records: Iterable<SessionRecord>, sink?: SessionSink): Session {
+  static fromRecords(records: Iterable<SessionRecord>, options: SessionOptions = {}): Session {
     const session = new Session();
+    session.#pathsOf = options.pathsOf;
     for (const record of records) session.#apply(record);
-    session.#sink = sink;
+    session.#sink = options.sink;
     return session;
+  }
+
+  /** The id of the session file, undefined while nothing was written (or in memory only). */
+  get id(): string | undefined {
+    return this.#sink?.id;
   }
 
   /** The whole history; never copy it per step, use `recent()`. */
@@ -74,12 +91,12 @@ export class Session {
     return this.#compaction;
   }
 
-  /** Workspace paths given to read_file, in first-seen order. */
+  /** Workspace paths that tool calls read, in first-seen order. */
   get filesRead(): string[] {
     return [...this.#filesRead];
   }
 
-  /** Workspace paths given to write_file or edit_file, in first-seen order. */
+  /** Workspace paths that tool calls modified, in first-seen order. */
   get filesModified(): string[] {
     return [...this.#filesModified];
   }
@@ -134,27 +151,11 @@ export class Session {
     }
   }
 
-  #trackFiles(calls: { name: string; arguments: string }[]): void {
+  #trackFiles(calls: ToolCall[]): void {
     for (const call of calls) {
-      const set = READ_TOOLS.has(call.name)
-        ? this.#filesRead
-        : MODIFY_TOOLS.has(call.name)
-        ? this.#filesModified
-        : undefined;
-      const path = set && pathArgument(call.arguments);
-      if (set && path) set.add(path);
+      const paths = this.#pathsOf?.(call) ?? {};
+      for (const path of paths.read ?? []) this.#filesRead.add(path);
+      for (const path of paths.modified ?? []) this.#filesModified.add(path);
     }
   }
-}
-
-function pathArgument(json: string): string | undefined {
-  try {
-    const args: unknown = JSON.parse(json);
-    if (typeof args === "object" && args !== null && "path" in args) {
-      return typeof args.path === "string" ? args.path : undefined;
-    }
-  } catch {
-    // Malformed arguments name no file.
-  }
-  return undefined;
 }

@@ -5,12 +5,14 @@
  * @module
  */
 
-/** The JSON schema of a `path` argument, shared by the file tools. */
+import type { ParamSpec } from "./tool.ts";
+
+/** The `path` parameter shared by the file tools. */
 export const PATH_PARAMETER = {
   type: "string",
   description: "File path relative to the workspace root (an absolute path must be inside " +
     "the workspace)",
-};
+} as const satisfies ParamSpec;
 
 /**
  * A workspace rooted at a real (symlink-free) absolute directory.

@@ -5,6 +5,15 @@
  *
  * @module
  */
+import {
+  hasShape,
+  isArrayOf,
+  isCount,
+  isObject,
+  isString,
+  optional,
+  type Shape,
+} from "../check.ts";
 import type { SessionRecord } from "./session.ts";
 
 /** The session file format version this code reads and writes. */
@@ -19,12 +28,20 @@ export interface SessionHeader {
   model: string;
 }
 
-type Shape = Record<string, (value: unknown) => boolean>;
-
-const TOOL_CALL: Shape = { id: isString, name: isString, arguments: isString };
+const TOOL_CALL: Shape = {
+  id: isString,
+  name: isString,
+  arguments: isString,
+  extra: optional(isObject),
+};
 const MESSAGE_SHAPES = new Map<unknown, Shape>([
   ["user", { content: isString }],
-  ["assistant", { content: isString, toolCalls: (v) => isArrayOf(v, TOOL_CALL) }],
+  ["assistant", {
+    content: isString,
+    toolCalls: (v) => isArrayOf(v, TOOL_CALL),
+    reasoning: optional(isString),
+    replayReasoning: optional((v) => v === true),
+  }],
   ["tool", { toolCallId: isString, content: isString }],
 ]);
 const USAGE: Shape = { totalTokens: isCount, historyLength: isCount };
@@ -57,26 +74,4 @@ export function isSessionHeader(
   value: Record<string, unknown>,
 ): value is Record<string, unknown> & SessionHeader {
   return value.type === "session" && value.version === SESSION_VERSION && hasShape(value, HEADER);
-}
-
-/** Whether `value` is a plain JSON object: not null, not an array. */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function hasShape(value: unknown, shape: Shape | undefined): boolean {
-  return isObject(value) && shape !== undefined &&
-    Object.entries(shape).every(([key, check]) => check(value[key]));
-}
-
-function isArrayOf(value: unknown, shape: Shape): boolean {
-  return Array.isArray(value) && value.every((item) => hasShape(item, shape));
-}
-
-function isString(value: unknown): value is string {
-  return typeof value === "string";
-}
-
-function isCount(value: unknown): value is number {
-  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
 }

@@ -5,16 +5,16 @@
  * @module
  */
 import type { SessionRecord, SessionSink } from "./session.ts";
+import { isObject } from "../check.ts";
 import {
-  isObject,
   isRecordType,
   isSessionHeader,
   isSessionRecord,
   SESSION_VERSION,
   type SessionHeader,
-} from "./session_records.ts";
+} from "./records.ts";
 
-export type { SessionHeader } from "./session_records.ts";
+export type { SessionHeader } from "./records.ts";
 
 /** A session read back from disk, with its file open for appending. */
 export interface LoadedSession {
@@ -113,6 +113,11 @@ export class SessionStore {
   /** The id of the most recently modified session, undefined when there is none. */
   async latest(): Promise<string | undefined> {
     return (await this.#idsByRecency())[0];
+  }
+
+  /** Every session id in the directory, most recently modified first. */
+  ids(): Promise<string[]> {
+    return this.#idsByRecency();
   }
 
   /**

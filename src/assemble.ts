@@ -1,0 +1,115 @@
+/**
+ * The one wiring of powercode's parts: config → tools → registry → chat client →
+ * compaction settings → compactor → system prompt → session → Agent. main.ts, the demo,
+ * the bench and the tests all build their agent here.
+ *
+ * @module
+ */
+import { Agent } from "./agent.ts";
+import { type ChatClientOptions, createChatClient } from "./chat.ts";
+import type { ChatModel } from "./chat_model.ts";
+import type { ProviderConfig } from "./config.ts";
+import { Compactor, resolveCompactionSettings } from "./context/mod.ts";
+import type { EventSink } from "./events.ts";
+import type { ToolCall } from "./messages.ts";
+import { newSession, openSession, Session, type SessionChoice } from "./session/mod.ts";
+import type { SessionStore } from "./session/mod.ts";
+import { loadProjectInstructions, type ProjectInstructions } from "./project_instructions.ts";
+import { buildSystemPrompt } from "./system_prompt.ts";
+import { createTools, type CreateToolsOptions, type Tool, ToolRegistry } from "./tools/mod.ts";
+import { Workspace } from "./tools/mod.ts";
+
+/** Everything an agent is built from; only `config`, `workspaceDir`, `maxSteps` are required. */
+export interface AssembleOptions {
+  config: ProviderConfig;
+  workspaceDir: string;
+  /** Model calls allowed per task. */
+  maxSteps: number;
+  /** Receives agent and compaction events (default: dropped). */
+  onEvent?: EventSink;
+  /** Where sessions live; without it sessions stay in memory. */
+  store?: SessionStore;
+  /** Which session to open from `store` (default: a new one). */
+  session?: SessionChoice;
+  /** One-line notices, in order: bash sandbox warnings, then session notices (resumed, load warnings). */
+  report?: (line: string) => void;
+  /** How bash is set up (sandbox probe, hidden paths, unsandboxed mode). */
+  bash?: CreateToolsOptions;
+  /** Replaces the standard tools, e.g. the demo's read_file alone. */
+  tools?: (workspace: Workspace) => Tool[];
+  /** Replaces the chat client built from `config` (the tests' scripted model). */
+  model?: ChatModel;
+  /** Chat client options beyond the config (retries, delays, timeouts). */
+  chat?: Partial<Omit<ChatClientOptions, "baseURL" | "apiKey" | "model">>;
+}
+
+/** The assembled agent and the parts some callers look into. */
+export interface Assembly {
+  agent: Agent;
+  workspace: Workspace;
+  model: ChatModel;
+  compactor: Compactor;
+  /** The AGENTS.md read into the system prompt, when there is one. */
+  instructions: ProjectInstructions | undefined;
+}
+
+/**
+ * Builds an agent from a provider config.
+ * Contract: throws when the workspace is missing or the chosen session cannot be opened;
+ * writes nothing to disk until the session's first record.
+ */
+export async function assemble(options: AssembleOptions): Promise<Assembly> {
+  const { config } = options;
+  const report = options.report ?? (() => {});
+  const { workspace, tools, warnings } = await buildTools(options);
+  for (const warning of warnings) report(`⚠ ${warning}`);
+  const registry = new ToolRegistry(tools);
+  const model = options.model ?? createChatClient({
+    ...options.chat,
+    baseURL: config.baseURL,
+    apiKey: config.apiKey,
+    model: config.model,
+    ...(config.outputLimitField ? { outputLimitField: config.outputLimitField } : {}),
+    ...(config.cacheControl ? { cacheControl: true } : {}),
+  });
+  const onEvent = options.onEvent ?? (() => {});
+  const compactor = new Compactor({ model, settings: resolveCompactionSettings(config), onEvent });
+  const sessionOptions = {
+    model: config.model,
+    pathsOf: (call: ToolCall) => registry.pathsOf(call),
+  };
+  const { store } = options;
+  const session = store
+    ? await openSession(store, options.session ?? { kind: "new" }, {
+      ...sessionOptions,
+      report,
+    })
+    : new Session(sessionOptions);
+  const loadSystemPrompt = async () => {
+    const instructions = await loadProjectInstructions(workspace);
+    return { instructions, prompt: buildSystemPrompt(workspace.root, instructions?.text) };
+  };
+  const { instructions, prompt } = await loadSystemPrompt();
+  const agent = new Agent({
+    model,
+    tools: registry,
+    session,
+    newSession: () => store ? newSession(store, sessionOptions) : new Session(sessionOptions),
+    compactor,
+    systemPrompt: prompt,
+    reloadSystemPrompt: async () => (await loadSystemPrompt()).prompt,
+    maxSteps: options.maxSteps,
+    onEvent,
+  });
+  return { agent, workspace, model, compactor, instructions };
+}
+
+async function buildTools(
+  options: AssembleOptions,
+): Promise<{ workspace: Workspace; tools: Tool[]; warnings: string[] }> {
+  if (!options.tools) {
+    return await createTools(options.workspaceDir, options.bash ?? { unsandboxedBash: false });
+  }
+  const workspace = await Workspace.open(options.workspaceDir);
+  return { workspace, tools: options.tools(workspace), warnings: [] };
+}

@@ -1,0 +1,23 @@
+/**
+ * What the model sees: the working memory built from a session, compacted into a summary
+ * by one model call when it nears the context window.
+ *
+ * @module
+ */
+export { Compactor } from "./compactor.ts";
+export type {
+  CompactionOutcome,
+  CompactOptions,
+  CompactorOptions,
+  ContextStatus,
+  PreparedRequest,
+} from "./compactor.ts";
+export {
+  compactionThreshold,
+  resolveCompactionSettings,
+  validateCompactionSettings,
+} from "./settings.ts";
+export type { CompactionSettings, CompactionSettingsInput } from "./settings.ts";
+export { estimateRequestTokens, estimateTextTokens } from "./tokens.ts";
+export type { RequestOverhead } from "./tokens.ts";
+export { buildWorkingMemory } from "./working_memory.ts";

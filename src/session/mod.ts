@@ -1,0 +1,18 @@
+/**
+ * Sessions: the conversation in memory and its append-only JSONL file on disk.
+ *
+ * @module
+ */
+export { newSession, openSession } from "./open.ts";
+export type { OpenSessionOptions, SessionChoice } from "./open.ts";
+export { Session } from "./session.ts";
+export type {
+  CompactionState,
+  PathsOf,
+  SessionOptions,
+  SessionRecord,
+  SessionSink,
+  UsageSnapshot,
+} from "./session.ts";
+export { SessionFile, SessionStore } from "./store.ts";
+export type { LoadedSession, SessionHeader, SessionInfo } from "./store.ts";

@@ -1,0 +1,73 @@
+/**
+ * The table of recent sessions shown by `/sessions`, `--sessions` and `-r` without an id.
+ *
+ * @module
+ */
+import { unicodeWidth } from "@std/cli/unicode-width";
+import type { SessionInfo } from "./session/mod.ts";
+
+const ID_WIDTH = 22;
+const MESSAGES_WIDTH = 4;
+
+/** How to lay out the table. */
+export interface SessionsTableOptions {
+  /** Marked with `*`. */
+  currentId?: string | undefined;
+  /** Columns available (default 80); the first task is cut to fit. */
+  width?: number;
+}
+
+/**
+ * Formats sessions as a table with a header, start times in local time (the zone in the
+ * header) and the current session marked.
+ * Contract: every line fits `width` columns (at least 60 are assumed).
+ */
+export function formatSessionsTable(
+  sessions: readonly SessionInfo[],
+  options: SessionsTableOptions = {},
+): string {
+  if (sessions.length === 0) return "No saved sessions yet";
+  const width = Math.max(60, options.width ?? 80);
+  const started = `STARTED (${zoneName(new Date(sessions[0]?.created ?? Date.now()))})`;
+  const timeWidth = started.length;
+  const taskWidth = width - 3 - ID_WIDTH - 2 - timeWidth - 2 - MESSAGES_WIDTH - 2;
+  const row = (mark: string, id: string, time: string, messages: string, task: string) =>
+    `${mark} ${id.padEnd(ID_WIDTH)}  ${time.padEnd(timeWidth)}  ${
+      messages.padStart(MESSAGES_WIDTH)
+    }  ${cut(task, taskWidth)}`.trimEnd();
+  const lines = [row(" ", "ID", started, "MSGS", "FIRST TASK")];
+  for (const info of sessions) {
+    const mark = info.id === options.currentId ? "*" : " ";
+    lines.push(
+      row(mark, info.id, localTime(new Date(info.created)), String(info.messages), info.firstTask),
+    );
+  }
+  return lines.map((line) => ` ${line}`).join("\n");
+}
+
+/** `YYYY-MM-DD HH:MM` in the machine's local time zone. */
+function localTime(date: Date): string {
+  const pad = (value: number) => String(value).padStart(2, "0");
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ` +
+    `${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** The local zone as an offset, e.g. `UTC+01:00`. */
+function zoneName(date: Date): string {
+  const offset = -date.getTimezoneOffset();
+  const sign = offset < 0 ? "-" : "+";
+  const hours = String(Math.floor(Math.abs(offset) / 60)).padStart(2, "0");
+  const minutes = String(Math.abs(offset) % 60).padStart(2, "0");
+  return `UTC${sign}${hours}:${minutes}`;
+}
+
+/** `text` cut to at most `width` terminal columns, with `…` when cut. */
+function cut(text: string, width: number): string {
+  if (unicodeWidth(text) <= width) return text;
+  let kept = "";
+  for (const char of text) {
+    if (unicodeWidth(kept + char) > width - 1) break;
+    kept += char;
+  }
+  return `${kept}…`;
+}

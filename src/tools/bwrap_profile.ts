@@ -1,0 +1,126 @@
+/**
+ * The bubblewrap profile of a sandboxed command: namespaces, capabilities,
+ * mounts and the entry script, and the startup probe that checks it works.
+ *
+ * @module
+ */
+import { sandboxFilter } from "./seccomp.ts";
+
+/** The whole environment a command sees: nothing of powercode's own (API keys). */
+export const COMMAND_ENV = {
+  PATH: "/usr/local/bin:/usr/bin:/bin",
+  HOME: "/tmp",
+  LANG: "C.UTF-8",
+  TERM: "dumb",
+};
+
+/**
+ * Shell lines that close every inherited file descriptor above 2, whatever
+ * powercode's own parent left open without close-on-exec.
+ */
+export const CLOSE_INHERITED_FDS = `for fd in /proc/self/fd/*; do
+  fd=\${fd##*/}
+  if [ "$fd" -gt 2 ]; then eval "exec $fd>&-"; fi
+done`;
+
+/**
+ * The first process in the sandbox: bwrap read the seccomp filter from
+ * stdin and closed it, so stdin becomes /dev/null again; then only stdio is
+ * left open and the command runs as `bash -c "$1"`.
+ */
+const SANDBOX_ENTRY = `exec </dev/null
+${CLOSE_INHERITED_FDS}
+exec bash -c "$1"`;
+
+/**
+ * Namespaces and privileges: a user namespace also when powercode runs as
+ * root (so no capability of the host's remains, not even in the bounding
+ * set), every capability dropped, and the seccomp filter read from fd 0.
+ */
+const CONFINEMENT = [
+  ...["--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts"],
+  ...["--cap-drop", "ALL", "--seccomp", "0"],
+];
+
+/** A path the sandboxed command must not see, and whether it is a directory. */
+export interface HiddenPath {
+  path: string;
+  isDirectory: boolean;
+}
+
+/** What a sandboxed run mounts besides the system. */
+export interface ProfileOptions {
+  /** Real paths covered by an empty tmpfs (directories) or /dev/null (files). */
+  hidden: readonly HiddenPath[];
+  /** Mounts applied after the workspace's bind (see `guardGit`). */
+  extraMounts: readonly string[];
+}
+
+/**
+ * bwrap arguments that run `command` in the workspace at `root`; the filter
+ * from {@linkcode sandboxFilter} must be written to bwrap's stdin.
+ *
+ * Contract: `/` read-only, `/proc/sys` read-only, a private `/tmp`, the
+ * hidden paths masked, the workspace read-write, no network, own
+ * pid/ipc/uts/user namespaces, no capabilities, a new session, killed with
+ * its parent.
+ */
+export function bwrapArgs(root: string, options: ProfileOptions, command: string): string[] {
+  return [
+    ...CONFINEMENT,
+    ...["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"],
+    ...["--ro-bind", "/proc/sys", "/proc/sys"],
+    ...["--ro-bind-try", "/proc/sysrq-trigger", "/proc/sysrq-trigger", "--tmpfs", "/tmp"],
+    ...options.hidden.flatMap(({ path, isDirectory }) =>
+      isDirectory ? ["--tmpfs", path, "--remount-ro", path] : ["--ro-bind", "/dev/null", path]
+    ),
+    ...["--bind", root, root, ...options.extraMounts],
+    ...["--die-with-parent", "--new-session", "--chdir", root],
+    ...["--", "bash", "-c", SANDBOX_ENTRY, "bash", command],
+  ];
+}
+
+/**
+ * Starts bwrap with `args` and hands it the seccomp filter through stdin.
+ * Contract: throws `Deno.errors.NotFound` when bwrap is missing; a bwrap
+ * that fails at once reports it through its exit status.
+ */
+export async function spawnBwrap(
+  args: readonly string[],
+  options: { stdout: "piped" | "null"; stderr: "piped" | "null"; signal?: AbortSignal },
+): Promise<Deno.ChildProcess> {
+  const child = new Deno.Command("bwrap", {
+    args: [...args],
+    clearEnv: true,
+    env: COMMAND_ENV,
+    stdin: "piped",
+    ...options,
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  try {
+    await writer.write(sandboxFilter());
+    await writer.close();
+  } catch {
+    // bwrap ended before reading: its status says why
+  }
+  return child;
+}
+
+/**
+ * Whether bubblewrap can create this sandbox here: runs the confinement
+ * (user namespace, dropped capabilities, seccomp filter) once with `true`.
+ * Contract: never throws; a missing binary, a refused namespace or filter,
+ * or a hang longer than 5 s all mean false.
+ */
+export async function probeBwrap(): Promise<boolean> {
+  try {
+    const child = await spawnBwrap([...CONFINEMENT, "--ro-bind", "/", "/", "true"], {
+      stdout: "null",
+      stderr: "null",
+      signal: AbortSignal.timeout(5000),
+    });
+    return (await child.status).success;
+  } catch {
+    return false;
+  }
+}

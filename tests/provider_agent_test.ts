@@ -1,0 +1,130 @@
+/**
+ * What the user sees when recorded provider traffic goes through the agent and the
+ * renderer: partial answers discarded before a retry, reasoning shown dim on terminals
+ * only, warnings for cut or filtered replies, and `-p` failing on a reply without choices.
+ */
+import { assertEquals, assertMatch } from "@std/assert";
+import { assemble } from "../src/assemble.ts";
+import { Renderer } from "../src/render.ts";
+import { runPrint } from "../src/repl.ts";
+import { startFakeServer } from "./support/fake_server.ts";
+import type { Handler, Reply } from "./support/fake_server.ts";
+import { replay } from "./support/provider_fixtures.ts";
+import { answerSummaries, sequence, text } from "./support/scripts.ts";
+
+/** An agent whose events go to a renderer writing into `output`, as the REPL's does. */
+async function run(handler: Handler, options: { spinner?: boolean } = {}) {
+  const server = await startFakeServer({ handler });
+  const output = { text: "" };
+  const write = (chunk: string) => output.text += chunk;
+  const renderer = new Renderer({
+    answer: write,
+    status: write,
+    color: false,
+    spinner: options.spinner ?? false,
+    streamAnswer: true,
+  });
+  const workspaceDir = await Deno.makeTempDir();
+  const { agent } = await assemble({
+    config: { baseURL: server.url, apiKey: "k", model: "m", contextWindow: 32000 },
+    workspaceDir,
+    maxSteps: 3,
+    onEvent: (event) => renderer.render(event),
+    tools: () => [],
+    chat: { maxRetries: 1, delay: () => Promise.resolve() },
+  });
+  await Deno.remove(workspaceDir);
+  return { server, agent, session: agent.session, renderer, output };
+}
+
+Deno.test("a retried mid-stream error shows its partial text once, marked discarded", async () => {
+  const { server, agent, session, renderer, output } = await run(sequence([
+    await replay("openrouter/mid-stream-error.sse"),
+    await replay("openrouter/processing-comments.sse"),
+  ]));
+  await using _ = server;
+  const result = await agent.run("hi", AbortSignal.timeout(10_000));
+  renderer.finish(result);
+  assertEquals(result, { status: "done", answer: "Hello there" });
+  assertMatch(
+    output.text,
+    /^The answer starts\n\(partial answer discarded, retrying\)\n↻ The provider failed mid-reply: Provider discon[^;\n]*; retrying in \d+\.\d s \(attempt 1\)\nHello there\n$/,
+  );
+  assertEquals(session.history.at(-1), {
+    role: "assistant",
+    content: "Hello there",
+    toolCalls: [],
+  });
+});
+
+Deno.test("a mid-stream overflow discards the partial text, compacts and retries once", async () => {
+  const { server, agent, renderer, output } = await run(answerSummaries(sequence([
+    await replay("openrouter/mid-stream-overflow.sse"),
+    text("Recovered."),
+  ])));
+  await using _ = server;
+  const result = await agent.run("hi", AbortSignal.timeout(10_000));
+  renderer.finish(result);
+  assertEquals(result, { status: "done", answer: "Recovered." });
+  const lines = output.text.split("\n");
+  assertEquals(lines.slice(0, 2), ["Partial", "(partial answer discarded, retrying)"]);
+  assertMatch(
+    lines[2] ?? "",
+    /^⚠ The request is too long for the model: This endpoint's maximum context length is 163840 tokens.*; compacting and retrying once$/,
+  );
+  assertEquals(lines.at(-2), "Recovered.");
+});
+
+Deno.test("reasoning streams dim on a terminal and not at all elsewhere", async () => {
+  for (const spinner of [true, false]) {
+    const { server, agent, renderer, output } = await run(
+      sequence([await replay("moonshot/reasoning.chunks.jsonl")]),
+      { spinner },
+    );
+    await using _ = server;
+    renderer.finish(await agent.run("hi", AbortSignal.timeout(10_000)));
+    const shown = output.text.replaceAll("\r\x1b[2K", "").replace(/\r[^\n]*thinking…/g, "");
+    assertEquals(shown, spinner ? "Thinking aloud. \nHello!\n" : "Hello!\n");
+  }
+});
+
+Deno.test("a reply cut at the output limit or by a content filter says so", async () => {
+  const cases: [string, string][] = [
+    [
+      "openai/finish-length.chunks.jsonl",
+      `⚠ The reply was cut at the output limit (finish_reason "length"); raise "maxOutputTokens" in provider.json or ask to continue`,
+    ],
+    [
+      "azure/finish-content-filter.chunks.jsonl",
+      `⚠ The provider's content filter stopped the reply (finish_reason "content_filter")`,
+    ],
+  ];
+  for (const [fixture, warning] of cases) {
+    const { server, agent, renderer, output } = await run(sequence([await replay(fixture)]));
+    await using _ = server;
+    renderer.finish(await agent.run("hi", AbortSignal.timeout(10_000)));
+    assertEquals(output.text.trimEnd().split("\n").at(-1), warning);
+  }
+});
+
+Deno.test("runPrint() exits 1 with one line when the provider sends no choices", async () => {
+  const usageOnly: Reply = {
+    type: "raw",
+    status: 200,
+    contentType: "text/event-stream",
+    parts: [
+      'data: {"id":"x","object":"chat.completion.chunk","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":9,"completion_tokens":0,"total_tokens":9}}\n\n',
+      "data: [DONE]\n\n",
+    ],
+  };
+  const { server, agent, renderer, output } = await run(() => usageOnly);
+  await using _ = server;
+  const printed: string[] = [];
+  const code = await runPrint(agent, "hi", { renderer, printAnswer: (a) => printed.push(a) });
+  assertEquals([code, printed], [1, []]);
+  assertEquals(server.requests.length, 2);
+  assertEquals(
+    output.text.trimEnd().split("\n").at(-1),
+    `✗ The provider sent a reply without any choices for model "m" (no text, no tool calls)`,
+  );
+});

@@ -1,0 +1,21 @@
+/**
+ * The file lists the real file tools declare, for session tests that check them.
+ *
+ * @module
+ */
+import type { PathsOf } from "../../src/session/mod.ts";
+import { createEditFileTool } from "../../src/tools/edit_file.ts";
+import { createReadFileTool } from "../../src/tools/read_file.ts";
+import { ToolRegistry } from "../../src/tools/registry.ts";
+import { Workspace } from "../../src/tools/workspace.ts";
+import { createWriteFileTool } from "../../src/tools/write_file.ts";
+
+const workspace = await Workspace.open(new URL(".", import.meta.url).pathname);
+const registry = new ToolRegistry([
+  createReadFileTool(workspace),
+  createWriteFileTool(workspace),
+  createEditFileTool(workspace),
+]);
+
+/** The paths a call of read_file, write_file or edit_file reads or modifies. */
+export const pathsOf: PathsOf = (call) => registry.pathsOf(call);
