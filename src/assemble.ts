@@ -84,6 +84,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     apiKey: config.apiKey,
     model: config.model,
     ...(config.outputLimitField ? { outputLimitField: config.outputLimitField } : {}),
+    ...(config.cacheControl ? { cacheControl: true } : {}),
   });
   const onEvent = options.onEvent ?? (() => {});
   const compactor = new Compactor({ model, settings, onEvent });

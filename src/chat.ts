@@ -10,7 +10,7 @@ import type { ChatModel, ChatOptions, ChatReply, ChatRequest } from "./chat_mode
 import { normalizeErrorBody } from "./chat_error_body.ts";
 import { classifyChatFailure, retryDelayMs, streamFailure } from "./chat_errors.ts";
 import { ReplyAssembler } from "./chat_stream.ts";
-import { type OutputLimitField, toWireRequest } from "./chat_wire.ts";
+import { type OutputLimitField, toWireRequest, type WireOptions } from "./chat_wire.ts";
 import { type Delay, delay } from "./delay.ts";
 
 /** Where and how to reach the model. */
@@ -28,6 +28,12 @@ export interface ChatClientOptions {
   outputLimitField?: OutputLimitField;
   /** The wait before a retry (default {@linkcode delay}); tests pass one that does not sleep. */
   delay?: Delay;
+  /**
+   * Marks the system prompt and the last message as prompt-cache breakpoints
+   * (`cache_control: {type: "ephemeral"}` on a text content part), for routes that cache
+   * only with explicit markers, such as Anthropic models through OpenRouter. Default false.
+   */
+  cacheControl?: boolean;
 }
 
 /** The wait before the one retry of a connection that failed. */
@@ -56,7 +62,12 @@ export function createChatClient(options: ChatClientOptions): ChatModel {
   const wait = options.delay ?? delay;
   const idleTimeoutMs = options.idleTimeoutMs ?? 300_000;
   const context = { baseURL: options.baseURL, model: options.model };
-  const stream = { client, model: options.model, idleTimeoutMs, field: options.outputLimitField };
+  const stream = {
+    client,
+    model: options.model,
+    idleTimeoutMs,
+    wire: { field: options.outputLimitField, cacheControl: options.cacheControl === true },
+  };
 
   async function complete(request: ChatRequest, chatOptions: ChatOptions = {}): Promise<ChatReply> {
     const { signal } = chatOptions;
@@ -95,7 +106,7 @@ interface StreamSetup {
   client: () => Promise<OpenAI>;
   model: string;
   idleTimeoutMs: number;
-  field: OutputLimitField | undefined;
+  wire: WireOptions;
 }
 
 /** A value made once, on first use. */
@@ -145,7 +156,7 @@ async function streamOnce(
     options.signal?.throwIfAborted();
     armWatchdog();
     const stream = await client.chat.completions.create(
-      toWireRequest(model, request, setup.field),
+      toWireRequest(model, request, setup.wire),
       { signal: controller.signal },
     );
     try {

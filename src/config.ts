@@ -23,6 +23,8 @@ export interface ProviderConfig {
   outputLimitField?: OutputLimitField;
   /** Set when the key is written in the file itself (not `env:NAME`, not `null`). */
   literalKey?: true;
+  /** Send Anthropic-style prompt-cache breakpoints (`cache_control`); default false. */
+  cacheControl?: boolean;
 }
 
 /** A configuration problem; main prints `message` and exits with code 2. */
@@ -46,6 +48,7 @@ const KNOWN_FIELDS = [
   "keepRecentTokens",
   "maxOutputTokens",
   "outputLimitField",
+  "cacheControl",
 ];
 const OUTPUT_LIMIT_FIELDS: readonly OutputLimitField[] = ["max_tokens", "max_completion_tokens"];
 const PLACEHOLDER_KEY = "no-key";
@@ -114,6 +117,12 @@ export function parseProviderConfig(data: unknown, path: string, env: EnvReader)
       ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
     }));
   }
+  const cacheControl = fields.cacheControl;
+  if (cacheControl !== undefined && typeof cacheControl !== "boolean") {
+    problems.push(
+      `field "cacheControl" must be true or false, got ${JSON.stringify(cacheControl)}`,
+    );
+  }
   const apiKey = resolveApiKey(fields.apiKey, env, problems);
   if (problems.length > 0 || !baseURL || !model || !contextWindow || apiKey === undefined) {
     throw new ConfigError(`Invalid provider file "${path}": ${problems.join("; ")}`);
@@ -130,6 +139,7 @@ export function parseProviderConfig(data: unknown, path: string, env: EnvReader)
     ...(typeof fields.apiKey === "string" && !fields.apiKey.startsWith("env:")
       ? { literalKey: true as const }
       : {}),
+    ...(cacheControl === true ? { cacheControl } : {}),
   };
 }
 

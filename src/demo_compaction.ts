@@ -6,8 +6,8 @@
  * one question that only the compacted memory can answer.
  *
  * The file has 14 blocks of 40 lines "context demo block N line M: …", about 3.8 KB or
- * 1000 estimated tokens each, so the session (about 14 600 tokens with the system prompt
- * and the read_file definition) is over the 12 000-token threshold but under the window.
+ * 1100 estimated tokens each, so the session (about 16 000 estimated tokens with the system
+ * prompt and the read_file definition) is over the 12 000-token threshold.
  * Line 1 of each block carries a code word; the question asks for the code word of block
  * 3, which only the summary holds after compaction.
  *

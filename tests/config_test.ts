@@ -16,6 +16,26 @@ Deno.test("parseProviderConfig() reads env:NAME keys and optional fields", () =>
   );
 });
 
+Deno.test("parseProviderConfig() reads cacheControl, off unless true, and refuses non-booleans", () => {
+  assertEquals(parseProviderConfig({ ...BASE, cacheControl: true }, "p.json", env({})), {
+    ...BASE,
+    apiKey: "no-key",
+    cacheControl: true,
+  });
+  assertEquals(
+    parseProviderConfig({ ...BASE, cacheControl: false }, "p.json", env({})).cacheControl,
+    undefined,
+  );
+  const error = assertThrows(
+    () => parseProviderConfig({ ...BASE, cacheControl: "yes" }, "p.json", env({})),
+    ConfigError,
+  );
+  assertEquals(
+    error.message,
+    'Invalid provider file "p.json": field "cacheControl" must be true or false, got "yes"',
+  );
+});
+
 Deno.test("parseProviderConfig() falls back to POWERCODE_API_KEY, OPENAI_API_KEY, then a placeholder", () => {
   const both = env({ POWERCODE_API_KEY: "pk", OPENAI_API_KEY: "ok" });
   assertEquals(parseProviderConfig(BASE, "p.json", both).apiKey, "pk");

@@ -163,16 +163,17 @@ Deno.test("powercode restores compaction and usage exactly when resuming after a
 });
 
 Deno.test("powercode restores the usage snapshot exactly: the next task compacts as it would have", async () => {
-  // Spaced digits cost a provider about twice what the bytes / 4 estimate says, so the
-  // first request of B compacts only when the usage reported for A's last reply is restored.
-  const digits = Array.from({ length: 1200 }, (_, i) => String((i * 7) % 10)).join(" ");
+  // Base64 costs a provider about 1.4 times what the estimate says, so the first request of
+  // B compacts only when the usage reported for A's last reply is restored.
+  const bytes = Array.from({ length: 2700 }, (_, i) => (i * 131 + 7) % 256);
+  const base64 = btoa(String.fromCharCode(...bytes));
   await checkResumeEquality({
     contextWindow: 3600,
     keepRecentTokens: 200,
-    files: { "digits.txt": `${digits}\nFACT-44\n` },
-    tasksA: ["A: read digits.txt"],
+    files: { "blob.txt": `${base64}\nFACT-44\n` },
+    tasksA: ["A: read blob.txt"],
     stepsA: [
-      toolCalls([{ id: "call_1", name: "read_file", args: { path: "digits.txt" } }]),
+      toolCalls([{ id: "call_1", name: "read_file", args: { path: "blob.txt" } }]),
       text("Read."),
     ],
     taskB: "B: and now?",
