@@ -8,15 +8,21 @@ import denoConfig from "./deno.json" with { type: "json" };
 import { assemble } from "./src/assemble.ts";
 import { parseCli, USAGE } from "./src/cli.ts";
 import type { CliOptions } from "./src/cli.ts";
-import { ConfigError, loadProviderConfig, type ProviderConfig } from "./src/config.ts";
+import {
+  ConfigError,
+  loadProviderConfig,
+  type ProviderConfig,
+  refuseInsideWorkspace,
+} from "./src/config.ts";
 import {
   compactionThreshold,
   estimateTextTokens,
   resolveCompactionSettings,
 } from "./src/context/mod.ts";
+import { Redactor } from "./src/redact.ts";
 import { Renderer } from "./src/render.ts";
 import { runPrint, runRepl } from "./src/repl.ts";
-import { type SessionChoice, SessionStore } from "./src/session/mod.ts";
+import { type SessionChoice, SessionError, SessionStore } from "./src/session/mod.ts";
 import { formatSessionsTable } from "./src/sessions_table.ts";
 import type { DirEntry } from "./src/ui/completion.ts";
 import { PlainOutput } from "./src/ui/plain_output.ts";
@@ -43,29 +49,38 @@ async function main(args: string[]): Promise<number> {
     if (cli.sessions || cli.chooseSession) return await listSessions(cli.chooseSession);
     return await start(cli);
   } catch (error) {
-    return fail(error, error instanceof ConfigError ? 2 : 1);
+    return fail(error, error instanceof ConfigError || error instanceof SessionError ? 2 : 1);
   }
 }
 
 async function start(cli: CliOptions): Promise<number> {
   await requireWorkspace();
   const providerPath = cli.provider ?? readEnv("POWERCODE_PROVIDER") ?? "provider.json";
-  const config = await loadProviderConfig(providerPath, readEnv);
+  const config = await loadProviderConfig(providerPath, readEnv, { workspaceDir: WORKSPACE_DIR });
   const task = cli.print === undefined ? undefined : await withPipedInput(cli.print, config);
   const interactive = cli.print === undefined;
   const terminal = Deno.stdin.isTerminal() && interactive;
   const screen = Deno.stdout.isTerminal() && interactive;
   const color = Deno.stdout.isTerminal() && !readEnv("NO_COLOR");
+  // The key and URL credentials never reach the terminal or a session file.
+  const redactor = Redactor.forConfig(config);
   const renderer = new Renderer({
-    output: createOutput({ screen, color, interactive }),
+    output: createOutput({ screen, color, interactive, redactor }),
     color,
     streamAnswer: interactive,
     model: config.model,
     screen,
+    beforeEnd: () => events.flush(),
   });
+  // On a terminal the view lays out the answer itself, so it gets the answer redacted too.
+  const events = redactor.events((event) => renderer.render(event), { streamText: screen });
   // Created now so that the sandbox can hide it from commands from the first task on.
   await Deno.mkdir(SESSIONS_DIR, { recursive: true });
-  const store = new SessionStore(SESSIONS_DIR);
+  await refuseInsideWorkspace(POWERCODE_DIR, WORKSPACE_DIR, {
+    what: `the sessions directory "${POWERCODE_DIR}"`,
+    fix: "point workspace/ at a directory that does not hold powercode's own files",
+  });
+  const store = new SessionStore(SESSIONS_DIR, { redact: (text) => redactor.redact(text) });
   if (config.literalKey && isTopLevelProviderFile(providerPath)) {
     renderer.line(
       `⚠ ${providerPath} holds a literal API key and is tracked by git: use "env:NAME", or a ` +
@@ -77,9 +92,10 @@ async function start(cli: CliOptions): Promise<number> {
   }
   const { agent, instructions } = await assemble({
     config,
+    configFile: providerPath,
     workspaceDir: WORKSPACE_DIR,
     maxSteps: cli.maxSteps,
-    onEvent: (event) => renderer.render(event),
+    onEvent: events,
     store,
     session: sessionChoice(cli),
     report: (line) => renderer.line(sanitize(line)),
@@ -89,7 +105,7 @@ async function start(cli: CliOptions): Promise<number> {
   if (task !== undefined) {
     return await runPrint(agent, task, {
       renderer,
-      printAnswer: (answer) => writeTo(Deno.stdout)(`${answer}\n`),
+      printAnswer: (answer) => redactor.wrap(writeTo(Deno.stdout))(`${answer}\n`),
     });
   }
   if (terminal && instructions) {
@@ -101,7 +117,12 @@ async function start(cli: CliOptions): Promise<number> {
     listSessions: (limit) => store.list(limit),
     renderer,
     terminal,
-    editor: { color, historyFile: HISTORY_FILE, listDir: listWorkspace },
+    editor: {
+      color,
+      historyFile: HISTORY_FILE,
+      listDir: listWorkspace,
+      redact: (text) => redactor.redact(text),
+    },
   });
 }
 
@@ -110,16 +131,21 @@ async function start(cli: CliOptions): Promise<number> {
  * colour, redrawn on resize); otherwise plain lines (to stderr besides the answer for -p).
  */
 function createOutput(
-  options: { screen: boolean; color: boolean; interactive: boolean },
+  options: { screen: boolean; color: boolean; interactive: boolean; redactor: Redactor },
 ): TaskOutput {
+  const { redactor } = options;
   if (!options.screen) {
     return new PlainOutput({
-      answer: writeTo(Deno.stdout),
-      status: writeTo(options.interactive ? Deno.stdout : Deno.stderr),
+      answer: redactor.streaming(writeTo(Deno.stdout)),
+      status: redactor.wrap(writeTo(options.interactive ? Deno.stdout : Deno.stderr)),
     });
   }
   const view = new TaskView({
-    io: { write: writeTo(Deno.stdout), columns: terminalColumns, rows: terminalRows },
+    io: {
+      write: redactor.wrap(writeTo(Deno.stdout)),
+      columns: terminalColumns,
+      rows: terminalRows,
+    },
     color: options.color,
     markdown: options.color,
   });

@@ -44,24 +44,41 @@ export async function createBenchAgent(
   return { agent, compactor, overhead: agent.requestOverhead };
 }
 
-function assembleBench(
-  url: string,
-  options: {
-    store?: SessionStore;
-    sessionId?: string;
-    workspace: string;
-    onCompaction?: (event: CompactionEvent) => void;
-  },
-): Promise<Assembly> {
-  const { store, sessionId, onCompaction } = options;
+/** What `assembleBench` wires besides the workspace. */
+export interface BenchAssemblyOptions {
+  /** The session to resume; a new in-memory one without. */
+  store?: SessionStore;
+  sessionId?: string;
+  workspace: string;
+  /** Receives compaction events and warnings. */
+  onCompaction?: (event: CompactionEvent) => void;
+  /** Default `CONTEXT_WINDOW`. */
+  contextWindow?: number;
+  /** Sent as each request's output limit and the reserve's lower bound, when set. */
+  maxOutputTokens?: number;
+}
+
+/**
+ * Assembles powercode's agent against `url` as main.ts does, for the benchmarks.
+ * Contract: bash is wired as unavailable (no sandbox probe); tool definitions are the real ones.
+ */
+export function assembleBench(url: string, options: BenchAssemblyOptions): Promise<Assembly> {
+  const { store, sessionId, onCompaction, maxOutputTokens } = options;
   return assemble({
-    config: { baseURL: url, apiKey: "sk-bench", model: BENCH_MODEL, contextWindow: CONTEXT_WINDOW },
+    config: {
+      baseURL: url,
+      apiKey: "sk-bench",
+      model: BENCH_MODEL,
+      contextWindow: options.contextWindow ?? CONTEXT_WINDOW,
+      ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
+    },
     workspaceDir: options.workspace,
     maxSteps: 10,
     ...(store && sessionId ? { store, session: { kind: "id" as const, id: sessionId } } : {}),
     bash: { unsandboxedBash: false, probe: noSandbox },
     onEvent: (event) => {
-      if (event.type === "compaction_start" || event.type === "compaction_end") {
+      const { type } = event;
+      if (type === "compaction_start" || type === "compaction_end" || type === "warning") {
         onCompaction?.(event);
       }
     },

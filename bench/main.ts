@@ -6,6 +6,8 @@
  */
 import { startBenchServer } from "./bench_server.ts";
 import { benchCompaction, type CompactionCostOptions } from "./compaction_cost.ts";
+import { benchLongSession, LONG_SESSION } from "./long_session.ts";
+import { loadBaseline } from "./long_session_report.ts";
 import { describeMachine, loadAverage } from "./machine.ts";
 import { defaultRssMethod, describeRssMethod } from "./peak_rss.ts";
 import { type BenchResults, renderReport } from "./report.ts";
@@ -31,9 +33,17 @@ async function main(): Promise<void> {
   const machine = describeMachine();
   const startLoad = loadAverage();
   const answered = await withAnsweringServer();
-  progress(`4/4 throughput: ${THROUGHPUT.tasks} tasks × ${THROUGHPUT.runs} runs`);
+  progress(`4/5 throughput: ${THROUGHPUT.tasks} tasks × ${THROUGHPUT.runs} runs`);
   await using fileTasks = await startBenchServer("file_tasks");
   const throughput = { options: THROUGHPUT, result: await benchThroughput(fileTasks, THROUGHPUT) };
+  progress(
+    `5/5 long session: ${LONG_SESSION.tasks} fact tasks at ${LONG_SESSION.windows.join(", ")}`,
+  );
+  const longSession = {
+    options: LONG_SESSION,
+    rows: await benchLongSession(LONG_SESSION),
+    baseline: await loadBaseline(),
+  };
   const report = renderReport({
     date,
     totalSeconds: (performance.now() - started) / 1000,
@@ -42,6 +52,7 @@ async function main(): Promise<void> {
     rssMethod: describeRssMethod(defaultRssMethod()),
     ...answered,
     throughput,
+    longSession,
   });
   await Deno.writeTextFile(RESULTS_FILE, report);
   // `deno task test` runs `deno fmt --check`, which covers markdown too.
@@ -56,11 +67,11 @@ async function withAnsweringServer(): Promise<
   Pick<BenchResults, "steps" | "compaction" | "startup">
 > {
   await using server = await startBenchServer("answer");
-  progress("1/4 per-step overhead vs history length");
+  progress("1/5 per-step overhead vs history length");
   const steps = { options: STEPS, rows: await benchStepOverhead(server, STEPS) };
-  progress("2/4 compaction cost");
+  progress("2/5 compaction cost");
   const compaction = { options: COMPACTION, result: await benchCompaction(server, COMPACTION) };
-  progress("3/4 startup");
+  progress("3/5 startup");
   const startup = { options: STARTUP, result: await benchStartup(server, STARTUP) };
   return { steps, compaction, startup };
 }

@@ -4,6 +4,8 @@
  * @module
  */
 import type { CompactionCostOptions, CompactionCostResult } from "./compaction_cost.ts";
+import type { LongSessionOptions, LongSessionRow } from "./long_session.ts";
+import { type LongSessionBaseline, longSessionSection } from "./long_session_report.ts";
 import type { Machine } from "./machine.ts";
 import type { StartupFigures, StartupOptions, StartupResult } from "./startup.ts";
 import { formatBytes, formatSpread, type Spread } from "./stats.ts";
@@ -22,6 +24,11 @@ export interface BenchResults {
   compaction: { options: CompactionCostOptions; result: CompactionCostResult };
   startup: { options: StartupOptions; result: StartupResult };
   throughput: { options: ThroughputOptions; result: ThroughputResult };
+  longSession: {
+    options: LongSessionOptions;
+    rows: LongSessionRow[];
+    baseline: LongSessionBaseline | undefined;
+  };
 }
 
 /** The flatness goal of benchmark 1: the longest history within this factor of the shortest. */
@@ -35,6 +42,11 @@ export function renderReport(results: BenchResults): string {
     ...compactionSection(results.compaction),
     ...startupSection(results.startup, results.rssMethod),
     ...throughputSection(results.throughput),
+    ...longSessionSection(
+      results.longSession.options,
+      results.longSession.rows,
+      results.longSession.baseline,
+    ),
   ].join("\n");
 }
 

@@ -8,8 +8,14 @@
 import { Agent } from "./agent.ts";
 import { type ChatClientOptions, createChatClient } from "./chat.ts";
 import type { ChatModel } from "./chat_model.ts";
-import type { ProviderConfig } from "./config.ts";
-import { Compactor, resolveCompactionSettings } from "./context/mod.ts";
+import { ConfigError, type ProviderConfig } from "./config.ts";
+import {
+  type CompactionSettings,
+  Compactor,
+  estimateRequestTokens,
+  type RequestOverhead,
+  resolveCompactionSettings,
+} from "./context/mod.ts";
 import type { EventSink } from "./events.ts";
 import type { ToolCall } from "./messages.ts";
 import { newSession, openSession, Session, type SessionChoice } from "./session/mod.ts";
@@ -22,6 +28,8 @@ import { Workspace } from "./tools/mod.ts";
 /** Everything an agent is built from; only `config`, `workspaceDir`, `maxSteps` are required. */
 export interface AssembleOptions {
   config: ProviderConfig;
+  /** The file `config` came from, named in config errors (default "provider.json"). */
+  configFile?: string;
   workspaceDir: string;
   /** Model calls allowed per task. */
   maxSteps: number;
@@ -57,6 +65,8 @@ export interface Assembly {
  * Builds an agent from a provider config.
  * Contract: throws when the workspace is missing or the chosen session cannot be opened;
  * writes nothing to disk until the session's first record.
+ * Contract: throws `ConfigError` naming the file and "contextWindow" when the window
+ * cannot hold the system prompt (without AGENTS.md), the tool definitions and the reserve.
  */
 export async function assemble(options: AssembleOptions): Promise<Assembly> {
   const { config } = options;
@@ -64,15 +74,20 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
   const { workspace, tools, warnings } = await buildTools(options);
   for (const warning of warnings) report(`⚠ ${warning}`);
   const registry = new ToolRegistry(tools);
+  const settings = resolveCompactionSettings(config);
+  // The base prompt: a large AGENTS.md is the project's matter, not the provider file's.
+  const basePrompt = buildSystemPrompt(workspace.root);
+  requireRoom(settings, { system: basePrompt, tools: registry.definitions() }, options);
   const model = options.model ?? createChatClient({
     ...options.chat,
     baseURL: config.baseURL,
     apiKey: config.apiKey,
     model: config.model,
     ...(config.outputLimitField ? { outputLimitField: config.outputLimitField } : {}),
+    ...(config.cacheControl ? { cacheControl: true } : {}),
   });
   const onEvent = options.onEvent ?? (() => {});
-  const compactor = new Compactor({ model, settings: resolveCompactionSettings(config), onEvent });
+  const compactor = new Compactor({ model, settings, onEvent });
   const sessionOptions = {
     model: config.model,
     pathsOf: (call: ToolCall) => registry.pathsOf(call),
@@ -101,6 +116,22 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     onEvent,
   });
   return { agent, workspace, model, compactor, instructions };
+}
+
+/** Throws when not even one message fits between the request's fixed part and the reserve. */
+function requireRoom(
+  settings: CompactionSettings,
+  overhead: RequestOverhead,
+  options: AssembleOptions,
+): void {
+  const fixed = estimateRequestTokens({ ...overhead, messages: [] });
+  const { contextWindow, reserveTokens } = settings;
+  if (fixed + reserveTokens < contextWindow) return;
+  throw new ConfigError(
+    `Invalid provider file "${options.configFile ?? "provider.json"}": field "contextWindow" ` +
+      `(${contextWindow}) is too small: the system prompt and tool definitions take about ` +
+      `${fixed} tokens and reserveTokens is ${reserveTokens}, which leaves no room for messages`,
+  );
 }
 
 async function buildTools(

@@ -4,13 +4,13 @@
  *
  * @module
  */
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { ChatError } from "./chat_model.ts";
 import type { ChatModel, ChatOptions, ChatReply, ChatRequest } from "./chat_model.ts";
 import { normalizeErrorBody } from "./chat_error_body.ts";
 import { classifyChatFailure, retryDelayMs, streamFailure } from "./chat_errors.ts";
 import { ReplyAssembler } from "./chat_stream.ts";
-import { type OutputLimitField, toWireRequest } from "./chat_wire.ts";
+import { type OutputLimitField, toWireRequest, type WireOptions } from "./chat_wire.ts";
 import { type Delay, delay } from "./delay.ts";
 
 /** Where and how to reach the model. */
@@ -28,6 +28,12 @@ export interface ChatClientOptions {
   outputLimitField?: OutputLimitField;
   /** The wait before a retry (default {@linkcode delay}); tests pass one that does not sleep. */
   delay?: Delay;
+  /**
+   * Marks the system prompt and the last message as prompt-cache breakpoints
+   * (`cache_control: {type: "ephemeral"}` on a text content part), for routes that cache
+   * only with explicit markers, such as Anthropic models through OpenRouter. Default false.
+   */
+  cacheControl?: boolean;
 }
 
 /** The wait before the one retry of a connection that failed. */
@@ -38,21 +44,30 @@ const UNREACHABLE_RETRY_MS = 500;
  * Contract: every failure is a `ChatError`; the API key appears in no message.
  */
 export function createChatClient(options: ChatClientOptions): ChatModel {
-  const client = new OpenAI({
-    baseURL: options.baseURL,
-    apiKey: options.apiKey,
-    // The SDK's own retries are off: the loop below retries instead, because it must also
-    // retry streams that drop or stall after the headers, report each retry to the terminal
-    // and stop waiting at once on Ctrl+C.
-    maxRetries: 0,
-    timeout: options.requestTimeoutMs ?? 600_000,
-    fetch: readableErrors,
+  // The SDK is loaded with the first request, not at startup: the prompt comes up sooner.
+  const client = lazy(async () => {
+    const { default: OpenAI } = await import("openai");
+    return new OpenAI({
+      baseURL: options.baseURL,
+      apiKey: options.apiKey,
+      // The SDK's own retries are off: the loop below retries instead, because it must also
+      // retry streams that drop or stall after the headers, report each retry to the terminal
+      // and stop waiting at once on Ctrl+C.
+      maxRetries: 0,
+      timeout: options.requestTimeoutMs ?? 600_000,
+      fetch: readableErrors,
+    });
   });
   const maxRetries = options.maxRetries ?? 4;
   const wait = options.delay ?? delay;
   const idleTimeoutMs = options.idleTimeoutMs ?? 300_000;
   const context = { baseURL: options.baseURL, model: options.model };
-  const stream = { client, model: options.model, idleTimeoutMs, field: options.outputLimitField };
+  const stream = {
+    client,
+    model: options.model,
+    idleTimeoutMs,
+    wire: { field: options.outputLimitField, cacheControl: options.cacheControl === true },
+  };
 
   async function complete(request: ChatRequest, chatOptions: ChatOptions = {}): Promise<ChatReply> {
     const { signal } = chatOptions;
@@ -88,10 +103,16 @@ export function createChatClient(options: ChatClientOptions): ChatModel {
 
 /** What one streamed request needs besides the request itself. */
 interface StreamSetup {
-  client: OpenAI;
+  client: () => Promise<OpenAI>;
   model: string;
   idleTimeoutMs: number;
-  field: OutputLimitField | undefined;
+  wire: WireOptions;
+}
+
+/** A value made once, on first use. */
+function lazy<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => made ??= make();
 }
 
 /**
@@ -117,7 +138,8 @@ async function streamOnce(
   options: ChatOptions,
   reply: ReplyAssembler,
 ): Promise<ChatReply> {
-  const { client, model, idleTimeoutMs } = setup;
+  const client = await setup.client();
+  const { model, idleTimeoutMs } = setup;
   const controller = new AbortController();
   const abort = () => controller.abort();
   options.signal?.addEventListener("abort", abort, { once: true });
@@ -134,7 +156,7 @@ async function streamOnce(
     options.signal?.throwIfAborted();
     armWatchdog();
     const stream = await client.chat.completions.create(
-      toWireRequest(model, request, setup.field),
+      toWireRequest(model, request, setup.wire),
       { signal: controller.signal },
     );
     try {
@@ -152,7 +174,6 @@ async function streamOnce(
     if (stalled) {
       throw new ChatError("server", `The model stopped sending for ${idleTimeoutMs / 1000} s`);
     }
-    if (!reply.finished) throw new ChatError("server", "The connection dropped mid-reply");
     return reply.build(model);
   } catch (error) {
     if (options.signal?.aborted) throw new ChatError("aborted", "Interrupted");

@@ -113,6 +113,12 @@ export function classifyChatFailure(error: unknown, context: FailureContext): Ch
  * the stream, classified by its content, or else a dropped connection (retried).
  */
 export function streamFailure(error: unknown): ChatError {
+  if (error instanceof SyntaxError) {
+    return new ChatError(
+      "server",
+      "Invalid reply from the provider: a streamed chunk is not valid JSON",
+    );
+  }
   const body = bodyOf(error);
   if (body === undefined) return new ChatError("server", "The connection dropped mid-reply");
   return classifyStreamError(body);

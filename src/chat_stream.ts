@@ -17,6 +17,11 @@ export interface StreamSink {
 
 type Fields = Record<string, unknown>;
 
+/** More parallel tool calls than this in one reply is a broken or hostile stream. */
+const MAX_TOOL_CALLS = 128;
+/** A tool-call id longer than this is refused (it is sent back with every later request). */
+const MAX_ID_LENGTH = 256;
+
 const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
 /**
@@ -38,7 +43,6 @@ export class ReplyAssembler {
   #totalTokens: number | undefined;
   #finishReason: string | undefined;
   #sawChoices = false;
-  #sawUsage = false;
   /** True once any text or reasoning was passed to the sink. */
   streamed = false;
 
@@ -47,22 +51,24 @@ export class ReplyAssembler {
     this.#sink = sink;
   }
 
-  /** Whether the stream said it was complete (a finish reason or a usage chunk). */
+  /**
+   * Whether the stream said it was complete: a finish reason. A stream that stops after a
+   * usage chunk without one was cut off.
+   */
   get finished(): boolean {
-    return this.#finishReason !== undefined || this.#sawUsage;
+    return this.#finishReason !== undefined;
   }
 
   /**
    * Reads one chunk.
-   * Contract: ignores what it does not know; throws ChatError only for a chunk that
-   * ends the reply with `finish_reason: "error"`.
+   * Contract: ignores fields it does not know; a known field of the wrong type or out of
+   * bounds (tool-call id or index, usage) throws ChatError "Invalid reply from the provider",
+   * so nothing malformed enters the session; a chunk that ends the reply with
+   * `finish_reason: "error"` throws too.
    */
   add(chunk: unknown): void {
-    if (!isFields(chunk)) return;
-    if (isFields(chunk.usage) && typeof chunk.usage.total_tokens === "number") {
-      this.#totalTokens = chunk.usage.total_tokens;
-      this.#sawUsage = true;
-    }
+    if (!isFields(chunk)) throw invalidReply("a streamed chunk is not a JSON object");
+    if (isFields(chunk.usage)) this.#addUsage(chunk.usage);
     const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
     if (choices.length > 0) this.#sawChoices = true;
     const choice = choices.find((item): item is Fields =>
@@ -78,7 +84,8 @@ export class ReplyAssembler {
 
   /**
    * The assembled reply.
-   * Contract: throws ChatError("server") when the stream carried no choices at all.
+   * Contract: throws ChatError("server") when the stream carried no choices at all, or
+   * ended without a finish reason (cut off).
    */
   build(model: string): ChatReply {
     if (!this.#sawChoices) {
@@ -87,13 +94,11 @@ export class ReplyAssembler {
         `The provider sent a reply without any choices for model "${model}" (no text, no tool calls)`,
       );
     }
+    if (!this.finished) throw new ChatError("server", "The connection dropped mid-reply");
     const message: AssistantMessage = {
       role: "assistant",
       content: this.#content,
-      toolCalls: this.#calls.filter((call) => call !== undefined).map((call) => ({
-        ...call,
-        id: call.id || newToolCallId(),
-      })),
+      toolCalls: uniqueIds(this.#calls.filter((call) => call !== undefined)),
     };
     if (this.#reasoning !== undefined) message.reasoning = this.#reasoning;
     if (this.#replayReasoning) message.replayReasoning = true;
@@ -142,7 +147,31 @@ export class ReplyAssembler {
     this.#sink.onReasoning?.(text);
   }
 
+  #addUsage(usage: Fields): void {
+    const total = usage.total_tokens;
+    if (total === undefined || total === null) return;
+    if (typeof total !== "number" || !Number.isSafeInteger(total) || total < 0) {
+      throw invalidReply(`usage.total_tokens is ${JSON.stringify(total)}, not a token count`);
+    }
+    this.#totalTokens = total;
+  }
+
   #addToolCallPiece(piece: Fields): void {
+    if (piece.id !== undefined && piece.id !== null && typeof piece.id !== "string") {
+      throw invalidReply(`a tool-call id is ${JSON.stringify(piece.id)}, not a string`);
+    }
+    if (typeof piece.id === "string" && piece.id.length > MAX_ID_LENGTH) {
+      throw invalidReply(`a tool-call id is ${piece.id.length} characters long`);
+    }
+    if (
+      piece.index !== undefined && piece.index !== null &&
+      !(Number.isSafeInteger(piece.index) && Number(piece.index) >= 0 &&
+        Number(piece.index) < MAX_TOOL_CALLS)
+    ) {
+      throw invalidReply(
+        `a tool-call index is ${JSON.stringify(piece.index)} (at most ${MAX_TOOL_CALLS} calls)`,
+      );
+    }
     const id = typeof piece.id === "string" ? piece.id : "";
     const fn = isFields(piece.function) ? piece.function : {};
     // Some servers omit `index`: a piece with a new id starts a call, others continue the last.
@@ -151,12 +180,33 @@ export class ReplyAssembler {
       : id
       ? this.#calls.length
       : Math.max(0, this.#calls.length - 1);
+    if (index >= MAX_TOOL_CALLS) {
+      throw invalidReply(`more than ${MAX_TOOL_CALLS} tool calls in one reply`);
+    }
     const call = this.#calls[index] ??= { id: "", name: "", arguments: "" };
     if (id) call.id = id;
     if (typeof fn.name === "string") call.name += fn.name;
     if (typeof fn.arguments === "string") call.arguments += fn.arguments;
     if (isFields(piece.extra_content)) call.extra = { extra_content: piece.extra_content };
   }
+}
+
+/**
+ * The calls with a fresh id where the provider sent none or repeated one: results are
+ * paired with calls by id, and a session with two calls of one id would not load again.
+ */
+function uniqueIds(calls: readonly ToolCall[]): ToolCall[] {
+  const seen = new Set<string>();
+  return calls.map((call) => {
+    const id = call.id && !seen.has(call.id) ? call.id : newToolCallId();
+    seen.add(id);
+    return { ...call, id };
+  });
+}
+
+/** A reply the provider sent in a shape no client can use; retried like a server failure. */
+function invalidReply(what: string): ChatError {
+  return new ChatError("server", `Invalid reply from the provider: ${what}`);
 }
 
 function isFields(value: unknown): value is Fields {

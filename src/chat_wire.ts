@@ -26,9 +26,16 @@ interface WireAssistant {
   "tool_calls"?: WireToolCall[];
 }
 
+/** A text content part, marked as a prompt-cache breakpoint. */
+interface CachedTextPart {
+  type: "text";
+  text: string;
+  "cache_control": { type: "ephemeral" };
+}
+
 type WireMessage =
-  | { role: "system" | "user"; content: string }
-  | { role: "tool"; tool_call_id: string; content: string }
+  | { role: "system" | "user"; content: string | CachedTextPart[] }
+  | { role: "tool"; tool_call_id: string; content: string | CachedTextPart[] }
   | WireAssistant;
 
 interface WireTool {
@@ -47,14 +54,30 @@ export function outputLimitField(model: string, field?: OutputLimitField): Outpu
   return field ?? (REASONING_MODEL.test(model) ? "max_completion_tokens" : "max_tokens");
 }
 
+/** How a request goes on the wire besides its content. */
+export interface WireOptions {
+  /** The output-limit parameter; by default chosen from the model name. */
+  field?: OutputLimitField | undefined;
+  /**
+   * Marks the system prompt and the last message as Anthropic-style prompt-cache
+   * breakpoints (two of the four allowed): the system prompt with the tools before it, and
+   * the last message, which the next request reads back as its cached prefix.
+   */
+  cacheControl?: boolean;
+}
+
 /** The streaming request body for `model`. */
-export function toWireRequest(model: string, request: ChatRequest, field?: OutputLimitField) {
+export function toWireRequest(model: string, request: ChatRequest, options: WireOptions = {}) {
   const messages: WireMessage[] = [
     { role: "system", content: request.system },
     ...mergeUserRuns(request.messages).map(toWireMessage),
   ];
+  if (options.cacheControl) {
+    markCacheBreakpoint(messages, 0);
+    markCacheBreakpoint(messages, messages.length - 1);
+  }
   const limit = request.maxOutputTokens
-    ? { [outputLimitField(model, field)]: request.maxOutputTokens }
+    ? { [outputLimitField(model, options.field)]: request.maxOutputTokens }
     : {};
   return {
     model,
@@ -83,6 +106,21 @@ function mergeUserRuns(messages: readonly Message[]): Message[] {
     } else merged.push(message);
   }
   return merged;
+}
+
+/**
+ * Turns a message's non-empty text into one text part marked for the prompt cache (an
+ * empty text part is rejected). Anthropic reads a string and one text part alike, so the
+ * cached prefix is the same whichever message carries the mark.
+ */
+function markCacheBreakpoint(messages: WireMessage[], index: number): void {
+  const message = messages[index];
+  if (message?.role === "assistant" || typeof message?.content !== "string") return;
+  if (message.content === "") return;
+  const parts: CachedTextPart[] = [
+    { type: "text", text: message.content, "cache_control": { type: "ephemeral" } },
+  ];
+  messages[index] = { ...message, content: parts };
 }
 
 function toWireMessage(message: Message): WireMessage {

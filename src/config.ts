@@ -23,6 +23,8 @@ export interface ProviderConfig {
   outputLimitField?: OutputLimitField;
   /** Set when the key is written in the file itself (not `env:NAME`, not `null`). */
   literalKey?: true;
+  /** Send Anthropic-style prompt-cache breakpoints (`cache_control`); default false. */
+  cacheControl?: boolean;
 }
 
 /** A configuration problem; main prints `message` and exits with code 2. */
@@ -46,6 +48,7 @@ const KNOWN_FIELDS = [
   "keepRecentTokens",
   "maxOutputTokens",
   "outputLimitField",
+  "cacheControl",
 ];
 const OUTPUT_LIMIT_FIELDS: readonly OutputLimitField[] = ["max_tokens", "max_completion_tokens"];
 const PLACEHOLDER_KEY = "no-key";
@@ -53,14 +56,25 @@ const PLACEHOLDER_KEY = "no-key";
 /**
  * Reads and validates a provider file.
  * Contract: throws only `ConfigError`, whose one-line message names the file and
- * every bad field, and never contains the API key.
+ * every bad field, and never contains the API key. With `workspaceDir`, a file whose real
+ * path lies inside that directory (where the agent's tools could read the key) is refused.
  */
-export async function loadProviderConfig(path: string, env: EnvReader): Promise<ProviderConfig> {
+export async function loadProviderConfig(
+  path: string,
+  env: EnvReader,
+  options: { workspaceDir?: string } = {},
+): Promise<ProviderConfig> {
   let text: string;
   try {
     text = await Deno.readTextFile(path);
   } catch (error) {
     throw new ConfigError(`Cannot read provider file "${path}": ${readFailure(error)}`);
+  }
+  if (options.workspaceDir !== undefined) {
+    await refuseInsideWorkspace(path, options.workspaceDir, {
+      what: `provider file "${path}"`,
+      fix: "keep it in ./provider.json or ./.powercode/",
+    });
   }
   let data: unknown;
   try {
@@ -103,6 +117,12 @@ export function parseProviderConfig(data: unknown, path: string, env: EnvReader)
       ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
     }));
   }
+  const cacheControl = fields.cacheControl;
+  if (cacheControl !== undefined && typeof cacheControl !== "boolean") {
+    problems.push(
+      `field "cacheControl" must be true or false, got ${JSON.stringify(cacheControl)}`,
+    );
+  }
   const apiKey = resolveApiKey(fields.apiKey, env, problems);
   if (problems.length > 0 || !baseURL || !model || !contextWindow || apiKey === undefined) {
     throw new ConfigError(`Invalid provider file "${path}": ${problems.join("; ")}`);
@@ -119,7 +139,29 @@ export function parseProviderConfig(data: unknown, path: string, env: EnvReader)
     ...(typeof fields.apiKey === "string" && !fields.apiKey.startsWith("env:")
       ? { literalKey: true as const }
       : {}),
+    ...(cacheControl === true ? { cacheControl } : {}),
   };
+}
+
+/**
+ * Refuses `path` when its real path lies inside the real path of `workspaceDir`, where
+ * the agent's tools can read (and bash change) it.
+ * Contract: throws `ConfigError` "Cannot use <what>: it lies inside the workspace …; <fix>";
+ * a path or workspace that does not exist passes.
+ */
+export async function refuseInsideWorkspace(
+  path: string,
+  workspaceDir: string,
+  message: { what: string; fix: string },
+): Promise<void> {
+  const real = await Deno.realPath(path).catch(() => undefined);
+  const root = await Deno.realPath(workspaceDir).catch(() => undefined);
+  if (real === undefined || root === undefined) return;
+  if (root !== "/" && real !== root && !real.startsWith(`${root}/`)) return;
+  throw new ConfigError(
+    `Cannot use ${message.what}: it lies inside the workspace "${workspaceDir}" (real path ` +
+      `"${real}"), where the agent's tools can read it; ${message.fix}`,
+  );
 }
 
 function outputLimitFieldOf(value: unknown, problems: string[]): OutputLimitField | undefined {

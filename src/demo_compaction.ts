@@ -6,8 +6,8 @@
  * one question that only the compacted memory can answer.
  *
  * The file has 14 blocks of 40 lines "context demo block N line M: …", about 3.8 KB or
- * 1000 estimated tokens each, so the session (about 14 600 tokens with the system prompt
- * and the read_file definition) is over the 12 000-token threshold but under the window.
+ * 1100 estimated tokens each, so the session (about 16 000 estimated tokens with the system
+ * prompt and the read_file definition) is over the 12 000-token threshold.
  * Line 1 of each block carries a code word; the question asks for the code word of block
  * 3, which only the summary holds after compaction.
  *
@@ -24,6 +24,7 @@ import type { ProviderConfig } from "./config.ts";
 import type { Compactor } from "./context/mod.ts";
 import { estimateTextTokens } from "./context/mod.ts";
 import type { Message } from "./messages.ts";
+import { Redactor } from "./redact.ts";
 import { Renderer } from "./render.ts";
 import { PlainOutput } from "./ui/plain_output.ts";
 import { createReadFileTool } from "./tools/read_file.ts";
@@ -59,6 +60,7 @@ async function main(args: string[]): Promise<number> {
     config = await loadProviderConfig(
       providerFlag(args) ?? Deno.env.get("POWERCODE_PROVIDER") ?? "provider.json",
       (name) => Deno.env.get(name),
+      { workspaceDir: WORKSPACE_DIR },
     );
     requireWindow(config);
   } catch (error) {
@@ -79,7 +81,8 @@ interface Demo {
 }
 
 async function run(config: ProviderConfig): Promise<number> {
-  const out = writeTo(Deno.stdout);
+  const redactor = Redactor.forConfig(config);
+  const out = redactor.streaming(writeTo(Deno.stdout));
   const renderer = new Renderer({
     output: new PlainOutput({ answer: out, status: out }),
     color: Deno.stdout.isTerminal() && !Deno.env.get("NO_COLOR"),
@@ -93,7 +96,7 @@ async function run(config: ProviderConfig): Promise<number> {
     config: { ...endpoint, ...BUDGET },
     workspaceDir: WORKSPACE_DIR,
     maxSteps: 1,
-    onEvent: (event) => renderer.render(event),
+    onEvent: redactor.events((event) => renderer.render(event)),
     tools: () => [readFile],
   });
   const demo = { agent, compactor, renderer };

@@ -39,7 +39,12 @@ export interface LineInputOptions {
   /** Where `notice` writes on piped stdin. */
   write: (text: string) => void;
   /** For the line editor: colours, the history file, Tab completion. */
-  editor?: { color: boolean; historyFile?: string; complete?: Completer };
+  editor?: {
+    color: boolean;
+    historyFile?: string;
+    complete?: Completer;
+    redact?: (text: string) => string;
+  };
   /** Earlier entries for Up, newest first (a resumed session's tasks). */
   history?: string[];
 }

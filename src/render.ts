@@ -39,6 +39,8 @@ export interface RendererOptions {
    * diffs, and after each task a dim line with the context use.
    */
   screen?: boolean;
+  /** Called when a task ends, before its last output (releases text held for redaction). */
+  beforeEnd?: () => void;
 }
 
 /** The tool call running now. */
@@ -200,6 +202,7 @@ export class Renderer {
 
   /** Ends a task or command without an outcome line: the status line goes. */
   endTask(): void {
+    this.#options.beforeEnd?.();
     this.#retrying = false;
     this.#options.output.stop();
   }

@@ -24,7 +24,13 @@ export interface ReplOptions {
   /** Interactive terminal (prompt, line editing, hints) or piped stdin (one task per line). */
   terminal: boolean;
   /** For the terminal's line editor: colours, the history file, and workspace listing for Tab. */
-  editor?: { color: boolean; historyFile?: string; listDir?: (dir: string) => Promise<DirEntry[]> };
+  editor?: {
+    color: boolean;
+    historyFile?: string;
+    listDir?: (dir: string) => Promise<DirEntry[]>;
+    /** Applied to each entry before it is written to the history file. */
+    redact?: (text: string) => string;
+  };
 }
 
 /** The slash commands, for Tab completion. */

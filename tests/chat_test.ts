@@ -163,9 +163,48 @@ Deno.test("createChatClient() joins consecutive user messages so roles alternate
   ]);
 });
 
-Deno.test("createChatClient() accepts tool calls without index and a stream ending in usage", async () => {
-  // Some OpenAI-compatible servers stream whole tool calls without `index` and send no
-  // finish_reason before the usage chunk.
+Deno.test("createChatClient() with cacheControl marks the system prompt and the last message", async () => {
+  await using server = await startFakeServer({ handler: sequence([text("ok"), text("ok")]) });
+  const cached = createChatClient({
+    baseURL: server.url,
+    apiKey: "k",
+    model: "m",
+    cacheControl: true,
+  });
+  const messages: ChatRequest["messages"] = [
+    { role: "user", content: "read it" },
+    {
+      role: "assistant",
+      content: "",
+      toolCalls: [{ id: "c1", name: "read_file", arguments: '{"path":"a"}' }],
+    },
+    { role: "tool", toolCallId: "c1", content: "the file" },
+  ];
+  await cached.complete({ system: "s", messages, tools: [READ_TOOL] });
+  await cached.complete({
+    system: "s",
+    messages: [...messages.slice(0, 2), { ...messages[2]!, content: "" }],
+  });
+  const mark = { type: "ephemeral" };
+  const [first, second] = server.requests.map((request) => request.raw as { messages: unknown[] });
+  assertEquals(first?.messages[0], {
+    role: "system",
+    content: [{ type: "text", text: "s", "cache_control": mark }],
+  });
+  assertEquals(first?.messages[1], { role: "user", content: "read it" });
+  assertEquals(first?.messages[3], {
+    role: "tool",
+    "tool_call_id": "c1",
+    content: [{ type: "text", text: "the file", "cache_control": mark }],
+  });
+  // An empty text cannot carry a mark (Anthropic rejects empty text parts).
+  assertEquals(second?.messages[3], { role: "tool", "tool_call_id": "c1", content: "" });
+  assertEquals(server.requests.map((request) => request.status), [200, 200]);
+  assertEquals(server.requests[0]?.body?.messages[0]?.content, "s");
+});
+
+Deno.test("createChatClient() accepts whole tool calls without index", async () => {
+  // Some OpenAI-compatible servers stream whole tool calls without `index`.
   const chunks = [
     { choices: [{ index: 0, delta: { role: "assistant", content: "" } }] },
     {
@@ -185,6 +224,7 @@ Deno.test("createChatClient() accepts tool calls without index and a stream endi
       }],
     },
     { choices: [{ index: 0, delta: { tool_calls: [{ function: { arguments: ":1}" } }] } }] },
+    { choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] },
     { choices: [], usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 } },
   ];
   const body = chunks.map((chunk) =>
@@ -213,5 +253,6 @@ Deno.test("createChatClient() accepts tool calls without index and a stream endi
       ],
     },
     totalTokens: 8,
+    finishReason: "tool_calls",
   });
 });

@@ -52,6 +52,27 @@ function hasToolsKey(request: RecordedRequest): boolean {
   return typeof request.raw === "object" && request.raw !== null && "tools" in request.raw;
 }
 
+function wireMessages(request: RecordedRequest | undefined): unknown[] {
+  const raw = request?.raw;
+  return typeof raw === "object" && raw !== null && "messages" in raw && Array.isArray(raw.messages)
+    ? raw.messages
+    : [];
+}
+
+/**
+ * Summary requests that are neither serialized (no `tools` key) nor the request before them
+ * with the instruction appended, so that a provider serves all but the instruction from its
+ * prompt cache.
+ */
+function misshapenSummaries(requests: readonly RecordedRequest[]): RecordedRequest[] {
+  return requests.filter((request, index) => {
+    if (!isSummaryRequest(request) || !hasToolsKey(request)) return false;
+    const prefix = wireMessages(request).slice(0, -1);
+    const before = wireMessages(requests[index - 1]).slice(0, prefix.length);
+    return JSON.stringify(prefix) !== JSON.stringify(before);
+  });
+}
+
 function isSummaryMessage(message: ChatMessage): boolean {
   return message.role === "user" && message.content.startsWith(SUMMARY_START);
 }
@@ -86,7 +107,7 @@ Deno.test("powercode keeps 30 tasks of fact files under an 8000 window and retai
   assert(peak <= 8000, `peak request ${peak} tokens is over the 8000 window`);
   const compactions = summaries(server.requests);
   assert(compactions.length >= 1, "no compaction happened");
-  assertEquals(compactions.filter(hasToolsKey), []);
+  assertEquals(misshapenSummaries(server.requests), []);
   assertEquals(lines(result.stdout, COMPRESSED).length, compactions.length);
   assertEquals(tasks(server.requests).length, 60);
   const last = server.requests.at(-1) ?? { body: undefined };
@@ -124,7 +145,7 @@ Deno.test("powercode -p finishes one task of 40 tool calls under an 8000 window 
   assertEquals(tasks(server.requests).length, 41);
   const compactions = summaries(server.requests);
   assert(compactions.length >= 1, "no compaction happened");
-  assertEquals(compactions.filter(hasToolsKey), []);
+  assertEquals(misshapenSummaries(server.requests), []);
   assert(
     compactions.every((request) => lastUserText(request).includes("in the middle of a task")),
     "a summary request of the one long task is not marked as a split turn",
@@ -183,7 +204,9 @@ Deno.test("powercode compacts and retries once when the real window is smaller t
   const at = server.requests.indexOf(overflow);
   const [summary, retry, next, ...rest] = server.requests.slice(at + 1);
   assertEquals(rest, []);
-  assert(summary && isSummaryRequest(summary) && !hasToolsKey(summary), "no summary request");
+  // Asked for after the conversation up to the cut, which fits the real window.
+  assert(summary && isSummaryRequest(summary), "no summary request");
+  assertEquals(misshapenSummaries([overflow, summary]), []);
   assert(retry?.body && retry.status === 200, "the retry was not accepted");
   assert(retry.promptTokens <= 6000, `the retry has ${retry.promptTokens} tokens`);
   assertEquals(lastMessage(retry), lastMessage(overflow));
@@ -269,7 +292,8 @@ Deno.test("powercode /context reports the context and /compact sends the focus t
       "  messages in history: 8\n  summary: none\n",
   );
   const summary = server.requests[4];
-  assert(summary && isSummaryRequest(summary) && !hasToolsKey(summary), "no summary request");
+  assert(summary && isSummaryRequest(summary), "no summary request");
+  assertEquals(misshapenSummaries(server.requests), []);
   assertEquals(summary.status, 200);
   assert(lastUserText(summary).endsWith("\n\nFocus the summary on: keep every FACT number"));
   assertEquals(factsIn(summary), [factOf(1), factOf(2)]);

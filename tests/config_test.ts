@@ -1,4 +1,4 @@
-import { assertEquals, assertThrows } from "@std/assert";
+import { assertEquals, assertMatch, assertThrows } from "@std/assert";
 import { ConfigError, parseProviderConfig } from "../src/config.ts";
 import { createTempProject } from "./support/project.ts";
 
@@ -13,6 +13,26 @@ Deno.test("parseProviderConfig() reads env:NAME keys and optional fields", () =>
       env({ OPENAI_KEY_X: "sk-1" }),
     ),
     { ...BASE, apiKey: "sk-1", reserveTokens: 1000, maxOutputTokens: 512 },
+  );
+});
+
+Deno.test("parseProviderConfig() reads cacheControl, off unless true, and refuses non-booleans", () => {
+  assertEquals(parseProviderConfig({ ...BASE, cacheControl: true }, "p.json", env({})), {
+    ...BASE,
+    apiKey: "no-key",
+    cacheControl: true,
+  });
+  assertEquals(
+    parseProviderConfig({ ...BASE, cacheControl: false }, "p.json", env({})).cacheControl,
+    undefined,
+  );
+  const error = assertThrows(
+    () => parseProviderConfig({ ...BASE, cacheControl: "yes" }, "p.json", env({})),
+    ConfigError,
+  );
+  assertEquals(
+    error.message,
+    'Invalid provider file "p.json": field "cacheControl" must be true or false, got "yes"',
   );
 });
 
@@ -139,6 +159,28 @@ Deno.test("powercode exits 2 with one line for each configuration error", async 
       'Invalid provider file ".powercode/other.json": field "baseURL" is required; field "contextWindow" is required';
     await expectError([], expected, { POWERCODE_PROVIDER: ".powercode/other.json" });
     await expectError(["--provider", ".powercode/other.json"], expected);
+  });
+  await t.step("contextWindow too small for the system prompt, tools and reserve", async () => {
+    await project.writeProvider({ ...BASE, contextWindow: 1000 });
+    const result = await project.run([]);
+    assertEquals([result.code, result.stdout], [2, ""]);
+    assertMatch(
+      result.stderr,
+      /^powercode: Invalid provider file "provider.json": field "contextWindow" \(1000\) is too small: the system prompt and tool definitions take about \d+ tokens and reserveTokens is 250, which leaves no room for messages\n$/,
+    );
+  });
+  await t.step("provider file inside the workspace, named or through a symlink", async () => {
+    await Deno.writeTextFile(`${project.workspace}/p.json`, JSON.stringify(BASE));
+    const real = await Deno.realPath(`${project.workspace}/p.json`);
+    const inside = (name: string) =>
+      `Cannot use provider file "${name}": it lies inside the workspace "workspace" (real path ` +
+      `"${real}"), where the agent's tools can read it; keep it in ./provider.json or ./.powercode/`;
+    await expectError(["--provider", "workspace/p.json"], inside("workspace/p.json"));
+    await Deno.remove(`${project.dir}/provider.json`);
+    await Deno.symlink("workspace/p.json", `${project.dir}/provider.json`);
+    await expectError([], inside("provider.json"));
+    await Deno.remove(`${project.dir}/provider.json`);
+    await Deno.remove(`${project.workspace}/p.json`);
   });
   await t.step(
     "unknown flag",

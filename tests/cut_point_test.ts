@@ -2,9 +2,9 @@ import { assertEquals } from "@std/assert";
 import type { Message, ToolCall } from "../src/messages.ts";
 import { findCutPoint } from "../src/context/cut_point.ts";
 
-/** A message of `tokens` estimated content tokens (4 ASCII characters each). */
+/** A text of about `tokens` estimated tokens: short words, one estimated token per 1.1. */
 function text(tokens: number): string {
-  return "x".repeat(tokens * 4);
+  return Array(Math.round(tokens / 1.1)).fill("ab").join(" ");
 }
 
 function user(tokens: number): Message {
@@ -27,7 +27,7 @@ function result(id: string, tokens: number): Message {
   return { role: "tool", toolCallId: id, content: text(tokens) };
 }
 
-// Estimated sizes: user(n)/reply(n) = n + 4; result("cN", n) = n + 5; calls(1 id) = 15.
+// Estimated sizes: user(n)/reply(n) ≈ n + 5; result("cN", n) ≈ n + 8; calls(1 id) ≈ 20.
 const STRADDLING: Message[] = [
   user(10),
   calls("c1", "c2", "c3"),
@@ -39,7 +39,7 @@ const STRADDLING: Message[] = [
 ];
 
 Deno.test("findCutPoint() moves a cut inside a tool-call group past its results", () => {
-  // Walking back reaches result c3 (313 tokens kept): c1..c3 go with their call.
+  // Walking back reaches result c3 (about 320 tokens kept): c1..c3 go with their call.
   assertEquals(findCutPoint(STRADDLING, 0, { keepRecentTokens: 250 }), {
     index: 5,
     splitTurn: true,
@@ -62,10 +62,10 @@ Deno.test("findCutPoint() cuts one long task at an assistant message (split turn
   for (let step = 1; step <= 60; step++) {
     history.push(calls(`c${step}`), result(`c${step}`, 100));
   }
-  // 120 tokens per step: 8 steps plus one result reach 1000, at step 52's result (index
-  // 104); the cut moves forward to step 53's assistant message.
+  // About 125 tokens per step: 8 steps reach 1000 at step 53's result (index 106); the cut
+  // moves forward to step 54's assistant message.
   const cut = findCutPoint(history, 0, { keepRecentTokens: 1000 });
-  assertEquals(cut, { index: 105, splitTurn: true });
+  assertEquals(cut, { index: 107, splitTurn: true });
   assertEquals(history[cut.index]?.role, "assistant");
 });
 

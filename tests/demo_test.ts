@@ -2,6 +2,7 @@
  * `deno task demo` (src/demo_compaction.ts) in a temp copy of the project, with the real
  * permission set, against the strict fake server.
  */
+import { estimateTextTokens } from "../src/context/tokens.ts";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
 import type { Message } from "../src/messages.ts";
 import { summaryMessage } from "../src/context/working_memory.ts";
@@ -82,7 +83,7 @@ Deno.test("deno task demo compacts 14 read_file rounds and answers from the summ
     after: await size(`${dir}/context-after.json`),
     summary: await size(`${dir}/compressed-summary.md`),
   };
-  const summaryTokens = Math.ceil(new TextEncoder().encode(summary.trimEnd()).length / 4);
+  const summaryTokens = estimateTextTokens(summary.trimEnd());
   assertEquals(
     result.stdout,
     [

@@ -148,3 +148,30 @@ Deno.test("editFile() refuses binary files", async () => {
     );
   });
 });
+
+Deno.test("editFile() refuses a file larger than 10 MB and an edit that would make one", async () => {
+  await withWorkspace(async (workspace) => {
+    const big = `${workspace.root}/big.txt`;
+    await Deno.writeTextFile(big, "x".repeat(10 * 1024 * 1024 + 1));
+    await assertRejects(
+      () => edit(workspace, { path: "big.txt", old_string: "x", new_string: "y" }),
+      RangeError,
+      `Cannot edit "big.txt": the file is 10.0 MB, more than the 10.0 MB edit_file changes; ` +
+        "change it with bash (sed, a script)",
+    );
+    await Deno.writeTextFile(`${workspace.root}/a.txt`, "ab".repeat(1024 * 1024));
+    await assertRejects(
+      () =>
+        edit(workspace, {
+          path: "a.txt",
+          old_string: "a",
+          new_string: "a".repeat(10),
+          replace_all: true,
+        }),
+      RangeError,
+      `Cannot edit "a.txt": the new content is 11.0 MB, more than the 10.0 MB the file tools ` +
+        "write; produce large files with bash",
+    );
+    assertEquals(await Deno.readTextFile(`${workspace.root}/a.txt`), "ab".repeat(1024 * 1024));
+  });
+});

@@ -1,7 +1,8 @@
-import { assertEquals, assertRejects } from "@std/assert";
+import { assert, assertEquals, assertRejects } from "@std/assert";
 import type { Workspace } from "../src/tools/workspace.ts";
 import { createReadFileTool } from "../src/tools/read_file.ts";
 import type { ToolOutput } from "../src/tools/registry.ts";
+import { within } from "./support/special_files.ts";
 import { withWorkspace } from "./support/workspace.ts";
 
 function read(
@@ -98,6 +99,21 @@ Deno.test("readFile() refuses an offset past the end and bad numbers", async () 
   });
 });
 
+Deno.test("readFile() counts a last line without a newline", async () => {
+  await withWorkspace(async (workspace) => {
+    await Deno.writeTextFile(`${workspace.root}/a.txt`, "one\ntwo");
+    assertEquals(await read(workspace, { path: "a.txt", offset: 2 }), {
+      content: "two",
+      summary: "line 2 of 2",
+    });
+    await assertRejects(
+      () => read(workspace, { path: "a.txt", offset: 3 }),
+      RangeError,
+      `Cannot read "a.txt": offset 3 is past the end of the file (2 lines)`,
+    );
+  });
+});
+
 Deno.test("readFile() refuses binary files", async () => {
   await withWorkspace(async (workspace) => {
     await Deno.writeFile(`${workspace.root}/nul.bin`, new Uint8Array([104, 105, 0, 1]));
@@ -150,5 +166,81 @@ Deno.test("readFile() refuses paths that escape the workspace", async () => {
         `Cannot access "${path}": path escapes the workspace`,
       );
     }
+  });
+});
+
+/** An 8 GB sparse file at `path` that starts with `text`; the rest reads as NUL bytes. */
+async function sparse(path: string, text: string): Promise<void> {
+  await Deno.writeTextFile(path, text);
+  await Deno.truncate(path, 8 * 1024 ** 3);
+}
+
+Deno.test("readFile() pages an 8 GB file at once, reading only what it returns", async () => {
+  await withWorkspace(async (workspace) => {
+    await sparse(`${workspace.root}/huge.log`, numbered(1, 3000));
+    const started = Date.now();
+    assertEquals(await within(2000, read(workspace, { path: "huge.log" })), {
+      content: `${numbered(1, 2000)}\n[Showing lines 1-2000; the file is too large to count ` +
+        "its lines. Use offset=2001 to read on]",
+      summary: "lines 1-2000 (8.0 GB file)",
+    });
+    assertEquals(await within(2000, read(workspace, { path: "huge.log", offset: 2001 })), {
+      content: `${numbered(2001, 3000)}\n[Showing lines 2001-3000; the file is too large to ` +
+        "count its lines. Use offset=3001 to read on]",
+      summary: "lines 2001-3000 (8.0 GB file)",
+    });
+    await assertRejects(
+      () => within(2000, read(workspace, { path: "huge.log", offset: 3001 })),
+      TypeError,
+      `Cannot read "huge.log": binary file (it contains NUL bytes)`,
+    );
+    assert(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
+  });
+});
+
+Deno.test("readFile() refuses a line beyond the first 64 MB of a huge file and says how to read it", async () => {
+  await withWorkspace(async (workspace) => {
+    await sparse(`${workspace.root}/huge.log`, numbered(1, 10));
+    await assertRejects(
+      () => within(5000, read(workspace, { path: "huge.log", offset: 12 })),
+      RangeError,
+      `Cannot read "huge.log": line 12 starts beyond the first 64 MB of the file; read on from ` +
+        "there with bash (sed -n '12,+199p' FILE)",
+    );
+  });
+});
+
+Deno.test("readFile() refuses an 8 GB file of NUL bytes at once", async () => {
+  await withWorkspace(async (workspace) => {
+    await sparse(`${workspace.root}/disk.img`, "");
+    await assertRejects(
+      () => within(2000, read(workspace, { path: "disk.img" })),
+      TypeError,
+      `Cannot read "disk.img": binary file (it contains NUL bytes)`,
+    );
+  });
+});
+
+Deno.test("readFile() reads the end of a 40 MB file and counts all its lines", async () => {
+  await withWorkspace(async (workspace) => {
+    const line = `${"y".repeat(39)}\n`;
+    await Deno.writeTextFile(`${workspace.root}/big.txt`, line.repeat(1024 * 1024));
+    assertEquals(await read(workspace, { path: "big.txt", offset: 1048575 }), {
+      content: line.repeat(2),
+      summary: "lines 1048575-1048576 of 1048576",
+    });
+  });
+});
+
+Deno.test("readFile() stops when the task is interrupted", async () => {
+  await withWorkspace(async (workspace) => {
+    await Deno.writeTextFile(`${workspace.root}/a.txt`, numbered(1, 100_000));
+    const controller = new AbortController();
+    controller.abort();
+    const tool = createReadFileTool(workspace);
+    const error = await assertRejects(() =>
+      tool.execute({ path: "a.txt", offset: 90_000 }, { signal: controller.signal })
+    );
+    assertEquals(error instanceof DOMException && error.name, "AbortError");
   });
 });

@@ -172,16 +172,16 @@ Deno.test("buildSummaryRequest() folds fewer messages only when cut results stil
   const messages: Message[] = [{ role: "user", content: "Read the logs" }];
   for (let index = 1; index <= 10; index++) messages.push(...step(index, 4000));
   const request = buildSummaryRequest({ messages, budgetTokens: 2500 });
-  // At MIN_RESULT_CHARS per result, the user message and 8 steps fit; step 9 begins the kept part.
-  assertEquals(request.folded, 17);
+  // At MIN_RESULT_CHARS per result, the user message and 7 steps fit; step 8 begins the kept part.
+  assertEquals(request.folded, 15);
   assertEquals(messages[request.folded]?.role, "assistant");
   assertEquals(requestTokens(request) <= 2500, true);
   const content = request.messages[0]?.content ?? "";
-  assertEquals([content.includes("(path=c8.txt)"), content.includes("(path=c9.txt)")], [
+  assertEquals([content.includes("(path=c7.txt)"), content.includes("(path=c8.txt)")], [
     true,
     false,
   ]);
-  assertEquals(content.match(/characters omitted/g)?.length, 8);
+  assertEquals(content.match(/characters omitted/g)?.length, 7);
 });
 
 Deno.test("buildSummaryRequest() cuts a first message that alone exceeds the budget", () => {

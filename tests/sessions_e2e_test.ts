@@ -163,16 +163,17 @@ Deno.test("powercode restores compaction and usage exactly when resuming after a
 });
 
 Deno.test("powercode restores the usage snapshot exactly: the next task compacts as it would have", async () => {
-  // Spaced digits cost a provider about twice what the bytes / 4 estimate says, so the
-  // first request of B compacts only when the usage reported for A's last reply is restored.
-  const digits = Array.from({ length: 1200 }, (_, i) => String((i * 7) % 10)).join(" ");
+  // Base64 costs a provider about 1.4 times what the estimate says, so the first request of
+  // B compacts only when the usage reported for A's last reply is restored.
+  const bytes = Array.from({ length: 2700 }, (_, i) => (i * 131 + 7) % 256);
+  const base64 = btoa(String.fromCharCode(...bytes));
   await checkResumeEquality({
     contextWindow: 3600,
     keepRecentTokens: 200,
-    files: { "digits.txt": `${digits}\nFACT-44\n` },
-    tasksA: ["A: read digits.txt"],
+    files: { "blob.txt": `${base64}\nFACT-44\n` },
+    tasksA: ["A: read blob.txt"],
     stepsA: [
-      toolCalls([{ id: "call_1", name: "read_file", args: { path: "digits.txt" } }]),
+      toolCalls([{ id: "call_1", name: "read_file", args: { path: "blob.txt" } }]),
       text("Read."),
     ],
     taskB: "B: and now?",
@@ -216,7 +217,7 @@ Deno.test("powercode --continue skips a torn last line with a warning and goes o
   ]);
 });
 
-Deno.test("powercode --continue refuses a damaged session and --resume an unknown id, in one line", async () => {
+Deno.test("powercode --continue refuses a damaged session and --resume an unknown id, in one line, exit 2", async () => {
   await using scripted = await startScriptedServer();
   await using project = await createTempProject();
   await project.writeProvider(provider(scripted.server.url));
@@ -226,7 +227,7 @@ Deno.test("powercode --continue refuses a damaged session and --resume an unknow
   await Deno.writeTextFile(path, lines.join("\n"));
   const before = await Deno.readTextFile(path);
   const result = await project.run(["--continue"], { stdin: "second task\n", env: ENV });
-  assertEquals(result.code, 1);
+  assertEquals(result.code, 2);
   assertEquals(
     result.stderr,
     `powercode: Cannot load session ".powercode/sessions/${id}.jsonl": line 2 is not valid JSON; ` +
@@ -234,7 +235,7 @@ Deno.test("powercode --continue refuses a damaged session and --resume an unknow
   );
   assertEquals(await Deno.readTextFile(path), before, "a damaged file must be left as it was");
   const unknown = await project.run(["--resume", "20260101-000000-abcdef"], { env: ENV });
-  assertEquals(unknown.code, 1);
+  assertEquals(unknown.code, 2);
   assertEquals(
     unknown.stderr,
     'powercode: Cannot resume session "20260101-000000-abcdef": no such session in ' +

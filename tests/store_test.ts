@@ -1,6 +1,6 @@
 import { assertEquals, assertMatch, assertRejects } from "@std/assert";
 import { Session, type SessionRecord } from "../src/session/session.ts";
-import { SessionStore } from "../src/session/store.ts";
+import { SessionError, SessionStore } from "../src/session/store.ts";
 import { pathsOf } from "./support/tool_paths.ts";
 
 const ID = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
@@ -59,6 +59,30 @@ Deno.test("SessionFile.write() puts each record on disk before returning", async
     assertEquals(lines(file.path).slice(1), [USER]);
     file.write(USAGE);
     assertEquals(lines(file.path).slice(1), [USER, USAGE]);
+  });
+});
+
+Deno.test("SessionStore writes every string of a header and record through its redact", async () => {
+  await withStore(async (_, dir) => {
+    const store = new SessionStore(dir, {
+      redact: (text) => text.replaceAll("sk-9", "[redacted]"),
+    });
+    const created = store.create({ model: "model-sk-9" });
+    created.write({ type: "message", message: { role: "user", content: 'say "sk-9"' } });
+    created.close();
+    const loaded = await store.load(created.id);
+    loaded.file.write({
+      type: "message",
+      message: { role: "assistant", content: "sk-9!", toolCalls: [] },
+    });
+    loaded.file.close();
+    const text = Deno.readTextFileSync(created.path);
+    assertEquals(text.includes("sk-9"), false);
+    assertEquals(lines(created.path).slice(1), [
+      { type: "message", message: { role: "user", content: 'say "[redacted]"' } },
+      { type: "message", message: { role: "assistant", content: "[redacted]!", toolCalls: [] } },
+    ]);
+    assertEquals((lines(created.path)[0] as { model: string }).model, "model-[redacted]");
   });
 });
 
@@ -161,6 +185,21 @@ Deno.test("SessionStore.load() rejects a malformed line with its file and number
       assertEquals(error.message, `Cannot load session "${path}": ${reason}`);
       assertEquals(Deno.readTextFileSync(path).endsWith(body), true);
     }
+  });
+});
+
+Deno.test("SessionStore.load() refuses a session that is open elsewhere until it is closed", async () => {
+  await withStore(async (store, dir) => {
+    const created = store.create({ model: "m" });
+    const inUse = (id: string) =>
+      `Cannot resume session "${id}": another powercode process is using it ` +
+      `("${dir}/${id}.jsonl" is locked); wait for it to end`;
+    await assertRejects(() => store.load(created.id), SessionError, inUse(created.id));
+    created.close();
+    const first = await store.load(created.id);
+    await assertRejects(() => store.load(created.id), SessionError, inUse(created.id));
+    first.file.close();
+    (await store.load(created.id)).file.close();
   });
 });
 

@@ -4,7 +4,6 @@ import {
   buildWorkingMemory,
   MISSING_RESULT,
   repairPairing,
-  shrinkToFit,
   summaryMessage,
   truncateMiddle,
   withFileLists,
@@ -97,58 +96,6 @@ Deno.test("repairPairing() drops results without their call and repeated results
   assertEquals(messages.length, 7);
 });
 
-Deno.test("shrinkToFit() leaves out the oldest pieces but keeps the last user message", () => {
-  const session = sessionOf([
-    { role: "user", content: "A" },
-    calls("c1"),
-    result("c1"),
-    calls("c2"),
-    result("c2"),
-    { role: "user", content: "B" },
-    calls("c3"),
-    result("c3"),
-    calls("c4"),
-    result("c4"),
-  ], { summary: "S", compactedUntil: 0 });
-  const note = (count: number) =>
-    `${SUMMARY_TEXT}\n\n(${count} earlier messages were left out of this request to fit the context window.)`;
-  assertEquals(shrinkToFit(session, (messages) => messages.length <= 6), {
-    messages: [
-      { role: "user", content: note(5) },
-      { role: "user", content: "B" },
-      calls("c3"),
-      result("c3"),
-      calls("c4"),
-      result("c4"),
-    ],
-    toolOutputLimit: 500,
-    omitted: 5,
-  });
-  assertEquals(shrinkToFit(session, (messages) => messages.length <= 4)?.messages, [
-    { role: "user", content: note(7) },
-    { role: "user", content: "B" },
-    calls("c4"),
-    result("c4"),
-  ]);
-  assertEquals(shrinkToFit(session, () => false), undefined);
-});
-
-Deno.test("shrinkToFit() cuts older tool outputs before the results of the newest step", () => {
-  const long = (id: string) => `${id} head ${"x".repeat(3000)} middle ${"y".repeat(3000)} tail`;
-  const session = sessionOf([
-    { role: "user", content: "Read both" },
-    calls("c1"),
-    result("c1", long("c1")),
-    calls("c2"),
-    result("c2", long("c2")),
-  ]);
-  const size = (messages: Message[]) => messages.reduce((sum, m) => sum + m.content.length, 0);
-  const shrunk = shrinkToFit(session, (messages) => size(messages) <= 8000);
-  assertEquals(shrunk?.toolOutputLimit, 1000);
-  assertEquals(shrunk?.messages[2], result("c1", truncateMiddle(long("c1"), 1000)));
-  assertEquals(shrunk?.messages[4], result("c2", long("c2")));
-});
-
 Deno.test("withFileLists() replaces the lists a summary already carries", () => {
   const files = { filesRead: ["a.md", "b.md"], filesModified: [] };
   const summary = withFileLists("## User Goal\nx", files);
@@ -158,4 +105,37 @@ Deno.test("withFileLists() replaces the lists a summary already carries", () => 
     withFileLists(summary, { filesRead: ["a.md"], filesModified: ["c.md"] }),
     "## User Goal\nx\n\n---\nFiles read: a.md\nFiles modified: c.md",
   );
+});
+
+Deno.test("buildWorkingMemory() only appends as history grows, and stops at `end` on a prefix", () => {
+  // A session with every kind of repair: a summary, a long output, an interrupted call, a
+  // task without a reply.
+  const history: Message[] = [
+    { role: "user", content: "folded" },
+    { role: "assistant", content: "folded answer", toolCalls: [] },
+    { role: "user", content: "task 1" },
+    calls("c1", "c2"),
+    result("c1", "z".repeat(9000)),
+    { role: "user", content: "task 2 (the reply failed)" },
+    { role: "user", content: "task 3" },
+    calls("c3"),
+    result("c3"),
+    { role: "assistant", content: "done", toolCalls: [] },
+    { role: "user", content: "task 4" },
+  ];
+  const compaction = { summary: "S", compactedUntil: 2 };
+  let previous: Message[] = [];
+  for (let length = 3; length <= history.length; length++) {
+    const memory = buildWorkingMemory(sessionOf(history.slice(0, length), compaction));
+    // A request is built only once the newest step's results are in.
+    if (history[length]?.role === "tool") continue;
+    assertEquals(memory.slice(0, previous.length), previous, `history of ${length}`);
+    previous = memory;
+  }
+  const whole = buildWorkingMemory(sessionOf(history, compaction));
+  for (let end = 3; end <= history.length; end++) {
+    if (history[end]?.role === "tool") continue;
+    const prefix = buildWorkingMemory(sessionOf(history, compaction), { end });
+    assertEquals(whole.slice(0, prefix.length), prefix, `end ${end}`);
+  }
 });

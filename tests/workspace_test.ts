@@ -175,3 +175,57 @@ console.log(JSON.stringify(results));`,
     ]);
   });
 });
+
+Deno.test("Workspace.resolve() through a symlinked workspace gives paths under the link", async () => {
+  await withWorkspace(async (_, parent) => {
+    await Deno.symlink(`${parent}/ws`, `${parent}/alias`);
+    const workspace = await Workspace.open(`${parent}/alias`);
+    await Deno.symlink(`${parent}/alias/sub`, `${parent}/ws/via-alias`);
+    assertEquals(await workspace.resolve("a.txt"), `${parent}/alias/a.txt`);
+    assertEquals(await workspace.resolve(`${parent}/ws/sub/x`), `${parent}/alias/sub/x`);
+    assertEquals(await workspace.resolve(`${parent}/alias/sub/x`), `${parent}/alias/sub/x`);
+    assertEquals(await workspace.resolve("via-alias/new.txt"), `${parent}/alias/sub/new.txt`);
+    assertEquals(await workspace.resolve("."), `${parent}/alias`);
+    await Deno.symlink(`${parent}/outside`, `${parent}/ws/out`);
+    for (const path of ["..", "../outside/secret.txt", "out/secret.txt", `${parent}/outside`]) {
+      await assertEscapes(workspace, path);
+    }
+  });
+});
+
+Deno.test("the file tools work in a symlinked workspace with permissions for the link only", async () => {
+  await withWorkspace(async (_, parent) => {
+    await Deno.symlink(`${parent}/ws`, `${parent}/project`);
+    await Deno.symlink(`${parent}/outside`, `${parent}/ws/out`);
+    const script = `${parent}/check.ts`;
+    const tools = new URL("../src/tools/", import.meta.url).href;
+    await Deno.writeTextFile(
+      script,
+      `import { Workspace } from "${tools}workspace.ts";
+import { createReadFileTool } from "${tools}read_file.ts";
+import { createWriteFileTool } from "${tools}write_file.ts";
+const workspace = await Workspace.open("project");
+const signal = new AbortController().signal;
+const results = [
+  (await createWriteFileTool(workspace).execute({ path: "sub/w.txt", content: "hi" }, { signal }))
+    .content,
+  (await createReadFileTool(workspace).execute({ path: "sub/w.txt" }, { signal })).content,
+];
+await createReadFileTool(workspace).execute({ path: "out/secret.txt" }, { signal })
+  .catch((error) => results.push(error.message));
+console.log(JSON.stringify(results));`,
+    );
+    const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--no-prompt", "--allow-read=./project", "--allow-write=./project", script],
+      cwd: parent,
+    }).output();
+    assertEquals(new TextDecoder().decode(stderr), "");
+    assertEquals(code, 0);
+    assertEquals(JSON.parse(new TextDecoder().decode(stdout)), [
+      `Wrote 2 bytes to "sub/w.txt" (new file)`,
+      "hi",
+      `Cannot access "out/secret.txt": path escapes the workspace`,
+    ]);
+    assertEquals(await Deno.readTextFile(`${parent}/ws/sub/w.txt`), "hi");
+  });
+});

@@ -112,3 +112,26 @@ Deno.test("writeFile() refuses a dangling symlink", async () => {
     assertEquals(await names(`${parent}/outside`), []);
   });
 });
+
+Deno.test("writeFile() refuses content larger than 10 MB", async () => {
+  await withWorkspace(async (workspace) => {
+    await assertRejects(
+      () => write(workspace, "big.txt", "é".repeat(5 * 1024 * 1024 + 1)),
+      RangeError,
+      `Cannot write "big.txt": the new content is 10.0 MB, more than the 10.0 MB the file ` +
+        "tools write; produce large files with bash",
+    );
+    assertEquals(await names(workspace.root), []);
+  });
+});
+
+Deno.test("writeFile() writes file names up to the 255-byte limit", async () => {
+  await withWorkspace(async (workspace) => {
+    for (const length of [241, 242, 255]) {
+      const name = "n".repeat(length);
+      assertEquals((await write(workspace, name, "x")).summary, "created, 1 line, 1 B");
+      assertEquals(await Deno.readTextFile(`${workspace.root}/${name}`), "x");
+    }
+    assertEquals(await names(workspace.root), [241, 242, 255].map((n) => "n".repeat(n)));
+  });
+});

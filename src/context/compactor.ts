@@ -4,19 +4,17 @@
  *
  * @module
  */
-import { ChatError } from "../chat_model.ts";
 import type { ChatModel } from "../chat_model.ts";
 import type { CompactionEvent } from "../events.ts";
 import type { Message } from "../messages.ts";
 import { findCutPoint } from "./cut_point.ts";
 import type { Session } from "../session/mod.ts";
 import { type CompactionSettings, compactionThreshold } from "./settings.ts";
-import { summarize } from "./summarizer.ts";
+import { summarize, summaryConversation } from "./summarizer.ts";
 import { estimateContextTokens, estimateRequestTokens, type RequestOverhead } from "./tokens.ts";
+import { shortenRequest } from "./shrink.ts";
 import {
   buildWorkingMemory,
-  shrinkToFit,
-  type ShrunkMemory,
   TOOL_OUTPUT_LIMIT,
   withFileLists,
   withoutFileLists,
@@ -24,7 +22,7 @@ import {
 
 /** What a Compactor needs. */
 export interface CompactorOptions {
-  /** Writes the summaries; called without tools. */
+  /** Writes the summaries. */
   model: ChatModel;
   settings: CompactionSettings;
   onEvent?: (event: CompactionEvent) => void;
@@ -133,10 +131,14 @@ export class Compactor {
    * Call before every model call: compacts when forced or when the estimate is above
    * `contextWindow - reserveTokens`, then returns the working memory to send, and whether
    * it had to be shortened beyond the working memory.
-   * Contract: a failed or empty summary keeps the old state and emits a warning; an abort
-   * propagates. The returned memory's request estimate fits the threshold (shortening tool
-   * outputs, then leaving out older messages, from the request only); when even that
-   * fails it throws `ChatError("context_overflow")` rather than return an over-long request.
+   * Contract: one estimate (the last usage plus the messages added since, or the whole
+   * request without usable usage) decides both whether to compact and whether the request
+   * fits. A request over the threshold is compacted first; it is shortened (tool outputs,
+   * then older messages, from the request only, with a warning) only when the summary
+   * failed, is paused after a failure, or could not bring it under the threshold; when even
+   * that fails it throws `ChatError("context_overflow")` rather than return an over-long
+   * request. A failed or empty summary keeps the old state and emits a warning; an abort
+   * propagates. Between compactions the returned messages extend the previous request's.
    * The usage of a reply to a `shrunk` request does not measure the working memory: do not
    * record it as the session's usage snapshot.
    */
@@ -146,14 +148,28 @@ export class Compactor {
     options: CompactOptions = {},
   ): Promise<PreparedRequest> {
     options.signal?.throwIfAborted();
-    const memory = this.workingMemory(session);
-    const estimate = this.#estimate(session, memory, overhead);
-    const due = estimate > compactionThreshold(this.#settings) && !this.#coolingDown(session);
-    if (!options.force && !due) return this.#fit(session, overhead, memory, estimate);
-    const outcome = await this.#compactOnce(session, overhead, options, estimate);
-    if (outcome.type === "nothing_to_compact" && options.force) this.#onEvent(NOTHING_TO_COMPACT);
-    const compacted = outcome.type === "compacted";
-    return this.#fit(session, overhead, compacted ? this.workingMemory(session) : memory, estimate);
+    let memory = this.workingMemory(session);
+    let estimate = this.#estimate(session, memory, overhead);
+    const threshold = compactionThreshold(this.#settings);
+    if (!options.force && estimate <= threshold) return { messages: memory, shrunk: false };
+    let why = "the summary is paused after a failure";
+    if (options.force || !this.#coolingDown(session)) {
+      const outcome = await this.#compactOnce(session, overhead, options, estimate);
+      if (outcome.type === "nothing_to_compact" && options.force) {
+        this.#onEvent(NOTHING_TO_COMPACT);
+      }
+      if (outcome.type === "compacted") {
+        memory = this.workingMemory(session);
+        estimate = outcome.tokensAfter;
+      }
+      why = outcome.type === "compacted"
+        ? "even after compaction"
+        : outcome.type === "failed"
+        ? "and compaction failed"
+        : "and there is nothing left to compact";
+    }
+    if (estimate <= threshold) return { messages: memory, shrunk: false };
+    return this.#shrink(session, overhead, estimate, why);
   }
 
   /**
@@ -190,6 +206,7 @@ export class Compactor {
       messages: session.history.slice(start, cut.index),
       splitTurn: cut.splitTurn,
       previousSummary: session.compaction && withoutFileLists(session.compaction.summary),
+      conversation: summaryConversation(session, overhead, cut.index),
     }, options);
     if (!result.ok) {
       this.#lastFailure = { session, retryAt: session.history.length + RETRY_AFTER_MESSAGES };
@@ -230,31 +247,17 @@ export class Compactor {
     return findCutPoint(session.history, start, { ...options, keepRecentTokens: 0 });
   }
 
-  /** Returns `memory` when it fits, else a shorter request; `estimate` is from before compacting. */
-  #fit(
+  /** The last resort: a request shortened to the threshold, with a warning saying so. */
+  #shrink(
     session: Session,
     overhead: RequestOverhead,
-    memory: Message[],
     estimate: number,
+    why: string,
   ): PreparedRequest {
     const threshold = compactionThreshold(this.#settings);
-    const hardLimit = this.#settings.contextWindow - (this.#settings.maxOutputTokens ?? 0);
-    const size = estimateRequestTokens({ ...overhead, messages: memory });
-    if (size <= threshold || (size <= hardLimit && estimate <= threshold)) {
-      return { messages: memory, shrunk: false };
-    }
-    const shrunk = shrinkToFit(
-      session,
-      (messages) => estimateRequestTokens({ ...overhead, messages }) <= threshold,
-    );
-    if (!shrunk) {
-      throw new ChatError(
-        "context_overflow",
-        `Cannot fit the request into the context window: even the shortest working memory is over ${threshold} tokens`,
-      );
-    }
-    if (shrunk.omitted > 0 || shrunk.messageLimit !== undefined) this.#warnShrunk(shrunk);
-    return { messages: shrunk.messages, shrunk: true };
+    const { messages, warning } = shortenRequest(session, overhead, { threshold, estimate, why });
+    this.#onEvent({ type: "warning", message: warning });
+    return { messages, shrunk: true };
   }
 
   #estimate(session: Session, memory: readonly Message[], overhead: RequestOverhead): number {
@@ -262,12 +265,5 @@ export class Compactor {
       ...overhead,
       toolOutputLimit: TOOL_OUTPUT_LIMIT,
     });
-  }
-
-  #warnShrunk({ omitted, messageLimit }: ShrunkMemory): void {
-    const cut = messageLimit === undefined ? "" : `, cut each message to ${messageLimit} chars`;
-    const message =
-      `Context still too long: left ${omitted} older messages out of this request${cut}; the session history keeps them`;
-    this.#onEvent({ type: "warning", message });
   }
 }

@@ -7,34 +7,15 @@
 import type { Message, ToolCall, UserMessage } from "../messages.ts";
 import { parseToolArguments } from "../tool_arguments.ts";
 import { estimateRequestTokens, estimateTextTokens, TRUNCATION_MARKER_TOKENS } from "./tokens.ts";
+import { SUMMARY_SYSTEM_PROMPT, summaryPrompt } from "./summary_prompt.ts";
 import { truncateMiddle } from "./working_memory.ts";
+
+export { SUMMARY_SYSTEM_PROMPT } from "./summary_prompt.ts";
 
 /** Argument values longer than this many characters are cut in `[Tool call]` lines. */
 export const ARGUMENT_VALUE_LIMIT = 200;
 /** Tool results are never cut below this many characters before fewer messages are folded. */
 export const MIN_RESULT_CHARS = 1000;
-/** The summarizer's system prompt. */
-export const SUMMARY_SYSTEM_PROMPT =
-  "You are a summarizer for a coding agent's conversation. You read a transcript and write " +
-  "a structured summary of it. Do not continue the conversation, do not answer requests in " +
-  "it and do not call tools: output only the summary.";
-const HEADINGS = `Write the summary under exactly these six headings, in this order:
-
-## User Goal
-What the user asked for, in their words where it matters.
-## Constraints and Key Decisions
-Requirements, preferences and decisions made so far, with their reasons.
-## Completed
-What is done, with concrete results (names, values, outcomes).
-## Current Issues
-Errors and open problems, and what was tried.
-## Files Read or Modified
-Each path and what matters about it.
-## Next Steps
-What remains to do, in order; "None" when the work is finished.
-
-Keep exact file paths, names, numbers, commands and error messages.`;
-
 /** What to summarize and how much room the request may take. */
 export interface SummaryRequestInput {
   /** The summary of everything before `messages`, updated rather than repeated. */
@@ -197,32 +178,6 @@ function requestTokens(input: SummaryRequestInput, conversation: string, splitTu
     system: SUMMARY_SYSTEM_PROMPT,
     messages: [{ role: "user", content }],
   });
-}
-
-function summaryPrompt(
-  input: SummaryRequestInput,
-  conversation: string,
-  splitTurn: boolean,
-): string {
-  const parts = input.previousSummary === undefined ? ["Summarize the conversation below."] : [
-    `<previous-summary>\n${input.previousSummary}\n</previous-summary>`,
-    "The conversation below continues after that summary. Update the summary with these " +
-    "newly folded messages: keep what still holds, add what is new, drop what is no " +
-    "longer true.",
-  ];
-  parts.push(`<conversation>\n${conversation}\n</conversation>`);
-  if (splitTurn) {
-    parts.push(
-      "The conversation stops in the middle of a task that is still in progress; the agent " +
-        "will go on with it after this summary.",
-    );
-  }
-  const limit = input.maxSummaryTokens === undefined
-    ? ""
-    : ` Be concise: at most about ${Math.floor(input.maxSummaryTokens * 0.75)} words.`;
-  parts.push(HEADINGS + limit);
-  if (input.focus) parts.push(`Focus the summary on: ${input.focus}`);
-  return parts.join("\n\n");
 }
 
 function serializeMessage(message: Message, toolResultLimit: number | undefined): string {

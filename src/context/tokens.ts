@@ -1,12 +1,15 @@
 /**
- * Token estimation for compaction decisions: ceil(UTF-8 bytes / 4) per text,
- * plus small fixed overheads per message and tool call.
+ * Token estimation for compaction decisions and the fit check: texts as `estimateTextTokens`
+ * counts them, plus small fixed overheads per message and tool call; anchored on the last
+ * reported usage where there is one.
  *
  * @module
  */
-import { utf8Length } from "../utf8.ts";
 import type { Message, ToolDefinition } from "../messages.ts";
 import type { Session } from "../session/mod.ts";
+import { estimateTextTokens } from "./text_tokens.ts";
+
+export { estimateTextTokens } from "./text_tokens.ts";
 
 /** Tokens counted per message for its role and separators. */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
@@ -15,6 +18,8 @@ export const TOOL_CALL_OVERHEAD_TOKENS = 3;
 /** Tokens counted for the marker a truncated tool output carries. */
 export const TRUNCATION_MARKER_TOKENS = 12;
 const REQUEST_OVERHEAD_TOKENS = 3;
+/** How far `estimateTextTokens` may overshoot ordinary text; used to under-count safely. */
+const MAX_OVERSHOOT = 1.25;
 
 /** What a request carries besides its messages. */
 export interface RequestOverhead {
@@ -26,14 +31,6 @@ export interface RequestOverhead {
 export interface EstimateOptions {
   /** Tool outputs longer than this many characters are estimated as head + marker + tail. */
   toolOutputLimit?: number;
-}
-
-/**
- * Estimates the tokens of a text as ceil(UTF-8 bytes / 4).
- * Contract: pure; counts bytes without allocating an encoded copy.
- */
-export function estimateTextTokens(text: string): number {
-  return Math.ceil(utf8Length(text) / 4);
 }
 
 /**
@@ -96,19 +93,54 @@ export function estimateContextTokens(
   workingMemory: readonly Message[],
   options: RequestOverhead & EstimateOptions,
 ): number {
-  const { history, usage } = session;
-  const compactedUntil = session.compaction?.compactedUntil ?? 0;
-  const usable = usage !== undefined && usage.totalTokens > 0 &&
-    usage.historyLength >= compactedUntil && usage.historyLength <= history.length;
-  if (!usable) {
-    return estimateRequestTokens({ ...options, messages: workingMemory });
-  }
+  const { history } = session;
+  const usage = usableUsage(session);
+  if (!usage) return estimateRequestTokens({ ...options, messages: workingMemory });
   let tokens = usage.totalTokens;
   for (let index = usage.historyLength; index < history.length; index++) {
     const message = history[index];
     if (message) tokens += estimateMessageTokens(message, options);
   }
   return tokens;
+}
+
+/**
+ * Estimates the request made of `system`, `tools` and `prefix`, the working memory up to
+ * history index `end`. With a usable usage snapshot it is anchored like
+ * `estimateContextTokens`: the snapshot, plus the messages between it and `end`, minus those
+ * between `end` and it counted at their lowest likely size (estimate / 1.25); never more
+ * than the full estimate of the request.
+ * Contract: pure; cost is linear in the prefix.
+ */
+export function estimatePrefixTokens(
+  session: Pick<Session, "history" | "usage" | "compaction">,
+  end: number,
+  prefix: readonly Message[],
+  options: RequestOverhead & EstimateOptions,
+): number {
+  const full = estimateRequestTokens({ ...options, messages: prefix });
+  const usage = usableUsage(session);
+  if (!usage) return full;
+  let tokens = usage.totalTokens;
+  for (let index = usage.historyLength; index < end; index++) {
+    const message = session.history[index];
+    if (message) tokens += estimateMessageTokens(message, options);
+  }
+  for (let index = end; index < usage.historyLength; index++) {
+    const message = session.history[index];
+    if (message) tokens -= estimateMessageTokens(message, options) / MAX_OVERSHOOT;
+  }
+  return Math.min(full, Math.ceil(tokens));
+}
+
+function usableUsage(
+  session: Pick<Session, "history" | "usage" | "compaction">,
+): Session["usage"] {
+  const { usage } = session;
+  const compactedUntil = session.compaction?.compactedUntil ?? 0;
+  const usable = usage !== undefined && usage.totalTokens > 0 &&
+    usage.historyLength >= compactedUntil && usage.historyLength <= session.history.length;
+  return usable ? usage : undefined;
 }
 
 function estimateShownTokens(text: string, limit: number | undefined): number {

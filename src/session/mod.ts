@@ -14,5 +14,5 @@ export type {
   SessionSink,
   UsageSnapshot,
 } from "./session.ts";
-export { SessionFile, SessionStore } from "./store.ts";
+export { SessionError, SessionFile, SessionStore } from "./store.ts";
 export type { LoadedSession, SessionHeader, SessionInfo } from "./store.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 import { type PathsOf, Session, type SessionSink } from "./session.ts";
-import type { SessionFile, SessionStore } from "./store.ts";
+import { SessionError, type SessionFile, type SessionStore } from "./store.ts";
 
 /** Which session to open. */
 export type SessionChoice =
@@ -24,8 +24,8 @@ export interface OpenSessionOptions {
 
 /**
  * Opens the chosen session.
- * Contract: a missing or damaged session throws an Error whose one-line message names the
- * file or id and says how to start fresh; `latest` without any session starts a new one
+ * Contract: a missing, damaged or locked session throws a `SessionError` whose one-line
+ * message names the file or id and says how to start fresh; `latest` without any session starts a new one
  * and reports it.
  */
 export async function openSession(
@@ -41,7 +41,9 @@ export async function openSession(
   if (id === undefined) return newSession(store, options);
   const loaded = await store.load(id).catch((error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
-    throw new Error(`${message}; run powercode without --continue/--resume for a new session`);
+    throw new SessionError(
+      `${message}; run powercode without --continue/--resume for a new session`,
+    );
   });
   for (const warning of loaded.warnings) options.report(`⚠ ${warning}`);
   const session = Session.fromRecords(loaded.records, {

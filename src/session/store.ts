@@ -4,17 +4,12 @@
  *
  * @module
  */
+import { parseSession, SessionError } from "./parse.ts";
+import { SESSION_VERSION, type SessionHeader } from "./records.ts";
 import type { SessionRecord, SessionSink } from "./session.ts";
-import { isObject } from "../check.ts";
-import {
-  isRecordType,
-  isSessionHeader,
-  isSessionRecord,
-  SESSION_VERSION,
-  type SessionHeader,
-} from "./records.ts";
 
 export type { SessionHeader } from "./records.ts";
+export { SessionError } from "./parse.ts";
 
 /** A session read back from disk, with its file open for appending. */
 export interface LoadedSession {
@@ -32,6 +27,9 @@ export interface SessionInfo {
   messages: number;
 }
 
+/** Rewrites a string before it reaches the file. */
+export type Redact = (text: string) => string;
+
 const ID_PATTERN = /^[A-Za-z0-9_-]+$/;
 const EXTENSION = ".jsonl";
 const NEWLINE = 0x0a;
@@ -44,16 +42,26 @@ const FIRST_TASK_LENGTH = 60;
  */
 export class SessionFile implements SessionSink {
   #file: Deno.FsFile | undefined;
+  #redact: Redact | undefined;
 
   /** Wraps `file` (session `id` at `path`), opened for appending; get one from SessionStore. */
-  constructor(readonly id: string, readonly path: string, file: Deno.FsFile) {
+  constructor(
+    readonly id: string,
+    readonly path: string,
+    file: Deno.FsFile,
+    options: { redact?: Redact | undefined } = {},
+  ) {
     this.#file = file;
+    this.#redact = options.redact;
   }
 
-  /** Appends `record` as one line. Throws when the file is closed or the disk refuses. */
+  /**
+   * Appends `record` as one line. Throws when the file is closed or the disk refuses.
+   * Contract: every string in the record passes through the store's `redact` first.
+   */
   write(record: SessionRecord): void {
     if (!this.#file) throw new Error(`Cannot write to session "${this.path}": the file is closed`);
-    appendLine(this.#file, record);
+    appendLine(this.#file, record, this.#redact);
   }
 
   /** Closes the file; later writes throw. Closing twice is harmless. */
@@ -74,10 +82,20 @@ export class SessionFile implements SessionSink {
  * cannot name a path outside `dir`.
  */
 export class SessionStore {
-  /** A store over `dir` (e.g. `.powercode/sessions`); nothing is touched until `create`. */
-  constructor(readonly dir: string) {}
+  #redact: Redact | undefined;
 
-  /** Starts a new session file whose header line is on disk when this returns. */
+  /**
+   * A store over `dir` (e.g. `.powercode/sessions`); nothing is touched until `create`.
+   * `redact` rewrites every string before it is written (it removes the provider's secrets).
+   */
+  constructor(readonly dir: string, options: { redact?: Redact | undefined } = {}) {
+    this.#redact = options.redact;
+  }
+
+  /**
+   * Starts a new session file whose header line is on disk when this returns.
+   * Contract: the file is locked for this process until the SessionFile is closed.
+   */
   create(options: { model: string }): SessionFile {
     Deno.mkdirSync(this.dir, { recursive: true });
     const created = new Date().toISOString();
@@ -85,29 +103,52 @@ export class SessionStore {
     const path = this.#path(id);
     // `createNew` never clobbers an existing session, however unlikely an id collision is.
     const file = Deno.openSync(path, { append: true, createNew: true });
+    file.lockSync(true);
     const { model } = options;
-    appendLine(file, { type: "session", version: SESSION_VERSION, id, created, model });
-    return new SessionFile(id, path, file);
+    const header = { type: "session", version: SESSION_VERSION, id, created, model };
+    appendLine(file, header, this.#redact);
+    return new SessionFile(id, path, file, { redact: this.#redact });
   }
 
   /**
    * Reads session `id` and opens it for appending.
+   * Contract: throws a `SessionError` naming the session when it does not exist or another
+   * process has it open (an exclusive `flock` held as long as the SessionFile is open; the
+   * kernel drops it when a process dies, so a crash leaves no stale lock).
    * Contract: a torn last line is skipped with a warning and cut from the file, so the next
-   * append starts on a new line; any other malformed line throws an Error naming the file and
-   * line, and leaves the file untouched.
+   * append starts on a new line; any other malformed or inconsistent line throws a
+   * `SessionError` naming the file and line, and leaves the file untouched.
    */
   async load(id: string): Promise<LoadedSession> {
     const path = this.#path(id);
-    const bytes = ID_PATTERN.test(id) ? await readIfExists(path) : undefined;
-    if (!bytes) throw new Error(`Cannot resume session "${id}": no such session in ${this.dir}`);
-    const parsed = parseSession(bytes, path);
-    if (parsed.keptBytes < bytes.length) await Deno.truncate(path, parsed.keptBytes);
-    const file = await Deno.open(path, { append: true });
-    if (parsed.keptBytes > 0 && bytes[parsed.keptBytes - 1] !== NEWLINE) {
-      writeAll(file, new TextEncoder().encode("\n"));
+    const file = ID_PATTERN.test(id) ? await openIfExists(path) : undefined;
+    if (!file) {
+      throw new SessionError(`Cannot resume session "${id}": no such session in ${this.dir}`);
     }
-    const { header, records, warnings } = parsed;
-    return { header, records, warnings, file: new SessionFile(id, path, file) };
+    try {
+      if (!await file.tryLock(true)) {
+        throw new SessionError(
+          `Cannot resume session "${id}": another powercode process is using it ("${path}" ` +
+            "is locked); wait for it to end",
+        );
+      }
+      const bytes = await Deno.readFile(path);
+      const parsed = parseSession(bytes, path);
+      if (parsed.keptBytes < bytes.length) await Deno.truncate(path, parsed.keptBytes);
+      if (parsed.keptBytes > 0 && bytes[parsed.keptBytes - 1] !== NEWLINE) {
+        writeAll(file, new TextEncoder().encode("\n"));
+      }
+      const { header, records, warnings } = parsed;
+      return {
+        header,
+        records,
+        warnings,
+        file: new SessionFile(id, path, file, { redact: this.#redact }),
+      };
+    } catch (error) {
+      file.close();
+      throw error;
+    }
   }
 
   /** The id of the most recently modified session, undefined when there is none. */
@@ -168,46 +209,11 @@ export class SessionStore {
   }
 }
 
-/** `keptBytes`: the file's bytes before a torn last line. */
-type ParsedSession = Omit<LoadedSession, "file"> & { keptBytes: number };
-
-function parseSession(bytes: Uint8Array, path: string): ParsedSession {
-  const fail = (reason: string) => new Error(`Cannot load session "${path}": ${reason}`);
-  const body = bytes.at(-1) === NEWLINE ? bytes.subarray(0, -1) : bytes;
-  const lines = new TextDecoder().decode(body).split("\n");
-  const values: unknown[] = [];
-  const warnings: string[] = [];
-  let keptBytes = bytes.length;
-  for (const [index, line] of lines.entries()) {
-    try {
-      values.push(JSON.parse(line));
-    } catch {
-      if (index < lines.length - 1) throw fail(`line ${index + 1} is not valid JSON`);
-      // Only the tail can be torn: lines are appended in order and `load` cuts a torn tail.
-      keptBytes = body.lastIndexOf(NEWLINE) + 1;
-      warnings.push(`Skipped a torn last line in "${path}" (crash while writing?)`);
-    }
-  }
-  const [first, ...rest] = values;
-  if (!isObject(first) || first.type !== "session") throw fail("line 1 is not a session header");
-  if (first.version !== SESSION_VERSION) {
-    throw fail(`line 1 has unsupported version ${JSON.stringify(first.version)}`);
-  }
-  if (!isSessionHeader(first)) throw fail("line 1 is not a valid session header");
-  const records = rest.map((value, index) => {
-    const line = index + 2;
-    if (!isObject(value)) throw fail(`line ${line} is not a JSON object`);
-    if (!isRecordType(value.type)) {
-      throw fail(`line ${line} has unknown record type ${JSON.stringify(value.type)}`);
-    }
-    if (!isSessionRecord(value)) throw fail(`line ${line} is not a valid "${value.type}" record`);
-    return value;
-  });
-  return { header: first, records, warnings, keptBytes };
-}
-
-function appendLine(file: Deno.FsFile, value: unknown): void {
-  writeAll(file, new TextEncoder().encode(JSON.stringify(value) + "\n"));
+function appendLine(file: Deno.FsFile, value: unknown, redact: Redact | undefined): void {
+  const json = redact
+    ? JSON.stringify(value, (_key, field) => typeof field === "string" ? redact(field) : field)
+    : JSON.stringify(value);
+  writeAll(file, new TextEncoder().encode(json + "\n"));
 }
 
 function writeAll(file: Deno.FsFile, bytes: Uint8Array): void {
@@ -215,9 +221,9 @@ function writeAll(file: Deno.FsFile, bytes: Uint8Array): void {
   while (written < bytes.length) written += file.writeSync(bytes.subarray(written));
 }
 
-async function readIfExists(path: string): Promise<Uint8Array | undefined> {
+async function openIfExists(path: string): Promise<Deno.FsFile | undefined> {
   try {
-    return await Deno.readFile(path);
+    return await Deno.open(path, { append: true });
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;

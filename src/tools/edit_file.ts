@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { readTextFile, writeFileAtomic } from "./text_file.ts";
+import { checkContentSize, MAX_EDIT_BYTES, readTextFile, writeFileAtomic } from "./text_file.ts";
+import { formatSize } from "./truncate.ts";
 import type { Params, Tool } from "./tool.ts";
 import { PATH_PARAMETER, type Workspace } from "./workspace.ts";
 
@@ -26,6 +27,8 @@ const EDIT_FILE_PARAMS = {
  * Contract: changes the file only when `old_string` occurs exactly once, or at
  * least once with `replace_all`; otherwise throws a message saying how many
  * times it occurs and what to do. Writes atomically and reports the lines changed.
+ * Contract: refuses FIFOs, sockets and devices without blocking, and files (before or
+ * after the edit) larger than {@linkcode MAX_EDIT_BYTES}.
  * Contract: when the file uses CRLF line endings and `old_string` uses LF, both
  * strings are matched and written with CRLF.
  */
@@ -35,7 +38,8 @@ export function createEditFileTool(workspace: Workspace): Tool<typeof EDIT_FILE_
     description: "Replace exact text in an existing file. old_string must match the file " +
       "exactly, including whitespace and indentation, and must occur exactly once unless " +
       "replace_all is true; include a few surrounding lines to make it unique. Read the file " +
-      "first. To create a file or rewrite it completely, use write_file.",
+      "first. To create a file or rewrite it completely, use write_file. Files larger than " +
+      `${formatSize(MAX_EDIT_BYTES)} are refused.`,
     params: EDIT_FILE_PARAMS,
     paths: ({ path }) => ({ modified: [path] }),
     async execute(args) {
@@ -64,7 +68,9 @@ export function createEditFileTool(workspace: Workspace): Tool<typeof EDIT_FILE_
         );
       }
       const { result, ranges } = replaceAt(text, starts, from, to);
-      await writeFileAtomic(await workspace.resolve(path), new TextEncoder().encode(result));
+      const data = new TextEncoder().encode(result);
+      checkContentSize(data.length, path, "edit");
+      await writeFileAtomic(await workspace.resolve(path), data);
       const count = starts.length === 1 ? "1 occurrence" : `${starts.length} occurrences`;
       const listed = ranges.slice(0, MAX_RANGES).join(", ") +
         (ranges.length > MAX_RANGES ? ", …" : "");

@@ -75,7 +75,8 @@ export async function createTools(
       createWriteFileTool(workspace),
       createEditFileTool(workspace),
       createBashTool(
-        new Sandbox(workspace.root, mode, {
+        // By the path it was opened by: the git guard checks .git through Deno's permissions.
+        new Sandbox(workspace.path, mode, {
           hidden: await existing(options.hide),
           allowGitHooks: options.allowGitHooks ?? false,
         }),
@@ -89,8 +90,9 @@ async function existing(paths: readonly string[] = []): Promise<HiddenPath[]> {
   const found: HiddenPath[] = [];
   for (const path of paths) {
     try {
-      const real = await Deno.realPath(path);
-      found.push({ path: real, isDirectory: (await Deno.stat(real)).isDirectory });
+      // Stat by the name given: permission to read the real path may be missing.
+      const { isDirectory } = await Deno.stat(path);
+      found.push({ path: await Deno.realPath(path), isDirectory });
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
     }

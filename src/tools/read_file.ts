@@ -4,10 +4,12 @@
  * @module
  */
 import { isPositiveInteger } from "../check.ts";
-import { readTextFile } from "./text_file.ts";
+import { readLinePage } from "./line_pages.ts";
+import { RegularFile } from "./regular_file.ts";
+import { decodeText } from "./text_file.ts";
 import type { Params, Tool } from "./tool.ts";
 import { PATH_PARAMETER, type Workspace } from "./workspace.ts";
-import { MAX_BYTES, MAX_LINES, truncate } from "./truncate.ts";
+import { formatSize, MAX_BYTES, MAX_LINES, truncate } from "./truncate.ts";
 
 const READ_FILE_PARAMS = {
   path: PATH_PARAMETER,
@@ -37,35 +39,56 @@ export function createReadFileTool(workspace: Workspace): Tool<typeof READ_FILE_
       "of a large file. Binary files are refused. Read a file before you edit it.",
     params: READ_FILE_PARAMS,
     paths: ({ path }) => ({ read: [path] }),
-    async execute({ path, offset = 1, limit = MAX_LINES }) {
+    async execute({ path, offset = 1, limit = MAX_LINES }, { signal }) {
       if (!isPositiveInteger(offset) || !isPositiveInteger(limit)) {
         throw new RangeError(
           `Cannot read "${path}": offset and limit must be positive integers, got offset ` +
             `${JSON.stringify(offset)} and limit ${JSON.stringify(limit)}`,
         );
       }
-      const text = await readTextFile(workspace, path, "read");
-      const lines = text === "" ? [] : text.split(/(?<=\n)/);
-      if (lines.length === 0) return { content: "(empty file)", summary: "0 lines" };
-      if (offset > lines.length) {
+      await using file = await RegularFile.open(workspace, path, "read");
+      if (file.size === 0) return { content: "(empty file)", summary: "0 lines" };
+      const page = await readLinePage(file, { offset, maxBytes: MAX_BYTES, signal }).catch(
+        (error: unknown) => {
+          if (!(error instanceof RangeError)) throw error;
+          throw new RangeError(`Cannot read "${path}": ${error.message}`);
+        },
+      );
+      if (page.kind === "past_end") {
         throw new RangeError(
           `Cannot read "${path}": offset ${offset} is past the end of the file ` +
-            `(${lines.length} lines)`,
+            `(${page.totalLines} lines)`,
         );
       }
-      const page = truncate(lines.slice(offset - 1).join(""), {
+      const decoded = decodeText(page.bytes, { cut: page.cutLine });
+      if (decoded.kind === "binary") {
+        throw new TypeError(`Cannot read "${path}": ${decoded.reason}`);
+      }
+      const available = page.cutLine ? 1 : countLines(decoded.text);
+      const { totalLines } = page;
+      const result = truncate(decoded.text, {
         keep: "head",
         maxLines: Math.min(limit, MAX_LINES),
         firstLine: offset,
+        linesAfter: totalLines === undefined ? "uncounted" : totalLines - (offset - 1) - available,
       });
-      const summary = offset === 1 && !page.truncated
-        ? `${lines.length} ${lines.length === 1 ? "line" : "lines"}`
-        : `${lineRange(offset, offset + page.keptLines - 1)} of ${lines.length}`;
-      if (!page.truncated) return { content: page.text, summary };
-      const separator = page.text.endsWith("\n") ? "\n" : "\n\n";
-      return { content: `${page.text}${separator}${page.note}`, summary };
+      const of = totalLines === undefined
+        ? ` (${formatSize(file.size)} file)`
+        : ` of ${totalLines}`;
+      const summary = offset === 1 && !result.truncated
+        ? `${totalLines} ${totalLines === 1 ? "line" : "lines"}`
+        : `${lineRange(offset, offset + result.keptLines - 1)}${of}`;
+      if (!result.truncated) return { content: result.text, summary };
+      const separator = result.text.endsWith("\n") ? "\n" : "\n\n";
+      return { content: `${result.text}${separator}${result.note}`, summary };
     },
   };
+}
+
+function countLines(text: string): number {
+  let count = text === "" || text.endsWith("\n") ? 0 : 1;
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) count++;
+  return count;
 }
 
 function lineRange(first: number, last: number): string {

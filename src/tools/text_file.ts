@@ -1,13 +1,15 @@
 /**
- * Text files in the workspace as the file tools share them: decoding, reading with
- * the checks every tool needs, and the atomic write.
+ * Text files in the workspace as the file tools share them: decoding, reading a whole
+ * file for an edit, the size limit of edits and writes, and the atomic write.
  *
  * @module
  */
+import { RegularFile } from "./regular_file.ts";
+import { formatSize } from "./truncate.ts";
 import type { Workspace } from "./workspace.ts";
 
-/** Files larger than this are refused: the model should page them with bash. */
-const MAX_FILE_BYTES = 64 * 1024 * 1024;
+/** Largest file edit_file changes and largest content write_file writes (10 MB). */
+export const MAX_EDIT_BYTES = 10 * 1024 * 1024;
 
 /** The text of a file, or why it is not text. */
 export type DecodedText = { kind: "text"; text: string } | { kind: "binary"; reason: string };
@@ -15,50 +17,39 @@ export type DecodedText = { kind: "text"; text: string } | { kind: "binary"; rea
 /**
  * Decodes file bytes as UTF-8 text.
  * Contract: a NUL byte or invalid UTF-8 anywhere makes the file binary; a
- * leading byte order mark is kept in the text.
+ * leading byte order mark is kept in the text. With `cut`, the bytes end inside the
+ * file, and a character cut in half at their end is dropped instead.
  */
-export function decodeText(bytes: Uint8Array): DecodedText {
+export function decodeText(bytes: Uint8Array, options: { cut?: boolean } = {}): DecodedText {
   if (bytes.includes(0)) return { kind: "binary", reason: "binary file (it contains NUL bytes)" };
   try {
-    const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
-    return { kind: "text", text };
+    const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+    return { kind: "text", text: decoder.decode(bytes, { stream: options.cut ?? false }) };
   } catch {
     return { kind: "binary", reason: "binary file (it is not valid UTF-8)" };
   }
 }
 
 /**
- * Reads a workspace file as text, for the tools that read before they act.
- * Contract: throws an Error starting with `Cannot <action> "<path>":` when the
- * file is missing, a directory, larger than 64 MB or binary.
+ * Reads a workspace file as text, for edit_file.
+ * Contract: throws an Error starting with `Cannot <action> "<path>":` when the file is
+ * missing, not a regular file (never blocking on a FIFO), larger than
+ * {@linkcode MAX_EDIT_BYTES} or binary; reads at most that many bytes plus one.
  */
 export async function readTextFile(
   workspace: Workspace,
   path: string,
   action: string,
 ): Promise<string> {
-  const absolute = await workspace.resolve(path);
-  let info: Deno.FileInfo;
-  try {
-    info = await Deno.stat(absolute);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
-      throw new Deno.errors.NotFound(`Cannot ${action} "${path}": file not found`);
-    }
-    throw error;
-  }
-  if (info.isDirectory) {
-    throw new Deno.errors.IsADirectory(
-      `Cannot ${action} "${path}": it is a directory; list it with bash (ls)`,
-    );
-  }
-  if (info.size > MAX_FILE_BYTES) {
+  await using file = await RegularFile.open(workspace, path, action);
+  const bytes = file.size > MAX_EDIT_BYTES ? undefined : await file.readAll(MAX_EDIT_BYTES);
+  if (!bytes) {
     throw new RangeError(
-      `Cannot ${action} "${path}": the file is larger than 64 MB; look into it with bash ` +
-        `(head, tail, grep, sed -n)`,
+      `Cannot ${action} "${path}": the file is ${formatSize(file.size)}, more than the ` +
+        `${formatSize(MAX_EDIT_BYTES)} edit_file changes; change it with bash (sed, a script)`,
     );
   }
-  const decoded = decodeText(await Deno.readFile(absolute));
+  const decoded = decodeText(bytes);
   if (decoded.kind === "binary") {
     throw new TypeError(`Cannot ${action} "${path}": ${decoded.reason}`);
   }
@@ -66,18 +57,30 @@ export async function readTextFile(
 }
 
 /**
+ * Throws when `bytes` of new content exceed {@linkcode MAX_EDIT_BYTES}.
+ * Contract: the message starts with `Cannot <action> "<path>":`.
+ */
+export function checkContentSize(bytes: number, path: string, action: string): void {
+  if (bytes <= MAX_EDIT_BYTES) return;
+  throw new RangeError(
+    `Cannot ${action} "${path}": the new content is ${formatSize(bytes)}, more than the ` +
+      `${formatSize(MAX_EDIT_BYTES)} the file tools write; produce large files with bash`,
+  );
+}
+
+/**
  * Replaces the file at `path` with `data` atomically: a temp file in the same
  * directory, then a rename over the target.
  * Contract: readers see either the old or the new content, never a mix; an
  * existing file keeps its permission bits; on failure the temp file is removed
- * and the target is untouched.
+ * and the target is untouched. The temp file's name is short (`.pc-<random>.tmp`), so
+ * any name the file system allows can be written.
  * Contract: throws `Deno.errors.IsADirectory` when `path` is a directory.
  */
 export async function writeFileAtomic(path: string, data: Uint8Array): Promise<void> {
   const mode = await existingMode(path);
   const slash = path.lastIndexOf("/");
-  const suffix = crypto.randomUUID().slice(0, 8);
-  const temp = `${path.slice(0, slash)}/.${path.slice(slash + 1)}.${suffix}.tmp`;
+  const temp = `${path.slice(0, slash)}/.pc-${crypto.randomUUID().slice(0, 8)}.tmp`;
   try {
     await Deno.writeFile(temp, data, { createNew: true, mode: mode ?? 0o644 });
     if (mode !== undefined) await Deno.chmod(temp, mode);

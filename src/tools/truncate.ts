@@ -23,6 +23,11 @@ export interface TruncateOptions {
   /** Head only: the file line number of the text's first line (default 1), for the notes. */
   firstLine?: number;
   /**
+   * Head only: lines of the file after `text` when `text` is only a page of it (default 0),
+   * or `"uncounted"` when the file is too large to count them.
+   */
+  linesAfter?: number | "uncounted";
+  /**
    * Tail only: lines and bytes of the whole output when `text` is already only
    * its end (a streaming capture dropped the start). Defaults to the text's own.
    */
@@ -69,13 +74,14 @@ export function truncate(text: string, options: TruncateOptions): Truncation {
     partial = true;
   }
   if (options.keep === "tail") kept.reverse();
+  const after = options.keep === "head" ? options.linesAfter ?? 0 : 0;
   const totalBytes = options.total?.bytes ?? utf8Length(text);
-  const totalLines = options.total?.lines ?? lines.length;
+  const totalLines = options.total?.lines ?? lines.length + (after === "uncounted" ? 0 : after);
   const base = { text: kept.join(""), keptLines: kept.length, totalLines, keptBytes, totalBytes };
-  if (!partial && kept.length === totalLines && keptBytes === totalBytes) {
+  if (!partial && after === 0 && kept.length === totalLines && keptBytes === totalBytes) {
     return { ...base, note: "", truncated: false };
   }
-  const noteOptions = { firstLine: options.firstLine ?? 1, maxBytes, partial };
+  const noteOptions = { firstLine: options.firstLine ?? 1, maxBytes, partial, after };
   const note = options.keep === "head"
     ? headNote(kept.length, lines.length, noteOptions)
     : tailNote(base, noteOptions);
@@ -120,17 +126,19 @@ export class TailBuffer {
   }
 }
 
-/** Formats a byte count for people: `512 B`, `1.2 KB`, `3.4 MB`. */
+/** Formats a byte count for people: `512 B`, `1.2 KB`, `3.4 MB`, `8.0 GB`. */
 export function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+  return `${(bytes / 1024 ** 3).toFixed(1)} GB`;
 }
 
 interface NoteOptions {
   firstLine: number;
   maxBytes: number;
   partial: boolean;
+  after: number | "uncounted";
 }
 
 /** Splits into lines that keep their `\n`; the last may lack it. */
@@ -150,12 +158,16 @@ function cutLine(line: string, maxBytes: number, keep: "head" | "tail"): string 
 function headNote(kept: number, available: number, options: NoteOptions): string {
   const first = options.firstLine;
   const last = first + kept - 1;
-  const total = first - 1 + available;
-  const readOn = last < total ? `. Use offset=${last + 1} to read on` : "";
+  const { after } = options;
+  const total = first - 1 + available + (after === "uncounted" ? 0 : after);
+  const readOn = after === "uncounted" || last < total ? `. Use offset=${last + 1} to read on` : "";
   if (options.partial) {
     return `[Line ${first} is longer than ${formatSize(options.maxBytes)}: showing only its ` +
       `start; see the rest with bash (sed -n '${first}p' FILE | cut -b ` +
       `${options.maxBytes + 1}-)${readOn}]`;
+  }
+  if (after === "uncounted") {
+    return `[Showing lines ${first}-${last}; the file is too large to count its lines${readOn}]`;
   }
   return `[Showing lines ${first}-${last} of ${total}${readOn}]`;
 }

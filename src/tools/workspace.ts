@@ -15,13 +15,15 @@ export const PATH_PARAMETER = {
 } as const satisfies ParamSpec;
 
 /**
- * A workspace rooted at a real (symlink-free) absolute directory.
+ * A workspace: a directory, possibly reached through a symbolic link (`workspace/` pointing
+ * at the user's project), whose real (symlink-free) path is its root.
  *
  * Contract: every path a tool touches comes from {@linkcode Workspace.resolve},
  * which refuses `..` escapes, absolute paths outside the root, symbolic links
  * leading outside and dangling symbolic links.
- * Contract: needs read permission on the workspace only; it never reads or
- * stats anything outside the root and never calls `Deno.cwd()`.
+ * Contract: needs read permission on the directory as it was named only (Deno checks
+ * permissions on the path it is given, so the returned paths go through that name,
+ * never through the real root); it never reads or stats anything outside.
  * Limit: the check and the later file operation are not atomic; a process
  * swapping a directory for a symlink in between is not detected. Hard links
  * cannot be told apart from ordinary files.
@@ -29,9 +31,20 @@ export const PATH_PARAMETER = {
 export class Workspace {
   /** The real absolute path of the workspace directory. */
   readonly root: string;
+  /** The absolute path the directory was opened by; file operations go through it. */
+  readonly #access: string;
 
-  private constructor(root: string) {
+  private constructor(root: string, access: string) {
     this.root = root;
+    this.#access = access;
+  }
+
+  /**
+   * The absolute path the workspace was opened by (the link itself when `workspace/` is a
+   * symbolic link): the path to give anything that goes through Deno's permission checks.
+   */
+  get path(): string {
+    return this.#access;
   }
 
   /**
@@ -51,19 +64,23 @@ export class Workspace {
       }
       throw error;
     }
-    const info = await Deno.stat(root);
+    // Stat through the name given: permission to read the real path may be missing.
+    const info = await Deno.stat(dir);
     if (!info.isDirectory) {
       throw new TypeError(`Cannot open workspace "${dir}": not a directory`);
     }
-    return new Workspace(root);
+    return new Workspace(root, normalize(dir.startsWith("/") ? dir : `${Deno.cwd()}/${dir}`));
   }
 
   /**
-   * Turns a path from the model into the real absolute path it designates.
-   * Relative paths are taken from the root; absolute paths must lie inside it.
+   * Turns a path from the model into the absolute path to access it by.
+   * Relative paths are taken from the root; absolute paths must lie inside it (by its
+   * real path or by the path it was opened by).
    * Existing symbolic links on the way are resolved, the missing tail is kept.
-   * Contract: the result is inside the root (or the root itself); otherwise
-   * throws a `PermissionDenied` whose message contains "path escapes the workspace".
+   * Contract: the result's real path is inside the root (or the root itself); the result
+   * itself starts with the path the workspace was opened by, so Deno's permissions for
+   * that path cover it. Otherwise throws a `PermissionDenied` whose message contains
+   * "path escapes the workspace".
    * Contract: refuses empty paths, NUL bytes and dangling symbolic links.
    */
   async resolve(path: string): Promise<string> {
@@ -71,12 +88,13 @@ export class Workspace {
     if (path.includes("\0")) {
       throw new TypeError(`Cannot access ${JSON.stringify(path)}: the path contains a NUL byte`);
     }
-    const lexical = normalize(path.startsWith("/") ? path : `${this.root}/${path}`);
-    if (!this.#contains(lexical)) throw escapeError(path);
-    let existing = lexical;
+    const lexical = normalize(path.startsWith("/") ? path : `${this.#access}/${path}`);
+    const inside = within(this.#access, lexical) ?? within(this.root, lexical);
+    if (inside === undefined) throw escapeError(path);
+    let existing = `${this.#access}${inside}`;
     const tail: string[] = [];
     while (!(await exists(existing))) {
-      if (existing === this.root) {
+      if (existing === this.#access) {
         throw new Deno.errors.NotFound(
           `Cannot access "${path}": the workspace "${this.root}" no longer exists`,
         );
@@ -96,25 +114,29 @@ export class Workspace {
       }
       throw error;
     }
-    const resolved = tail.length === 0 ? real : `${real === "/" ? "" : real}/${tail.join("/")}`;
-    if (!this.#contains(resolved)) throw escapeError(path);
-    return resolved;
+    const below = within(this.root, real);
+    if (below === undefined) throw escapeError(path);
+    const resolved = `${this.#access}${below}`;
+    return tail.length === 0 ? resolved : `${resolved === "/" ? "" : resolved}/${tail.join("/")}`;
   }
 
   /**
-   * The path of `absolute` relative to the root, for messages: `"."` for the
-   * root itself, the input unchanged when it lies outside.
+   * The path of `absolute` (under the root or the path the workspace was opened by)
+   * relative to the workspace, for messages: `"."` for the workspace itself, the input
+   * unchanged when it lies outside.
    */
   relative(absolute: string): string {
-    if (absolute === this.root) return ".";
-    const prefix = this.root === "/" ? "/" : `${this.root}/`;
-    return absolute.startsWith(prefix) ? absolute.slice(prefix.length) : absolute;
+    const inside = within(this.#access, absolute) ?? within(this.root, absolute);
+    if (inside === undefined) return absolute;
+    return inside === "" ? "." : inside.slice(1);
   }
+}
 
-  #contains(absolute: string): boolean {
-    if (this.root === "/" || absolute === this.root) return true;
-    return absolute.startsWith(`${this.root}/`);
-  }
+/** The part of `path` below `dir` (`""` for `dir` itself, else starting with `/`). */
+function within(dir: string, path: string): string | undefined {
+  if (path === dir) return "";
+  if (dir === "/") return path;
+  return path.startsWith(`${dir}/`) ? path.slice(dir.length) : undefined;
 }
 
 function escapeError(path: string): Deno.errors.PermissionDenied {

@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { writeFileAtomic } from "./text_file.ts";
+import { refuseSpecialFile } from "./regular_file.ts";
+import { checkContentSize, MAX_EDIT_BYTES, writeFileAtomic } from "./text_file.ts";
 import type { Params, Tool } from "./tool.ts";
 import { PATH_PARAMETER, type Workspace } from "./workspace.ts";
 import { formatSize } from "./truncate.ts";
@@ -29,24 +30,28 @@ const WRITE_FILE_PARAMS = {
 /**
  * Creates the `write_file` tool for `workspace`.
  * Contract: creates missing parent directories, writes atomically, and reports
- * the number of bytes written (the summary: created or overwritten, lines, size);
- * refuses paths outside the workspace and directories.
+ * the number of bytes written (the summary: created or overwritten, lines, size); refuses
+ * paths outside the workspace, directories, FIFOs, sockets, devices and content larger than
+ * {@linkcode MAX_EDIT_BYTES}.
  */
 export function createWriteFileTool(workspace: Workspace): Tool<typeof WRITE_FILE_PARAMS> {
   return {
     name: "write_file",
     description: "Create a file or replace its whole content. Missing parent directories are " +
-      "created; the write is atomic. Prefer edit_file for changing part of an existing file.",
+      "created; the write is atomic. Prefer edit_file for changing part of an existing file. " +
+      `Content larger than ${formatSize(MAX_EDIT_BYTES)} is refused.`,
     params: WRITE_FILE_PARAMS,
     paths: ({ path }) => ({ modified: [path] }),
     async execute({ path, content }) {
+      const data = new TextEncoder().encode(content);
+      checkContentSize(data.length, path, "write");
       const absolute = await workspace.resolve(path);
       const previous = await Deno.stat(absolute).catch(() => undefined);
       if (previous?.isDirectory) {
         throw new Deno.errors.IsADirectory(`Cannot write "${path}": it is a directory`);
       }
+      if (previous) refuseSpecialFile(previous, path, "write");
       await makeParents(absolute, path);
-      const data = new TextEncoder().encode(content);
       await writeFileAtomic(absolute, data);
       const what = previous ? `replaced ${previous.size} bytes` : "new file";
       const lines = content === ""

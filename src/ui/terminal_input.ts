@@ -16,6 +16,8 @@ export interface TerminalInputOptions {
   color: boolean;
   /** Where history persists across runs (none: history lasts for this run). */
   historyFile?: string;
+  /** Applied to each entry before it is written to the history file (secrets). */
+  redact?: (text: string) => string;
   /** Entries to recall besides the file's, oldest first (a resumed session's tasks). */
   earlier?: string[];
   complete?: Completer;
@@ -38,7 +40,9 @@ export async function openTerminalInput(options: TerminalInputOptions): Promise<
     io: terminal,
     onInterrupt: options.onInterrupt,
     history,
-    ...(store ? { onSubmit: (entry: string) => void store.append(entry) } : {}),
+    ...(store
+      ? { onSubmit: (entry: string) => void store.append(options.redact?.(entry) ?? entry) }
+      : {}),
     ...(options.complete ? { complete: options.complete } : {}),
     color: options.color,
   });

@@ -4,6 +4,17 @@
  *
  * @module
  */
+import { cacheBreakpoints, MAX_CACHE_BREAKPOINTS, parseContent } from "./content_parts.ts";
+import {
+  describe,
+  invalidType,
+  isRecord,
+  missing,
+  RequestError,
+  requireString,
+} from "./request_checks.ts";
+
+export { RequestError } from "./request_checks.ts";
 
 /** A tool call inside an assistant message, as sent on the wire. */
 export interface WireToolCall {
@@ -70,18 +81,6 @@ export interface ChatRequest {
   maxTokens?: number;
 }
 
-/** Thrown by validation; the server turns it into an OpenAI-style error response. */
-export class RequestError extends Error {
-  constructor(
-    message: string,
-    readonly param: string | null = null,
-    readonly code: string | null = null,
-    readonly status = 400,
-  ) {
-    super(message);
-  }
-}
-
 /** The request body as parsed JSON; a body that is not JSON is a {@link RequestError}. */
 export async function readJson(request: Request): Promise<unknown> {
   const text = await request.text();
@@ -92,38 +91,6 @@ export async function readJson(request: Request): Promise<unknown> {
       "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON.",
     );
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "number") return Number.isInteger(value) ? "an integer" : "a decimal";
-  return typeof value === "object" ? "an object" : `a ${typeof value}`;
-}
-
-function missing(param: string): RequestError {
-  return new RequestError(
-    `Missing required parameter: '${param}'.`,
-    param,
-    "missing_required_parameter",
-  );
-}
-
-function invalidType(param: string, expected: string, value: unknown): RequestError {
-  const message = `Invalid type for '${param}': expected ${expected}, but got ${
-    describe(value)
-  } instead.`;
-  return new RequestError(message, param, "invalid_type");
-}
-
-function requireString(value: unknown, param: string): string {
-  if (value === undefined) throw missing(param);
-  if (typeof value !== "string") throw invalidType(param, "a string", value);
-  return value;
 }
 
 function optionalPositiveInt(body: Record<string, unknown>, key: string): number | undefined {
@@ -165,6 +132,13 @@ export function parseChatRequest(raw: unknown): ChatRequest {
   if (raw.stream !== undefined && raw.stream !== null && typeof raw.stream !== "boolean") {
     throw invalidType("stream", "a boolean", raw.stream);
   }
+  const marks = cacheBreakpoints(raw);
+  if (marks > MAX_CACHE_BREAKPOINTS) {
+    throw new RequestError(
+      `A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found ${marks}.`,
+      "messages",
+    );
+  }
   const stream = raw.stream === true;
   const request: ChatRequest = { model, messages, stream, includeUsage: parseStreamOptions(raw) };
   if (raw.tools !== undefined && raw.tools !== null) request.tools = parseTools(raw.tools);
@@ -205,11 +179,11 @@ function parseMessage(value: unknown, param: string): ChatMessage {
   switch (role) {
     case "system":
     case "user":
-      return { role, content: requireString(value.content, `${param}.content`) };
+      return { role, content: parseContent(value.content, `${param}.content`) };
     case "tool":
       return {
         role,
-        content: requireString(value.content, `${param}.content`),
+        content: parseContent(value.content, `${param}.content`),
         "tool_call_id": requireString(value.tool_call_id, `${param}.tool_call_id`),
       };
     case "assistant":

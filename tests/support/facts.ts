@@ -17,6 +17,20 @@ const SENTENCES = [
   "The parser accepts trailing commas but rejects comments inside string values.",
 ];
 
+const PROSE = [
+  "The committee met on Tuesday afternoon to discuss the proposed changes to the heating system.",
+  "Several members expressed concern about the cost of replacing the old boiler in the basement.",
+  "Others argued that the savings on fuel would pay for the new equipment within a decade.",
+  "The current system has become unreliable during the coldest weeks of the winter months.",
+  "After a long discussion, the committee agreed to request detailed quotes from three contractors.",
+  "Residents will have the opportunity to ask questions before any final decision is made.",
+  "The garden behind the library was planted with roses, lavender and a row of young apple trees.",
+  "Volunteers water the beds every morning and keep a notebook of what grows well in the shade.",
+  "A small bakery on the corner opens at six and sells out of bread long before the lunch hour.",
+  "The river rose slowly through the night, but the new wall held and the houses stayed dry.",
+  "Children from the school painted the fence in bright colours during the first week of spring.",
+];
+
 /** The fact of file `index` (1-based): unique, and not derivable from the file name. */
 export function factOf(index: number): string {
   return `FACT-${1000 + index * 37}`;
@@ -46,21 +60,49 @@ export function factFileText(index: number, bytes: number): string {
 }
 
 /**
+ * Like {@link factFileText}, but ordinary English prose in paragraphs (no numbered notes), the
+ * kind of text a byte-count estimate overshoots most: about `bytes` bytes, fact in the middle.
+ */
+export function factProseText(index: number, bytes: number): string {
+  const sentences: string[] = [];
+  let size = 0;
+  for (let line = 0; size < bytes; line++) {
+    const sentence = PROSE[(index * 5 + line * 3) % PROSE.length] ?? "";
+    sentences.push(sentence);
+    size += sentence.length + 1;
+  }
+  sentences[Math.floor(sentences.length / 2)] = `The fact to remember from this file is ${
+    factOf(index)
+  }.`;
+  const paragraphs: string[] = [];
+  for (let at = 0; at < sentences.length; at += 5) {
+    paragraphs.push(sentences.slice(at, at + 5).join(" "));
+  }
+  return `${paragraphs.join("\n\n")}\n`;
+}
+
+/**
  * Writes `count` fact files into `workspace/folder`, file `i` about `bytes(i)` bytes long.
  * Returns the facts, in file order.
  */
 export async function writeFactFiles(
   workspace: string,
   count: number,
-  options: { folder?: string; bytes: (index: number) => number },
+  options: {
+    folder?: string;
+    bytes: (index: number) => number;
+    /** The text of file `index`; default {@link factFileText}. */
+    text?: (index: number, bytes: number) => string;
+  },
 ): Promise<string[]> {
+  const textOf = options.text ?? factFileText;
   const folder = options.folder ?? "facts";
   await Deno.mkdir(`${workspace}/${folder}`, { recursive: true });
   const facts: string[] = [];
   for (let index = 1; index <= count; index++) {
     await Deno.writeTextFile(
       `${workspace}/${factPath(index, folder)}`,
-      factFileText(index, options.bytes(index)),
+      textOf(index, options.bytes(index)),
     );
     facts.push(factOf(index));
   }

@@ -167,12 +167,15 @@ export function systemText(request: RequestLike): string {
 }
 
 /**
- * Whether a request asks for a summary: it has no `tools` key, and its system text speaks
- * of summarizing or of not continuing the conversation, or its last user message
- * mentions "summary" (case-insensitive).
+ * Whether a request asks for a summary: its last message is a user message saying not to
+ * continue the conversation (the instruction appended to the conversation itself); or it has
+ * no `tools` key, and its system text speaks of summarizing or of not continuing the
+ * conversation, or its last user message mentions "summary" (case-insensitive).
  */
 export function isSummaryRequest(request: RequestLike): boolean {
   const body: ChatRequest | undefined = request.body;
+  const last = lastMessage(request);
+  if (last?.role === "user" && /do not continue the conversation/i.test(last.content)) return true;
   if (body === undefined || body.tools !== undefined) return false;
   const system = systemText(request).toLowerCase();
   return system.includes("summar") || system.includes("not continue the conversation") ||
