@@ -56,6 +56,8 @@ export interface BenchAssemblyOptions {
   contextWindow?: number;
   /** Sent as each request's output limit and the reserve's lower bound, when set. */
   maxOutputTokens?: number;
+  /** provider.json's `summaryInConversation`. */
+  summaryInConversation?: boolean;
 }
 
 /**
@@ -71,6 +73,7 @@ export function assembleBench(url: string, options: BenchAssemblyOptions): Promi
       model: BENCH_MODEL,
       contextWindow: options.contextWindow ?? CONTEXT_WINDOW,
       ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
+      ...(options.summaryInConversation ? { summaryInConversation: true } : {}),
     },
     workspaceDir: options.workspace,
     maxSteps: 10,

@@ -43,6 +43,8 @@ export interface LongSessionOptions {
   maxOutputTokens: number;
   /** The size in bytes of fact file `index` (1-based). */
   fileBytes: (index: number) => number;
+  /** provider.json's `summaryInConversation` (default false, the spec's summary request). */
+  summaryInConversation?: boolean;
 }
 
 /** What one session at one window did. */
@@ -111,6 +113,7 @@ async function runSession(
       contextWindow,
       maxOutputTokens: options.maxOutputTokens,
       onCompaction: (event) => events.push(event),
+      ...(options.summaryInConversation ? { summaryInConversation: true } : {}),
     });
     const tasks = [...facts.map((_, index) => readTask(index + 1)), RECALL_TASK];
     let failedTasks = 0;
@@ -189,9 +192,35 @@ export const LONG_SESSION: LongSessionOptions = {
   fileBytes: (index) => 5_000 + (index * 337) % 1_500,
 };
 
+/** The same run with summaries asked for at the end of the cached conversation. */
+export const LONG_SESSION_IN_CONVERSATION: LongSessionOptions = {
+  ...LONG_SESSION,
+  summaryInConversation: true,
+};
+
+/** Both runs of `deno task bench`: the default summary request, then the opt-in one. */
+export async function benchLongSessionRuns(): Promise<LongSessionRun[]> {
+  return [
+    {
+      label: "This run (default: serialized summary request, no tools)",
+      rows: await benchLongSession(LONG_SESSION),
+    },
+    {
+      label: 'This run with "summaryInConversation": true',
+      rows: await benchLongSession(LONG_SESSION_IN_CONVERSATION),
+    },
+  ];
+}
+
+/** One labelled run of the benchmark. */
+export interface LongSessionRun {
+  label: string;
+  rows: LongSessionRow[];
+}
+
 if (import.meta.main) {
-  const rows = await benchLongSession(LONG_SESSION);
+  const runs = await benchLongSessionRuns();
   const label = parseArgs(Deno.args, { string: ["save-baseline"] })["save-baseline"];
-  if (label !== undefined) await saveBaseline({ label, rows });
-  console.log(longSessionSection(LONG_SESSION, rows, await loadBaseline()).join("\n"));
+  if (label !== undefined) await saveBaseline({ label, rows: runs[0]!.rows });
+  console.log(longSessionSection(LONG_SESSION, runs, await loadBaseline()).join("\n"));
 }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { LongSessionOptions, LongSessionRow } from "./long_session.ts";
+import type { LongSessionOptions, LongSessionRow, LongSessionRun } from "./long_session.ts";
 
 /** A recorded run to compare against. */
 export interface LongSessionBaseline {
@@ -40,7 +40,7 @@ export async function saveBaseline(baseline: LongSessionBaseline): Promise<void>
 /** The section: what the benchmark does, the baseline table, this run's table, the change. */
 export function longSessionSection(
   options: LongSessionOptions,
-  rows: readonly LongSessionRow[],
+  runs: readonly LongSessionRun[],
   baseline: LongSessionBaseline | undefined,
 ): string[] {
   const lines = [
@@ -61,8 +61,10 @@ export function longSessionSection(
     "",
   ];
   if (baseline) lines.push(`### ${baseline.label}`, "", ...table(baseline.rows), "");
-  lines.push("### This run", "", ...table(rows), "");
-  if (baseline) lines.push(...comparison(rows, baseline.rows), "");
+  for (const run of runs) {
+    lines.push(`### ${run.label}`, "", ...table(run.rows), "");
+    if (baseline) lines.push(...comparison(run.rows, baseline.rows), "");
+  }
   return lines;
 }
 

@@ -6,7 +6,7 @@
  */
 import { startBenchServer } from "./bench_server.ts";
 import { benchCompaction, type CompactionCostOptions } from "./compaction_cost.ts";
-import { benchLongSession, LONG_SESSION } from "./long_session.ts";
+import { benchLongSessionRuns, LONG_SESSION } from "./long_session.ts";
 import { loadBaseline } from "./long_session_report.ts";
 import { describeMachine, loadAverage } from "./machine.ts";
 import { defaultRssMethod, describeRssMethod } from "./peak_rss.ts";
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   );
   const longSession = {
     options: LONG_SESSION,
-    rows: await benchLongSession(LONG_SESSION),
+    runs: await benchLongSessionRuns(),
     baseline: await loadBaseline(),
   };
   const report = renderReport({

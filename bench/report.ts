@@ -4,7 +4,7 @@
  * @module
  */
 import type { CompactionCostOptions, CompactionCostResult } from "./compaction_cost.ts";
-import type { LongSessionOptions, LongSessionRow } from "./long_session.ts";
+import type { LongSessionOptions, LongSessionRun } from "./long_session.ts";
 import { type LongSessionBaseline, longSessionSection } from "./long_session_report.ts";
 import type { Machine } from "./machine.ts";
 import type { StartupFigures, StartupOptions, StartupResult } from "./startup.ts";
@@ -26,7 +26,7 @@ export interface BenchResults {
   throughput: { options: ThroughputOptions; result: ThroughputResult };
   longSession: {
     options: LongSessionOptions;
-    rows: LongSessionRow[];
+    runs: LongSessionRun[];
     baseline: LongSessionBaseline | undefined;
   };
 }
@@ -44,7 +44,7 @@ export function renderReport(results: BenchResults): string {
     ...throughputSection(results.throughput),
     ...longSessionSection(
       results.longSession.options,
-      results.longSession.rows,
+      results.longSession.runs,
       results.longSession.baseline,
     ),
   ].join("\n");

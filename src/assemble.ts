@@ -87,7 +87,12 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     ...(config.cacheControl ? { cacheControl: true } : {}),
   });
   const onEvent = options.onEvent ?? (() => {});
-  const compactor = new Compactor({ model, settings, onEvent });
+  const compactor = new Compactor({
+    model,
+    settings,
+    onEvent,
+    summaryInConversation: config.summaryInConversation === true,
+  });
   const sessionOptions = {
     model: config.model,
     pathsOf: (call: ToolCall) => registry.pathsOf(call),

@@ -25,6 +25,8 @@ export interface ProviderConfig {
   literalKey?: true;
   /** Send Anthropic-style prompt-cache breakpoints (`cache_control`); default false. */
   cacheControl?: boolean;
+  /** Ask for summaries at the end of the cached conversation (see the README). */
+  summaryInConversation?: boolean;
 }
 
 /** A configuration problem; main prints `message` and exits with code 2. */
@@ -49,6 +51,7 @@ const KNOWN_FIELDS = [
   "maxOutputTokens",
   "outputLimitField",
   "cacheControl",
+  "summaryInConversation",
 ];
 const OUTPUT_LIMIT_FIELDS: readonly OutputLimitField[] = ["max_tokens", "max_completion_tokens"];
 const PLACEHOLDER_KEY = "no-key";
@@ -117,12 +120,8 @@ export function parseProviderConfig(data: unknown, path: string, env: EnvReader)
       ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
     }));
   }
-  const cacheControl = fields.cacheControl;
-  if (cacheControl !== undefined && typeof cacheControl !== "boolean") {
-    problems.push(
-      `field "cacheControl" must be true or false, got ${JSON.stringify(cacheControl)}`,
-    );
-  }
+  const cacheControl = booleanField(fields, "cacheControl", problems);
+  const summaryInConversation = booleanField(fields, "summaryInConversation", problems);
   const apiKey = resolveApiKey(fields.apiKey, env, problems);
   if (problems.length > 0 || !baseURL || !model || !contextWindow || apiKey === undefined) {
     throw new ConfigError(`Invalid provider file "${path}": ${problems.join("; ")}`);
@@ -140,7 +139,19 @@ export function parseProviderConfig(data: unknown, path: string, env: EnvReader)
       ? { literalKey: true as const }
       : {}),
     ...(cacheControl === true ? { cacheControl } : {}),
+    ...(summaryInConversation === true ? { summaryInConversation } : {}),
   };
+}
+
+function booleanField(
+  fields: Record<string, unknown>,
+  name: string,
+  problems: string[],
+): boolean | undefined {
+  const value = fields[name];
+  if (value === undefined || typeof value === "boolean") return value;
+  problems.push(`field "${name}" must be true or false, got ${JSON.stringify(value)}`);
+  return undefined;
 }
 
 /**

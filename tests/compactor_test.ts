@@ -28,11 +28,16 @@ async function runLongTask(compactor: Compactor, session: Session, steps: number
   return sizes;
 }
 
-Deno.test("Compactor.prepare() lets one task of 40 tool calls finish in an 8000 window", async () => {
+Deno.test("Compactor.prepare() lets one task of 40 tool calls finish in an 8000 window (summaries in conversation)", async () => {
   const settings = resolveCompactionSettings({ contextWindow: 8000 });
   const model = new ScriptedModel([]);
   const events: CompactionEvent[] = [];
-  const compactor = new Compactor({ model, settings, onEvent: (event) => events.push(event) });
+  const compactor = new Compactor({
+    model,
+    settings,
+    onEvent: (event) => events.push(event),
+    summaryInConversation: true,
+  });
   const session = new Session({ pathsOf });
   const sizes = await runLongTask(compactor, session, 40);
   assertEquals(sizes.every((size) => size <= compactionThreshold(settings)), true);
@@ -60,10 +65,10 @@ Deno.test("Compactor.prepare() lets one task of 40 tool calls finish in an 8000 
   assertEquals(last.at(-1)?.content.includes("Update that summary with everything after it"), true);
 });
 
-Deno.test("Compactor asks for the summary right after the request the model last saw", async () => {
+Deno.test("Compactor with summaryInConversation asks for the summary right after the request the model last saw", async () => {
   const settings = resolveCompactionSettings({ contextWindow: 8000 });
   const model = new ScriptedModel([]);
-  const compactor = new Compactor({ model, settings });
+  const compactor = new Compactor({ model, settings, summaryInConversation: true });
   const session = new Session();
   const tools = [{ name: "read_file", description: "Read a file", parameters: {} }];
   const overhead = { system: "You are powercode.", tools };
@@ -214,7 +219,12 @@ Deno.test("Compactor.compact() folds all but the newest step, asking with the fo
   const settings = resolveCompactionSettings({ contextWindow: 128_000 });
   const model = new ScriptedModel(["## User Goal\nfix notes"]);
   const events: CompactionEvent[] = [];
-  const compactor = new Compactor({ model, settings, onEvent: (event) => events.push(event) });
+  const compactor = new Compactor({
+    model,
+    settings,
+    onEvent: (event) => events.push(event),
+    summaryInConversation: true,
+  });
   const session = sessionOf([
     { role: "user", content: "Fix notes" },
     calls("notes"),

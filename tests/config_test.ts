@@ -36,6 +36,26 @@ Deno.test("parseProviderConfig() reads cacheControl, off unless true, and refuse
   );
 });
 
+Deno.test("parseProviderConfig() reads summaryInConversation, off unless true", () => {
+  const on = parseProviderConfig({ ...BASE, summaryInConversation: true }, "p.json", env({}));
+  assertEquals(on.summaryInConversation, true);
+  assertEquals(parseProviderConfig(BASE, "p.json", env({})).summaryInConversation, undefined);
+  assertEquals(
+    assertThrows(
+      () => parseProviderConfig({ ...BASE, summaryInConversation: 1 }, "p.json", env({})),
+      ConfigError,
+    ).message,
+    'Invalid provider file "p.json": field "summaryInConversation" must be true or false, got 1',
+  );
+});
+
+Deno.test("parseProviderConfig() reads null as no key, without reading any variable", () => {
+  const config = parseProviderConfig({ ...BASE, apiKey: null }, "p.json", () => {
+    throw new Error("no variable may be read");
+  });
+  assertEquals(config.apiKey, "no-key");
+});
+
 Deno.test("parseProviderConfig() falls back to POWERCODE_API_KEY, OPENAI_API_KEY, then a placeholder", () => {
   const both = env({ POWERCODE_API_KEY: "pk", OPENAI_API_KEY: "ok" });
   assertEquals(parseProviderConfig(BASE, "p.json", both).apiKey, "pk");

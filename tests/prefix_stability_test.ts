@@ -26,6 +26,14 @@ function startsWith(request: RecordedRequest, earlier: RecordedRequest): boolean
 }
 
 Deno.test("every request extends the previous one byte for byte between compactions", async () => {
+  await checkPrefixStability(false);
+});
+
+Deno.test("with summaryInConversation, each summary request also starts with the conversation the model saw", async () => {
+  await checkPrefixStability(true);
+});
+
+async function checkPrefixStability(summaryInConversation: boolean): Promise<void> {
   const facts = readFactsHandler();
   await using server = await startFakeServer({
     contextWindow: 16_000,
@@ -46,6 +54,7 @@ Deno.test("every request extends the previous one byte for byte between compacti
         model: "m",
         contextWindow: 16_000,
         maxOutputTokens: 4000,
+        ...(summaryInConversation ? { summaryInConversation } : {}),
       },
       workspaceDir: workspace,
       maxSteps: 5,
@@ -66,10 +75,14 @@ Deno.test("every request extends the previous one byte for byte between compacti
     let compacted = false;
     for (const request of server.requests) {
       if (isSummaryRequest(request)) {
-        // Asked for right after the conversation the model last saw, the one before it.
-        assert(previous && wire(request).messages.length > 2, "no task request before a summary");
-        const prefix = wire(request).messages.slice(0, -1);
-        assertEquals(prefix, wire(previous).messages.slice(0, prefix.length));
+        if (summaryInConversation) {
+          // Asked for right after the conversation the model last saw, the one before it.
+          assert(previous && wire(request).messages.length > 2, "no task request before a summary");
+          const prefix = wire(request).messages.slice(0, -1);
+          assertEquals(prefix, wire(previous).messages.slice(0, prefix.length));
+        } else {
+          assertEquals(wire(request).tools, undefined, "the spec's summary request has no tools");
+        }
         compacted = true;
         continue;
       }
@@ -86,4 +99,4 @@ Deno.test("every request extends the previous one byte for byte between compacti
   } finally {
     await Deno.remove(workspace, { recursive: true });
   }
-});
+}

@@ -26,6 +26,12 @@ export interface CompactorOptions {
   model: ChatModel;
   settings: CompactionSettings;
   onEvent?: (event: CompactionEvent) => void;
+  /**
+   * Ask for each summary at the end of the conversation as the model last saw it (tools
+   * included, so the provider serves it from its prompt cache) before falling back to the
+   * serialized transcript. Off by default: the summary request then has no tools.
+   */
+  summaryInConversation?: boolean;
 }
 
 /** Per-call options of `prepare` and `compact`. */
@@ -76,6 +82,7 @@ const RETRY_AFTER_MESSAGES = 6;
  * `compactedUntil`, not to the whole history.
  */
 export class Compactor {
+  #summaryInConversation: boolean;
   #model: ChatModel;
   #settings: CompactionSettings;
   #onEvent: (event: CompactionEvent) => void;
@@ -84,6 +91,7 @@ export class Compactor {
 
   /** Creates a compactor; events go to `options.onEvent` when given. */
   constructor(options: CompactorOptions) {
+    this.#summaryInConversation = options.summaryInConversation === true;
     this.#model = options.model;
     this.#settings = options.settings;
     this.#onEvent = options.onEvent ?? (() => {});
@@ -206,7 +214,9 @@ export class Compactor {
       messages: session.history.slice(start, cut.index),
       splitTurn: cut.splitTurn,
       previousSummary: session.compaction && withoutFileLists(session.compaction.summary),
-      conversation: summaryConversation(session, overhead, cut.index),
+      conversation: this.#summaryInConversation
+        ? summaryConversation(session, overhead, cut.index)
+        : undefined,
     }, options);
     if (!result.ok) {
       this.#lastFailure = { session, retryAt: session.history.length + RETRY_AFTER_MESSAGES };
