@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { EditBuffer } from "./edit_buffer.ts";
 
 /** What can replace the text from `from` to the cursor. */
 export interface Completion {
@@ -63,6 +64,28 @@ export function createCompleter(options: CompleterOptions): Completer {
       return { from, options: [] };
     }
   };
+}
+
+/**
+ * Applies Tab to `buffer`: a single completion replaces the word (with a space after it
+ * unless it is a directory), several extend it to their common prefix; when nothing could
+ * be added, `choices` are the options to list.
+ */
+export async function completeBuffer(
+  buffer: EditBuffer,
+  complete: Completer,
+): Promise<{ changed: boolean; choices: string[] }> {
+  const { from, options } = await complete(buffer.text, buffer.cursor);
+  if (options.length === 0) return { changed: false, choices: [] };
+  const typed = buffer.text.slice(from, buffer.cursor);
+  const only = options.length === 1 ? options[0] ?? "" : undefined;
+  const prefix = only ?? commonPrefix(options);
+  if (prefix.length > typed.length) {
+    while (buffer.cursor > from) buffer.backspace();
+    buffer.insert(only !== undefined && !only.endsWith("/") ? `${prefix} ` : prefix);
+    return { changed: true, choices: [] };
+  }
+  return { changed: false, choices: only === undefined ? options : [] };
 }
 
 /** The longest common prefix of `options` (empty for none). */

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { commonPrefix, type Completer } from "./completion.ts";
+import { completeBuffer, type Completer } from "./completion.ts";
 import { EditBuffer } from "./edit_buffer.ts";
 import { applyEditKey } from "./edit_keys.ts";
 import type { InputHistory } from "./input_history.ts";
@@ -231,24 +231,13 @@ export class LineEditor {
   }
 
   async #complete(): Promise<boolean> {
-    const complete = this.#options.complete;
-    const buffer = this.#buffer;
-    if (!complete) return false;
-    const { from, options } = await complete(buffer.text, buffer.cursor);
-    if (options.length === 0) return false;
-    const typed = buffer.text.slice(from, buffer.cursor);
-    const only = options.length === 1 ? options[0] ?? "" : undefined;
-    const prefix = only ?? commonPrefix(options);
-    if (prefix.length > typed.length) {
-      while (buffer.cursor > from) buffer.backspace();
-      buffer.insert(only !== undefined && !only.endsWith("/") ? `${prefix} ` : prefix);
-      return true;
-    }
-    if (this.#waiting && only === undefined) {
-      const list = wrapText(options.map(sanitizeLine).join("  "), this.#options.io.columns());
+    if (!this.#options.complete) return false;
+    const { changed, choices } = await completeBuffer(this.#buffer, this.#options.complete);
+    if (this.#waiting && choices.length > 0) {
+      const list = wrapText(choices.map(sanitizeLine).join("  "), this.#options.io.columns());
       this.notice(this.#theme.dim(list.join("\n")));
     }
-    return false;
+    return changed;
   }
 
   #finish(line: string | undefined): void {
