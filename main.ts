@@ -89,7 +89,11 @@ async function start(cli: CliOptions): Promise<number> {
     store,
     session: sessionChoice(cli),
     report: (line) => renderer.line(line),
-    bash: { unsandboxedBash: cli.unsandboxedBash, hide: [providerPath, POWERCODE_DIR] },
+    bash: {
+      unsandboxedBash: cli.unsandboxedBash,
+      hide: [providerPath, POWERCODE_DIR],
+      allowGitHooks: cli.allowGitHooks,
+    },
   });
   if (task !== undefined) {
     return await runPrint(agent, task, {
