@@ -99,7 +99,11 @@ async function start(cli: CliOptions): Promise<number> {
     store,
     session: sessionChoice(cli),
     report: (line) => renderer.line(sanitize(line)),
-    bash: { unsandboxedBash: cli.unsandboxedBash, hide: [providerPath, POWERCODE_DIR] },
+    bash: {
+      unsandboxedBash: cli.unsandboxedBash,
+      hide: [providerPath, POWERCODE_DIR],
+      allowGitHooks: cli.allowGitHooks,
+    },
   });
   renderer.watchContext(() => agent.context());
   if (task !== undefined) {

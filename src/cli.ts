@@ -18,6 +18,8 @@ export interface CliOptions {
   sessions: boolean;
   maxSteps: number;
   unsandboxedBash: boolean;
+  /** `--allow-git-hooks`: the tools may write `.git/hooks/` and `.git/config`. */
+  allowGitHooks: boolean;
   provider?: string;
 }
 
@@ -36,6 +38,7 @@ Usage:
   powercode --sessions           list recent sessions and exit
   powercode --max-steps N        model calls per task (default 100)
   powercode --unsandboxed-bash   allow bash without bubblewrap (warns once)
+  powercode --allow-git-hooks    let the tools write .git/hooks/ and .git/config
   powercode --provider FILE      provider config (default ./provider.json, or $POWERCODE_PROVIDER)
   powercode -h | --help          this help
   powercode -V | --version       print the version
@@ -52,7 +55,7 @@ export function parseCli(args: string[]): CliOptions {
   // `deno task start -- -p "task"` passes the `--` on; it must not turn the flags into text.
   const parsed = parseArgs(args[0] === "--" ? args.slice(1) : args, {
     string: ["print", "resume", "max-steps", "provider"],
-    boolean: ["help", "version", "continue", "unsandboxed-bash", "sessions"],
+    boolean: ["help", "version", "continue", "unsandboxed-bash", "sessions", "allow-git-hooks"],
     alias: { p: "print", r: "resume", c: "continue", h: "help", V: "version" },
     unknown: (arg) => {
       if (arg === "") {
@@ -86,6 +89,7 @@ export function parseCli(args: string[]): CliOptions {
     sessions: parsed.sessions,
     maxSteps,
     unsandboxedBash: parsed["unsandboxed-bash"],
+    allowGitHooks: parsed["allow-git-hooks"],
     ...(parsed.print !== undefined ? { print: parsed.print } : {}),
     ...(parsed.resume !== undefined && !chooseSession ? { resume: parsed.resume.trim() } : {}),
     ...(parsed.provider !== undefined ? { provider: parsed.provider } : {}),

@@ -11,6 +11,7 @@ Deno.test("parseCli() reads every flag and its alias", () => {
     sessions: false,
     maxSteps: 100,
     unsandboxedBash: false,
+    allowGitHooks: false,
   });
   assertEquals(
     parseCli(["-p", "fix it", "--max-steps", "5", "--unsandboxed-bash", "--provider", "p.json"]),
@@ -22,6 +23,7 @@ Deno.test("parseCli() reads every flag and its alias", () => {
       sessions: false,
       maxSteps: 5,
       unsandboxedBash: true,
+      allowGitHooks: false,
       print: "fix it",
       provider: "p.json",
     },
@@ -32,6 +34,7 @@ Deno.test("parseCli() reads every flag and its alias", () => {
   assertEquals([parseCli(["-h"]).help, parseCli(["-V"]).version], [true, true]);
   assertEquals([parseCli(["-r"]).chooseSession, parseCli(["-r"]).resume], [true, undefined]);
   assertEquals(parseCli(["--sessions"]).sessions, true);
+  assertEquals(parseCli(["--allow-git-hooks"]).allowGitHooks, true);
 });
 
 Deno.test("parseCli() ignores the leading -- that deno task passes on", () => {

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { refuseGitControl } from "./git_control.ts";
 import { checkContentSize, MAX_EDIT_BYTES, readTextFile, writeFileAtomic } from "./text_file.ts";
 import { formatSize } from "./truncate.ts";
 import type { Params, Tool } from "./tool.ts";
@@ -32,7 +33,10 @@ const EDIT_FILE_PARAMS = {
  * Contract: when the file uses CRLF line endings and `old_string` uses LF, both
  * strings are matched and written with CRLF.
  */
-export function createEditFileTool(workspace: Workspace): Tool<typeof EDIT_FILE_PARAMS> {
+export function createEditFileTool(
+  workspace: Workspace,
+  options: { allowGitHooks?: boolean } = {},
+): Tool<typeof EDIT_FILE_PARAMS> {
   return {
     name: "edit_file",
     description: "Replace exact text in an existing file. old_string must match the file " +
@@ -52,6 +56,7 @@ export function createEditFileTool(workspace: Workspace): Tool<typeof EDIT_FILE_
       if (oldText === newText) {
         throw new TypeError(`Cannot edit "${path}": old_string and new_string are identical`);
       }
+      if (!options.allowGitHooks) refuseGitControl(workspace, await workspace.resolve(path), path);
       const text = await readTextFile(workspace, path, "edit");
       const [from, to] = matchLineEndings(text, oldText, newText);
       const starts = occurrences(text, from);

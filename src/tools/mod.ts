@@ -26,7 +26,7 @@ export interface CreateToolsOptions {
    * provider file, the sessions directory); missing ones are skipped.
    */
   hide?: readonly string[];
-  /** Let sandboxed commands write the workspace's `.git/hooks/` and `.git/config`. */
+  /** Let the file tools and sandboxed commands write `.git/hooks/` and `.git/config`. */
   allowGitHooks?: boolean;
 }
 
@@ -72,8 +72,8 @@ export async function createTools(
     workspace,
     tools: [
       createReadFileTool(workspace),
-      createWriteFileTool(workspace),
-      createEditFileTool(workspace),
+      createWriteFileTool(workspace, { allowGitHooks: options.allowGitHooks ?? false }),
+      createEditFileTool(workspace, { allowGitHooks: options.allowGitHooks ?? false }),
       createBashTool(
         // By the path it was opened by: the git guard checks .git through Deno's permissions.
         new Sandbox(workspace.path, mode, {

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { refuseGitControl } from "./git_control.ts";
 import { refuseSpecialFile } from "./regular_file.ts";
 import { checkContentSize, MAX_EDIT_BYTES, writeFileAtomic } from "./text_file.ts";
 import type { Params, Tool } from "./tool.ts";
@@ -34,7 +35,10 @@ const WRITE_FILE_PARAMS = {
  * paths outside the workspace, directories, FIFOs, sockets, devices and content larger than
  * {@linkcode MAX_EDIT_BYTES}.
  */
-export function createWriteFileTool(workspace: Workspace): Tool<typeof WRITE_FILE_PARAMS> {
+export function createWriteFileTool(
+  workspace: Workspace,
+  options: { allowGitHooks?: boolean } = {},
+): Tool<typeof WRITE_FILE_PARAMS> {
   return {
     name: "write_file",
     description: "Create a file or replace its whole content. Missing parent directories are " +
@@ -46,6 +50,7 @@ export function createWriteFileTool(workspace: Workspace): Tool<typeof WRITE_FIL
       const data = new TextEncoder().encode(content);
       checkContentSize(data.length, path, "write");
       const absolute = await workspace.resolve(path);
+      if (!options.allowGitHooks) refuseGitControl(workspace, absolute, path);
       const previous = await Deno.stat(absolute).catch(() => undefined);
       if (previous?.isDirectory) {
         throw new Deno.errors.IsADirectory(`Cannot write "${path}": it is a directory`);
