@@ -143,7 +143,10 @@ async function compactSession(demo: Demo): Promise<boolean> {
       `(threshold ${BUDGET.contextWindow - BUDGET.reserveTokens}); context-before.json ` +
       `${beforeBytes} bytes`,
   );
-  const outcome = await agent.compact("", new AbortController().signal);
+  // Over the threshold, as the demo's budget makes it: what the agent does on its own.
+  const outcome = await demo.compactor.compact(agent.session, agent.requestOverhead, {
+    reason: "automatic",
+  });
   const compaction = agent.session.compaction;
   if (outcome.type !== "compacted" || compaction === undefined) {
     const reason = outcome.type === "failed" ? outcome.reason : "nothing to compact";

@@ -6,9 +6,18 @@
  */
 import type { ToolCall } from "./messages.ts";
 
+/** Why a compaction runs. */
+export type CompactionReason = "automatic" | "manual" | "overflow";
+
 /** Compaction progress, emitted by the Compactor. */
 export type CompactionEvent =
-  | { type: "compaction_start"; estimatedTokens: number; contextWindow: number }
+  | {
+    type: "compaction_start";
+    /** `automatic` near the limit, `manual` for /compact, `overflow` after the provider refused. */
+    reason: CompactionReason;
+    estimatedTokens: number;
+    contextWindow: number;
+  }
   | {
     type: "compaction_end";
     tokensBefore: number;

@@ -141,16 +141,12 @@ export class Renderer {
         return output.tail([yellow(truncateWidth(text, this.width - 1))]);
       }
       case "compaction_start":
-        output.activity("compacting");
-        return this.line(
-          yellow(
-            `Context approaching limit (approx ${event.estimatedTokens} / ${event.contextWindow} tokens), compressing earlier messages...`,
-          ),
-        );
+        output.activity(event.reason === "manual" ? "summarizing earlier messages" : "compacting");
+        return this.line(yellow(compactionStartLine(event)));
       case "compaction_end":
         return this.line(
           green(
-            `✓ Context compression complete: approx ${event.tokensBefore} → ${event.tokensAfter} tokens, ${event.messagesFolded} messages summarized (compactedUntil ${event.compactedUntil})`,
+            `✓ Context compression complete: approx ${event.tokensBefore} → ${event.tokensAfter} tokens, ${event.messagesFolded} earlier messages summarized`,
           ),
         );
       case "warning":
@@ -242,5 +238,26 @@ export class Renderer {
     const use = this.#context?.();
     if (!this.#options.screen || !use) return;
     this.line(dim(`context ${formatContext(use.estimatedTokens, use.contextWindow)}`));
+  }
+}
+
+/** The line that opens a compaction, worded by what started it. */
+function compactionStartLine(
+  event: Extract<AgentEvent, { type: "compaction_start" }>,
+): string {
+  const use = `approx ${event.estimatedTokens} / ${event.contextWindow} tokens, ${
+    Math.round(event.estimatedTokens / event.contextWindow * 100)
+  } %`;
+  switch (event.reason) {
+    case "automatic":
+      return `Context approaching limit (approx ${event.estimatedTokens} / ${event.contextWindow} tokens), compressing earlier messages...`;
+    case "manual":
+      return `Compacting as asked (${use}): summarizing earlier messages...`;
+    case "overflow":
+      return `The provider found the request too long (${use} by our estimate): compressing earlier messages...`;
+    default: {
+      const never: never = event.reason;
+      return never;
+    }
   }
 }

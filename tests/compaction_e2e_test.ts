@@ -297,8 +297,15 @@ Deno.test("powercode /context reports the context and /compact sends the focus t
   assertEquals(summary.status, 200);
   assert(lastUserText(summary).endsWith("\n\nFocus the summary on: keep every FACT number"));
   assertEquals(factsIn(summary), [factOf(1), factOf(2)]);
-  const after = /approx \d+ → (\d+) tokens, 7 messages summarized \(compactedUntil 7\)/
+  const after = /approx \d+ → (\d+) tokens, 7 earlier messages summarized/
     .exec(result.stdout)?.[1];
+  // A /compact is worded as asked for, never as "approaching limit" at a few percent.
+  assert(
+    new RegExp(`Compacting as asked \\(approx ${usage} / 8000 tokens, \\d+ %\\): summarizing`)
+      .test(result.stdout),
+    result.stdout,
+  );
+  assert(!result.stdout.includes("Context approaching limit"), result.stdout);
   assertStringIncludes(
     result.stdout,
     `Context: approx ${after} tokens in use of 8000\n  compaction threshold: 6000 tokens\n` +

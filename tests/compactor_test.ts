@@ -132,7 +132,12 @@ Deno.test("Compactor.prepareRequest() keeps the state and truncates when the sum
   const { messages: memory, shrunk } = await compactor.prepareRequest(session, OVERHEAD);
   assertEquals(shrunk, true);
   assertEquals(events, [
-    { type: "compaction_start", estimatedTokens: estimate, contextWindow: 8000 },
+    {
+      type: "compaction_start",
+      reason: "automatic",
+      estimatedTokens: estimate,
+      contextWindow: 8000,
+    },
     {
       type: "warning",
       message:

@@ -94,8 +94,7 @@ Deno.test("deno task demo compacts 14 read_file rounds and answers from the summ
       `Context approaching limit (approx ${before.estimatedTokens} / 16000 tokens), ` +
       "compressing earlier messages...",
       `✓ Context compression complete: approx ${before.estimatedTokens} → ` +
-      `${after.estimatedTokens} tokens, ${after.compactedUntil} messages summarized ` +
-      `(compactedUntil ${after.compactedUntil})`,
+      `${after.estimatedTokens} tokens, ${after.compactedUntil} earlier messages summarized`,
       `After: ${after.messages.length} messages, approx ${after.estimatedTokens} tokens, ` +
       `compactedUntil ${after.compactedUntil}; context-after.json ${sizes.after} bytes`,
       `Summary: approx ${summaryTokens} tokens; compressed-summary.md ${sizes.summary} bytes`,

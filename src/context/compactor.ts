@@ -5,7 +5,7 @@
  * @module
  */
 import type { ChatModel } from "../chat_model.ts";
-import type { CompactionEvent } from "../events.ts";
+import type { CompactionEvent, CompactionReason } from "../events.ts";
 import type { Message } from "../messages.ts";
 import { findCutPoint } from "./cut_point.ts";
 import type { Session } from "../session/mod.ts";
@@ -162,7 +162,8 @@ export class Compactor {
     if (!options.force && estimate <= threshold) return { messages: memory, shrunk: false };
     let why = "the summary is paused after a failure";
     if (options.force || !this.#coolingDown(session)) {
-      const outcome = await this.#compactOnce(session, overhead, options, estimate);
+      const reason = options.force ? "overflow" : "automatic";
+      const outcome = await this.#compactOnce(session, overhead, options, estimate, reason);
       if (outcome.type === "nothing_to_compact" && options.force) {
         this.#onEvent(NOTHING_TO_COMPACT);
       }
@@ -188,12 +189,13 @@ export class Compactor {
   async compact(
     session: Session,
     overhead: RequestOverhead,
-    options: Omit<CompactOptions, "force"> = {},
+    options: Omit<CompactOptions, "force"> & { reason?: CompactionReason } = {},
   ): Promise<CompactionOutcome> {
     options.signal?.throwIfAborted();
     const estimate = this.#estimate(session, this.workingMemory(session), overhead);
     const force = { ...options, force: true };
-    const outcome = await this.#compactOnce(session, overhead, force, estimate);
+    const reason = options.reason ?? "manual";
+    const outcome = await this.#compactOnce(session, overhead, force, estimate, reason);
     if (outcome.type === "nothing_to_compact") this.#onEvent(NOTHING_TO_COMPACT);
     return outcome;
   }
@@ -203,12 +205,13 @@ export class Compactor {
     overhead: RequestOverhead,
     options: CompactOptions,
     estimate: number,
+    reason: CompactionReason,
   ): Promise<CompactionOutcome> {
     const start = session.compaction?.compactedUntil ?? 0;
     const cut = this.#findCut(session, start, options.force === true);
     if (cut.index <= start) return { type: "nothing_to_compact" };
     const { contextWindow } = this.#settings;
-    this.#onEvent({ type: "compaction_start", estimatedTokens: estimate, contextWindow });
+    this.#onEvent({ type: "compaction_start", reason, estimatedTokens: estimate, contextWindow });
     const result = await summarize(this.#model, {
       settings: this.#settings,
       messages: session.history.slice(start, cut.index),
