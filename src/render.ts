@@ -252,9 +252,9 @@ function compactionStartLine(
     case "automatic":
       return `Context approaching limit (approx ${event.estimatedTokens} / ${event.contextWindow} tokens), compressing earlier messages...`;
     case "manual":
-      return `Compacting as asked (${use}): summarizing earlier messages...`;
+      return `Compacting as asked (${use})...`;
     case "overflow":
-      return `The provider found the request too long (${use} by our estimate): compressing earlier messages...`;
+      return "Request too long for the model: compressing earlier messages...";
     default: {
       const never: never = event.reason;
       return never;

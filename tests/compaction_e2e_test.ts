@@ -301,7 +301,7 @@ Deno.test("powercode /context reports the context and /compact sends the focus t
     .exec(result.stdout)?.[1];
   // A /compact is worded as asked for, never as "approaching limit" at a few percent.
   assert(
-    new RegExp(`Compacting as asked \\(approx ${usage} / 8000 tokens, \\d+ %\\): summarizing`)
+    new RegExp(`\nCompacting as asked \\(approx ${usage} / 8000 tokens, \\d+ %\\)\\.\\.\\.\n`)
       .test(result.stdout),
     result.stdout,
   );
