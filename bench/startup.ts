@@ -1,12 +1,14 @@
 /**
  * Benchmark 3: from launching `deno task start -p "hi"` to its first request reaching the
- * server, and the process's peak RSS, in a temp copy of the project.
+ * server, and the process's peak RSS, in a temp copy of the project; and the time to the
+ * REPL's first prompt on a pseudo-terminal.
  *
  * @module
  */
 import { childEnv, createTempProject } from "../tests/support/project.ts";
 import type { BenchServer } from "./bench_server.ts";
 import { BENCH_MODEL } from "./history.ts";
+import { timeToPrompt } from "./prompt_time.ts";
 import { runMeasured } from "./peak_rss.ts";
 import { type Spread, spread } from "./stats.ts";
 
@@ -29,6 +31,8 @@ export interface StartupFigures {
 export interface StartupResult {
   cold: StartupFigures;
   warm: StartupFigures;
+  /** Launch → first `> ` prompt of the REPL on a pseudo-terminal, warm runs. */
+  toPromptMs: Spread;
 }
 
 /** The arguments after `deno` for the measured command. */
@@ -47,7 +51,9 @@ export async function benchStartup(
   const runs: Launch[] = [];
   for (let run = 0; run <= options.runs; run++) runs.push(await launch(server, project.dir));
   const [cold, ...warm] = runs;
-  return { cold: figures(cold ? [cold] : []), warm: figures(warm) };
+  const prompts: number[] = [];
+  for (let run = 0; run < options.runs; run++) prompts.push(await timeToPrompt(project.dir));
+  return { cold: figures(cold ? [cold] : []), warm: figures(warm), toPromptMs: spread(prompts) };
 }
 
 /** A provider.json for the bench server with a 128k window. */
