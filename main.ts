@@ -65,7 +65,13 @@ async function start(cli: CliOptions): Promise<number> {
   // The key and URL credentials never reach the terminal or a session file.
   const redactor = Redactor.forConfig(config);
   const renderer = new Renderer({
-    output: createOutput({ screen, color, interactive, redactor }),
+    output: createOutput({
+      screen,
+      color,
+      interactive,
+      redactor,
+      fullReasoning: cli.showReasoning,
+    }),
     color,
     streamAnswer: interactive,
     model: config.model,
@@ -135,7 +141,13 @@ async function start(cli: CliOptions): Promise<number> {
  * colour, redrawn on resize); otherwise plain lines (to stderr besides the answer for -p).
  */
 function createOutput(
-  options: { screen: boolean; color: boolean; interactive: boolean; redactor: Redactor },
+  options: {
+    screen: boolean;
+    color: boolean;
+    interactive: boolean;
+    redactor: Redactor;
+    fullReasoning: boolean;
+  },
 ): TaskOutput {
   const { redactor } = options;
   if (!options.screen) {
@@ -152,6 +164,7 @@ function createOutput(
     },
     color: options.color,
     markdown: options.color,
+    reasoning: options.fullReasoning ? "full" : "collapsed",
   });
   Deno.addSignalListener("SIGWINCH", () => view.resize());
   return view;

@@ -20,6 +20,8 @@ export interface CliOptions {
   unsandboxedBash: boolean;
   /** `--allow-git-hooks`: the tools may write `.git/hooks/` and `.git/config`. */
   allowGitHooks: boolean;
+  /** `--show-reasoning`: keep a reasoning model's thinking on screen in full. */
+  showReasoning: boolean;
   provider?: string;
 }
 
@@ -39,6 +41,7 @@ Usage:
   powercode --max-steps N        model calls per task (default 100)
   powercode --unsandboxed-bash   allow bash without bubblewrap (warns once)
   powercode --allow-git-hooks    let the tools write .git/hooks/ and .git/config
+  powercode --show-reasoning     keep a reasoning model's thinking on screen in full
   powercode --provider FILE      provider config (default ./provider.json, or $POWERCODE_PROVIDER)
   powercode -h | --help          this help
   powercode -V | --version       print the version
@@ -55,7 +58,15 @@ export function parseCli(args: string[]): CliOptions {
   // `deno task start -- -p "task"` passes the `--` on; it must not turn the flags into text.
   const parsed = parseArgs(args[0] === "--" ? args.slice(1) : args, {
     string: ["print", "resume", "max-steps", "provider"],
-    boolean: ["help", "version", "continue", "unsandboxed-bash", "sessions", "allow-git-hooks"],
+    boolean: [
+      "help",
+      "version",
+      "continue",
+      "unsandboxed-bash",
+      "sessions",
+      "allow-git-hooks",
+      "show-reasoning",
+    ],
     alias: { p: "print", r: "resume", c: "continue", h: "help", V: "version" },
     unknown: (arg) => {
       if (arg === "") {
@@ -90,6 +101,7 @@ export function parseCli(args: string[]): CliOptions {
     maxSteps,
     unsandboxedBash: parsed["unsandboxed-bash"],
     allowGitHooks: parsed["allow-git-hooks"],
+    showReasoning: parsed["show-reasoning"],
     ...(parsed.print !== undefined ? { print: parsed.print } : {}),
     ...(parsed.resume !== undefined && !chooseSession ? { resume: parsed.resume.trim() } : {}),
     ...(parsed.provider !== undefined ? { provider: parsed.provider } : {}),

@@ -12,6 +12,7 @@ Deno.test("parseCli() reads every flag and its alias", () => {
     maxSteps: 100,
     unsandboxedBash: false,
     allowGitHooks: false,
+    showReasoning: false,
   });
   assertEquals(
     parseCli(["-p", "fix it", "--max-steps", "5", "--unsandboxed-bash", "--provider", "p.json"]),
@@ -24,6 +25,7 @@ Deno.test("parseCli() reads every flag and its alias", () => {
       maxSteps: 5,
       unsandboxedBash: true,
       allowGitHooks: false,
+      showReasoning: false,
       print: "fix it",
       provider: "p.json",
     },
@@ -35,6 +37,7 @@ Deno.test("parseCli() reads every flag and its alias", () => {
   assertEquals([parseCli(["-r"]).chooseSession, parseCli(["-r"]).resume], [true, undefined]);
   assertEquals(parseCli(["--sessions"]).sessions, true);
   assertEquals(parseCli(["--allow-git-hooks"]).allowGitHooks, true);
+  assertEquals(parseCli(["--show-reasoning"]).showReasoning, true);
 });
 
 Deno.test("parseCli() ignores the leading -- that deno task passes on", () => {

@@ -2,7 +2,9 @@ import { assertEquals } from "@std/assert";
 import { TaskView } from "../src/ui/task_view.ts";
 import { VirtualScreen } from "./support/screen.ts";
 
-function open(options: { width?: number; markdown?: boolean } = {}) {
+function open(
+  options: { width?: number; markdown?: boolean; reasoning?: "collapsed" | "full" } = {},
+) {
   const screen = new VirtualScreen(options.width ?? 40, 12);
   let now = 0;
   const writes: string[] = [];
@@ -17,6 +19,7 @@ function open(options: { width?: number; markdown?: boolean } = {}) {
     },
     color: false,
     markdown: options.markdown ?? true,
+    ...(options.reasoning ? { reasoning: options.reasoning } : {}),
     now: () => now,
     tickMs: 0,
   });
@@ -106,4 +109,24 @@ Deno.test("TaskView prints lines directly between tasks", () => {
   view.line("Resumed session x");
   view.line("two\nlines");
   assertEquals(screen.lines(), ["Resumed session x", "two", "lines"]);
+});
+
+Deno.test("TaskView shows reasoning in a few live rows, then one line once the answer starts", () => {
+  const { screen, view, advance } = open({ width: 70, markdown: false });
+  view.start(STATUS);
+  view.reasoning("step one\nstep two\nstep three\nstep four\nstep fi");
+  assertEquals(screen.lines().slice(0, 3), ["step three", "step four", "step fi"]);
+  advance(12_000);
+  view.text("Answer.\n");
+  view.stop();
+  assertEquals(screen.lines(), ["thinking… 12 s", "Answer."]);
+});
+
+Deno.test("TaskView with reasoning full keeps every reasoning row", () => {
+  const { screen, view } = open({ width: 70, markdown: false, reasoning: "full" });
+  view.start(STATUS);
+  view.reasoning("step one\nstep two\n");
+  view.text("Answer.\n");
+  view.stop();
+  assertEquals(screen.lines(), ["step one", "step two", "Answer."]);
 });

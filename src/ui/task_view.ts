@@ -21,7 +21,15 @@ export interface TaskViewOptions {
   now?: () => number;
   /** Redraw interval for spinner and time; 0 for none (tests call `tick()`). */
   tickMs?: number;
+  /**
+   * `collapsed` (default): reasoning streams dim in a few live rows, then stays on screen
+   * as one line (`thinking… 12 s`) once the answer starts; `full`: every row is kept.
+   */
+  reasoning?: "collapsed" | "full";
 }
+
+/** Live rows of reasoning shown while it streams, when collapsed. */
+const REASONING_PREVIEW_ROWS = 3;
 
 /** The status line's fixed parts for one task. */
 export interface TaskStatus {
@@ -66,6 +74,8 @@ export class TaskView implements TaskOutput {
   #region: LiveRegion;
   #stream: TextStream | undefined;
   #reasoning: PlainStream | undefined;
+  /** Collapsed reasoning: when it began and its latest finished rows. */
+  #thought: { started: number; rows: string[] } | undefined;
   #status: (TaskStatus & { activity: string; started: number }) | undefined;
   #tail: string[] = [];
   #timer: ReturnType<typeof setInterval> | undefined;
@@ -107,7 +117,11 @@ export class TaskView implements TaskOutput {
   /** Adds streamed reasoning, dim and as written; it ends when the answer or a line comes. */
   reasoning(chunk: string): void {
     this.#reasoning ??= new PlainStream(this.#options.io.columns());
-    this.#print(this.#reasoning.push(chunk).map(this.#theme.dim));
+    const rows = this.#reasoning.push(chunk).map(this.#theme.dim);
+    if (this.#options.reasoning === "full") return this.#print(rows);
+    this.#thought ??= { started: this.#now(), rows: [] };
+    this.#thought.rows = [...this.#thought.rows, ...rows].slice(-REASONING_PREVIEW_ROWS);
+    this.#redraw();
   }
 
   /** Ends the answer so far and prints `line` (one or more safe lines) below it. */
@@ -151,7 +165,11 @@ export class TaskView implements TaskOutput {
   #endReasoning(): string[] {
     const rows = this.#reasoning?.end().map(this.#theme.dim) ?? [];
     this.#reasoning = undefined;
-    return rows;
+    const thought = this.#thought;
+    this.#thought = undefined;
+    if (!thought) return rows;
+    const seconds = Math.max(1, Math.round((this.#now() - thought.started) / 1000));
+    return [this.#theme.dim(`thinking… ${seconds} s`)];
   }
 
   #endAnswer(): string[] {
@@ -173,8 +191,11 @@ export class TaskView implements TaskOutput {
   #liveRows(): string[] {
     const columns = this.#options.io.columns();
     const status = this.#status;
+    const pending = this.#reasoning?.pending().map(this.#theme.dim) ?? [];
     const rows = [
-      ...(this.#reasoning?.pending().map(this.#theme.dim) ?? []),
+      ...(this.#thought
+        ? [...this.#thought.rows, ...pending].slice(-REASONING_PREVIEW_ROWS)
+        : pending),
       ...(this.#stream?.pending() ?? []),
       ...this.#tail,
     ];
