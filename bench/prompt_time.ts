@@ -7,6 +7,7 @@
 import { childEnv } from "../tests/support/project.ts";
 
 /** The prompt as it reaches the terminal: at the start of a line, after any CSI sequences. */
+// deno-lint-ignore no-control-regex -- the escape sequences are what a terminal receives
 const PROMPT = /(^|\n)(\x1b\[[0-9;?]*[A-Za-z])*> /;
 const TIMEOUT_MS = 20_000;
 

@@ -17,6 +17,7 @@ import { createTheme, type Theme } from "./ui/theme.ts";
 import { commandResult, describeCall, editDiff, OutputTail, tailRows } from "./ui/tool_view.ts";
 import { transcriptLine } from "./ui/transcript_view.ts";
 import { truncateWidth } from "./ui/width.ts";
+import { wrapText } from "./ui/wrap.ts";
 
 export { describeCall };
 
@@ -142,15 +143,14 @@ export class Renderer {
       }
       case "compaction_start":
         output.activity(event.reason === "manual" ? "summarizing earlier messages" : "compacting");
-        return this.line(yellow(compactionStartLine(event)));
+        return this.#styled(compactionStartLine(event), yellow);
       case "compaction_end":
-        return this.line(
-          green(
-            `✓ Context compression complete: approx ${event.tokensBefore} → ${event.tokensAfter} tokens, ${event.messagesFolded} earlier messages summarized`,
-          ),
+        return this.#styled(
+          `✓ Context compression complete: approx ${event.tokensBefore} → ${event.tokensAfter} tokens, ${event.messagesFolded} earlier messages summarized`,
+          green,
         );
       case "warning":
-        return this.line(yellow(`⚠ ${sanitize(event.message)}`));
+        return this.#styled(`⚠ ${sanitize(event.message)}`, yellow);
       default: {
         const unknown: never = event;
         throw new TypeError(`Cannot render event: ${JSON.stringify(unknown)}`);
@@ -186,7 +186,7 @@ export class Renderer {
         break;
       case "failed":
       case "step_limit":
-        this.line(red(`✗ ${sanitize(result.error)}`));
+        this.#styled(`✗ ${sanitize(result.error)}`, red);
         break;
       default: {
         const unknown: never = result;
@@ -209,6 +209,16 @@ export class Renderer {
    */
   line(text: string): void {
     this.#options.output.line(text);
+  }
+
+  /**
+   * Prints a line of powercode's own wording in one colour: on a terminal word-wrapped to its
+   * width (the terminal would break words), on pipes unchanged.
+   */
+  #styled(text: string, style: (text: string) => string): void {
+    if (!this.#options.screen) return this.line(style(text));
+    const rows = text.split("\n").flatMap((line) => wrapText(line, this.width - 1));
+    this.line(rows.map(style).join("\n"));
   }
 
   /** Dims text, for hints. */
