@@ -21,13 +21,13 @@ import {
 } from "./src/context/mod.ts";
 import { Redactor } from "./src/redact.ts";
 import { Renderer } from "./src/render.ts";
-import { runPrint, runRepl } from "./src/repl.ts";
+import { runPrint } from "./src/print_task.ts";
 import { type SessionChoice, SessionError, SessionStore } from "./src/session/mod.ts";
 import { formatSessionsTable } from "./src/sessions_table.ts";
 import type { DirEntry } from "./src/ui/completion.ts";
 import { PlainOutput } from "./src/ui/plain_output.ts";
 import { sanitize } from "./src/ui/sanitize.ts";
-import { type TaskOutput, TaskView } from "./src/ui/task_view.ts";
+import type { TaskOutput } from "./src/ui/task_view.ts";
 import { terminalColumns, terminalRows } from "./src/ui/terminal.ts";
 
 const WORKSPACE_DIR = "workspace";
@@ -65,7 +65,7 @@ async function start(cli: CliOptions): Promise<number> {
   // The key and URL credentials never reach the terminal or a session file.
   const redactor = Redactor.forConfig(config);
   const renderer = new Renderer({
-    output: createOutput({
+    output: await createOutput({
       screen,
       color,
       interactive,
@@ -122,6 +122,8 @@ async function start(cli: CliOptions): Promise<number> {
     const cut = instructions.truncated ? ", cut to 32 KB" : "";
     renderer.line(renderer.dim(`Loaded AGENTS.md (${instructions.bytes} bytes${cut})`));
   }
+  // The REPL's modules (line editor, completion) load only when there is a REPL.
+  const { runRepl } = await import("./src/repl.ts");
   return await runRepl({
     agent,
     listSessions: (limit) => store.list(limit),
@@ -140,7 +142,7 @@ async function start(cli: CliOptions): Promise<number> {
  * Where the renderer writes: on a terminal a live view (status line, markdown when in
  * colour, redrawn on resize); otherwise plain lines (to stderr besides the answer for -p).
  */
-function createOutput(
+async function createOutput(
   options: {
     screen: boolean;
     color: boolean;
@@ -148,7 +150,7 @@ function createOutput(
     redactor: Redactor;
     fullReasoning: boolean;
   },
-): TaskOutput {
+): Promise<TaskOutput> {
   const { redactor } = options;
   if (!options.screen) {
     return new PlainOutput({
@@ -156,6 +158,8 @@ function createOutput(
       status: redactor.wrap(writeTo(options.interactive ? Deno.stdout : Deno.stderr)),
     });
   }
+  // The live view (markdown, status line) loads only on a terminal.
+  const { TaskView } = await import("./src/ui/task_view.ts");
   const view = new TaskView({
     io: {
       write: redactor.wrap(writeTo(Deno.stdout)),
@@ -194,7 +198,7 @@ async function listSessions(choose: boolean): Promise<number> {
  */
 async function withPipedInput(task: string, config: ProviderConfig): Promise<string> {
   if (Deno.stdin.isTerminal()) return task;
-  const piped = await new Response(Deno.stdin.readable).text();
+  const piped = await readStdin();
   if (piped.trim() === "") return task;
   const limit = Math.floor(compactionThreshold(resolveCompactionSettings(config)) / 2);
   const tokens = estimateTextTokens(piped);
@@ -205,6 +209,22 @@ async function withPipedInput(task: string, config: ProviderConfig): Promise<str
     );
   }
   return `${task}\n\n<stdin>\n${piped.replace(/\n$/, "")}\n</stdin>`;
+}
+
+/** All of stdin as text (read directly: web streams cost a start-up's worth of time). */
+async function readStdin(): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  const buffer = new Uint8Array(64 * 1024);
+  for (
+    let read = await Deno.stdin.read(buffer);
+    read !== null;
+    read = await Deno.stdin.read(buffer)
+  ) {
+    chunks.push(buffer.slice(0, read));
+  }
+  const decoder = new TextDecoder();
+  return chunks.map((chunk, index) => decoder.decode(chunk, { stream: index < chunks.length - 1 }))
+    .join("");
 }
 
 function isTopLevelProviderFile(path: string): boolean {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Agent, TaskResult } from "./agent.ts";
+import type { Agent } from "./agent.ts";
 import type { ContextStatus } from "./context/mod.ts";
 import { type LineInput, openLineInput } from "./line_input.ts";
 import type { Renderer } from "./render.ts";
@@ -136,28 +136,6 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   }
   if (terminal) renderer.farewell(options.agent.session.id);
   return failed && !terminal ? 1 : 0;
-}
-
-/** Runs a single task for `-p`; returns 0 when it finished, 1 otherwise. */
-export async function runPrint(
-  agent: Agent,
-  task: string,
-  options: { renderer: Renderer; printAnswer: (answer: string) => void },
-): Promise<number> {
-  const controller = new AbortController();
-  const onSignal = () => controller.abort();
-  Deno.addSignalListener("SIGINT", onSignal);
-  let result: TaskResult;
-  try {
-    result = await agent.run(task, controller.signal);
-  } finally {
-    Deno.removeSignalListener("SIGINT", onSignal);
-  }
-  if (result.status === "interrupted") options.renderer.line("⏹ Interrupted");
-  else options.renderer.finish(result);
-  if (result.status !== "done") return 1;
-  options.printAnswer(result.answer);
-  return 0;
 }
 
 async function runCommand(text: string, options: ReplOptions, signal: AbortSignal): Promise<void> {

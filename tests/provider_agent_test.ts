@@ -8,7 +8,7 @@ import { assemble } from "../src/assemble.ts";
 import { Renderer } from "../src/render.ts";
 import { PlainOutput } from "../src/ui/plain_output.ts";
 import { TaskView } from "../src/ui/task_view.ts";
-import { runPrint } from "../src/repl.ts";
+import { runPrint } from "../src/print_task.ts";
 import { startFakeServer } from "./support/fake_server.ts";
 import type { Handler, Reply } from "./support/fake_server.ts";
 import { replay } from "./support/provider_fixtures.ts";
