@@ -8,17 +8,8 @@ import denoConfig from "./deno.json" with { type: "json" };
 import { assemble } from "./src/assemble.ts";
 import { parseCli, USAGE } from "./src/cli.ts";
 import type { CliOptions } from "./src/cli.ts";
-import {
-  ConfigError,
-  loadProviderConfig,
-  type ProviderConfig,
-  refuseInsideWorkspace,
-} from "./src/config.ts";
-import {
-  compactionThreshold,
-  estimateTextTokens,
-  resolveCompactionSettings,
-} from "./src/context/mod.ts";
+import { ConfigError, loadProviderConfig, refuseInsideWorkspace } from "./src/config.ts";
+import { withPipedInput } from "./src/piped_input.ts";
 import { Redactor } from "./src/redact.ts";
 import { Renderer } from "./src/render.ts";
 import { runPrint } from "./src/print_task.ts";
@@ -57,7 +48,11 @@ async function start(cli: CliOptions): Promise<number> {
   await requireWorkspace();
   const providerPath = cli.provider ?? readEnv("POWERCODE_PROVIDER") ?? "provider.json";
   const config = await loadProviderConfig(providerPath, readEnv, { workspaceDir: WORKSPACE_DIR });
-  const task = cli.print === undefined ? undefined : await withPipedInput(cli.print, config);
+  const task = cli.print === undefined ? undefined : withPipedInput(
+    cli.print,
+    Deno.stdin.isTerminal() ? "" : await readStdin(),
+    config,
+  );
   const interactive = cli.print === undefined;
   const terminal = Deno.stdin.isTerminal() && interactive;
   const screen = Deno.stdout.isTerminal() && interactive;
@@ -190,25 +185,6 @@ async function listSessions(choose: boolean): Promise<number> {
   });
   const hint = choose ? "\nResume one with: powercode -r ID (any unique start of the id)" : "";
   return print(`${table}${hint}\n`);
-}
-
-/**
- * The `-p` task with piped stdin attached as its context, when stdin is not a terminal.
- * Contract: throws a ConfigError when the piped text cannot fit the model's window.
- */
-async function withPipedInput(task: string, config: ProviderConfig): Promise<string> {
-  if (Deno.stdin.isTerminal()) return task;
-  const piped = await readStdin();
-  if (piped.trim() === "") return task;
-  const limit = Math.floor(compactionThreshold(resolveCompactionSettings(config)) / 2);
-  const tokens = estimateTextTokens(piped);
-  if (tokens > limit) {
-    throw new ConfigError(
-      `Cannot send the piped input: it is about ${tokens} tokens, more than half of what fits ` +
-        `the window (${limit}); pipe less of it (e.g. through tail -n 200)`,
-    );
-  }
-  return `${task}\n\n<stdin>\n${piped.replace(/\n$/, "")}\n</stdin>`;
 }
 
 /** All of stdin as text (read directly: web streams cost a start-up's worth of time). */
