@@ -115,9 +115,7 @@ export class Renderer {
       case "tool_start":
         this.#running = { call: event.call, started: Date.now(), tail: new OutputTail() };
         output.activity(`running ${sanitizeLine(event.call.name)}`);
-        return this.line(
-          `${cyan("●")} ${bold(sanitizeLine(event.call.name))} ${describeCall(event.call, dim)}`,
-        );
+        return this.#toolLine(event.call);
       case "tool_output": {
         const tail = this.#running?.tail;
         tail?.push(event.text);
@@ -219,6 +217,19 @@ export class Renderer {
     if (!this.#options.screen) return this.line(style(text));
     const rows = text.split("\n").flatMap((line) => wrapText(line, this.width - 1));
     this.line(rows.map(style).join("\n"));
+  }
+
+  /** `● name argument`: on a terminal cut to its width, so it never wraps mid-word. */
+  #toolLine(call: ToolCall): void {
+    const name = sanitizeLine(call.name);
+    if (!this.#options.screen) {
+      return this.line(`${cyan("●")} ${bold(name)} ${describeCall(call, dim)}`);
+    }
+    const head = `● ${name} `;
+    const argument = describeCall(call, (text) => text);
+    const shown = truncateWidth(`${head}${argument}`, this.width - 1).slice(head.length);
+    const malformed = argument.startsWith("(malformed");
+    this.line(`${cyan("●")} ${bold(name)} ${malformed ? dim(shown) : shown}`);
   }
 
   /** Dims text, for hints. */

@@ -38,3 +38,24 @@ Deno.test("Renderer leaves its lines whole on a pipe", () => {
   renderer.finish({ status: "failed", error: ERROR });
   assertEquals(written, `✗ ${ERROR}\n`);
 });
+
+Deno.test("Renderer cuts a tool line to the terminal's width instead of letting it wrap", () => {
+  const terminal = new VirtualScreen(30, 12);
+  const renderer = new Renderer({
+    output: new TaskView({
+      io: { write: (text) => terminal.write(text), columns: () => terminal.width },
+      color: false,
+      markdown: false,
+      tickMs: 0,
+    }),
+    color: false,
+    streamAnswer: true,
+    screen: true,
+  });
+  const command = "for i in $(seq 1 20); do echo line $i; done";
+  renderer.render({
+    type: "tool_start",
+    call: { id: "c", name: "bash", arguments: JSON.stringify({ command }) },
+  });
+  assertEquals(terminal.lines()[0], "● bash for i in $(seq 1 20);…");
+});
