@@ -14,6 +14,7 @@ import { sanitize, sanitizeLine } from "./ui/sanitize.ts";
 import { formatContext } from "./ui/status_line.ts";
 import type { TaskOutput } from "./ui/task_view.ts";
 import { createTheme, type Theme } from "./ui/theme.ts";
+import { compactionEndLine, compactionStartLine } from "./ui/compaction_lines.ts";
 import { commandResult, describeCall, editDiff, OutputTail, tailRows } from "./ui/tool_view.ts";
 import { transcriptLine } from "./ui/transcript_view.ts";
 import { truncateWidth } from "./ui/width.ts";
@@ -143,10 +144,7 @@ export class Renderer {
         output.activity(event.reason === "manual" ? "summarizing earlier messages" : "compacting");
         return this.#styled(compactionStartLine(event), yellow);
       case "compaction_end":
-        return this.#styled(
-          `✓ Context compression complete: approx ${event.tokensBefore} → ${event.tokensAfter} tokens, ${event.messagesFolded} earlier messages summarized`,
-          green,
-        );
+        return this.#styled(compactionEndLine(event), green);
       case "warning":
         return this.#styled(`⚠ ${sanitize(event.message)}`, yellow);
       default: {
@@ -259,26 +257,5 @@ export class Renderer {
     const use = this.#context?.();
     if (!this.#options.screen || !use) return;
     this.line(dim(`context ${formatContext(use.estimatedTokens, use.contextWindow)}`));
-  }
-}
-
-/** The line that opens a compaction, worded by what started it. */
-function compactionStartLine(
-  event: Extract<AgentEvent, { type: "compaction_start" }>,
-): string {
-  const use = `approx ${event.estimatedTokens} / ${event.contextWindow} tokens, ${
-    Math.round(event.estimatedTokens / event.contextWindow * 100)
-  } %`;
-  switch (event.reason) {
-    case "automatic":
-      return `Context approaching limit (approx ${event.estimatedTokens} / ${event.contextWindow} tokens), compressing earlier messages...`;
-    case "manual":
-      return `Compacting as asked (${use})...`;
-    case "overflow":
-      return "Request too long for the model: compressing earlier messages...";
-    default: {
-      const never: never = event.reason;
-      return never;
-    }
   }
 }
