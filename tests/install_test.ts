@@ -1,0 +1,35 @@
+import { assertEquals, assertStringIncludes } from "@std/assert";
+import denoConfig from "../deno.json" with { type: "json" };
+import { launcherScript } from "../src/install.ts";
+
+Deno.test("launcherScript() runs the checkout with exactly the start task's flags", () => {
+  const script = launcherScript("/opt/power code", denoConfig.tasks.start);
+  const flags = denoConfig.tasks.start.slice("deno run ".length, -" main.ts".length);
+  assertEquals(
+    script,
+    "#!/bin/sh\n" +
+      '# powercode, installed by "deno task install" from /opt/power code\n' +
+      `exec deno run --config '/opt/power code/deno.json' ${flags} '/opt/power code/main.ts' "$@"\n`,
+  );
+});
+
+Deno.test("deno task install writes a launcher that starts powercode in another directory", async () => {
+  const bin = await Deno.makeTempDir();
+  const project = await Deno.makeTempDir();
+  try {
+    const root = new URL("..", import.meta.url).pathname;
+    const install = await new Deno.Command("deno", {
+      args: ["task", "--quiet", "install", bin],
+      cwd: root,
+    }).output();
+    assertEquals(install.code, 0, new TextDecoder().decode(install.stderr));
+    await Deno.mkdir(`${project}/workspace`);
+    const run = await new Deno.Command(`${bin}/powercode`, { args: ["-V"], cwd: project })
+      .output();
+    assertEquals(run.code, 0, new TextDecoder().decode(run.stderr));
+    assertStringIncludes(new TextDecoder().decode(run.stdout), `powercode ${denoConfig.version}`);
+  } finally {
+    await Deno.remove(bin, { recursive: true });
+    await Deno.remove(project, { recursive: true });
+  }
+});
