@@ -2,9 +2,14 @@
  * The chat client: powercode's only door to `npm:openai`. Streams replies from
  * any OpenAI-compatible chat-completions endpoint and retries transient failures.
  *
+ * It posts the request itself and uses only the SDK's stream decoder and error classes
+ * (`openai/streaming`, `openai/error`): the SDK's client module loads every API resource,
+ * about 100 ms and several MiB at every start, for one endpoint.
+ *
  * @module
  */
-import type OpenAI from "openai";
+import { APIError } from "openai/error";
+import { Stream } from "openai/streaming";
 import { ChatError } from "./chat_model.ts";
 import type { ChatModel, ChatOptions, ChatReply, ChatRequest } from "./chat_model.ts";
 import { normalizeErrorBody } from "./chat_error_body.ts";
@@ -44,26 +49,19 @@ const UNREACHABLE_RETRY_MS = 500;
  * Contract: every failure is a `ChatError`; the API key appears in no message.
  */
 export function createChatClient(options: ChatClientOptions): ChatModel {
-  // The SDK is loaded with the first request, not at startup: the prompt comes up sooner.
-  const client = lazy(async () => {
-    const { default: OpenAI } = await import("openai");
-    return new OpenAI({
-      baseURL: options.baseURL,
-      apiKey: options.apiKey,
-      // The SDK's own retries are off: the loop below retries instead, because it must also
-      // retry streams that drop or stall after the headers, report each retry to the terminal
-      // and stop waiting at once on Ctrl+C.
-      maxRetries: 0,
-      timeout: options.requestTimeoutMs ?? 600_000,
-      fetch: readableErrors,
-    });
-  });
+  // Retries happen in the loop below (not in a client library) because it must also retry
+  // streams that drop or stall after the headers, report each retry to the terminal and stop
+  // waiting at once on Ctrl+C.
   const maxRetries = options.maxRetries ?? 4;
   const wait = options.delay ?? delay;
   const idleTimeoutMs = options.idleTimeoutMs ?? 300_000;
   const context = { baseURL: options.baseURL, model: options.model };
   const stream = {
-    client,
+    endpoint: {
+      url: `${options.baseURL.replace(/\/+$/, "")}/chat/completions`,
+      apiKey: options.apiKey,
+      timeoutMs: options.requestTimeoutMs ?? 600_000,
+    },
     model: options.model,
     idleTimeoutMs,
     wire: { field: options.outputLimitField, cacheControl: options.cacheControl === true },
@@ -103,33 +101,60 @@ export function createChatClient(options: ChatClientOptions): ChatModel {
 
 /** What one streamed request needs besides the request itself. */
 interface StreamSetup {
-  client: () => Promise<OpenAI>;
+  endpoint: { url: string; apiKey: string; timeoutMs: number };
   model: string;
   idleTimeoutMs: number;
   wire: WireOptions;
 }
 
-/** A value made once, on first use. */
-function lazy<T>(make: () => Promise<T>): () => Promise<T> {
-  let made: Promise<T> | undefined;
-  return () => made ??= make();
-}
-
 /**
- * fetch for the SDK that rewrites error bodies of other shapes into OpenAI's, so the
- * SDK's error carries the provider's message (Gemini's arrays, vLLM's top-level errors).
+ * POSTs one streaming request and returns the response once its headers arrived.
+ * Contract: a non-2xx answer throws the SDK's `APIError` for its status, with the provider's
+ * message from any error body shape (Gemini's arrays, vLLM's top-level errors); no answer
+ * within `timeoutMs` aborts the request.
  */
-async function readableErrors(input: string | URL | Request, init?: RequestInit) {
-  const response = await fetch(input, init);
+async function post(
+  endpoint: StreamSetup["endpoint"],
+  body: unknown,
+  controller: AbortController,
+): Promise<Response> {
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, endpoint.timeoutMs);
+  let response: Response;
+  try {
+    response = await fetch(endpoint.url, {
+      method: "POST",
+      headers: {
+        "authorization": `Bearer ${endpoint.apiKey}`,
+        "content-type": "application/json",
+        "accept": "text/event-stream, application/json",
+      },
+      body: JSON.stringify(body),
+      signal: controller.signal,
+    });
+  } catch (error) {
+    if (!timedOut) throw error;
+    throw new Error(`no response within ${endpoint.timeoutMs / 1000} s (timed out)`, {
+      cause: error,
+    });
+  } finally {
+    clearTimeout(timer);
+  }
   if (response.ok) return response;
-  const headers = new Headers(response.headers);
-  headers.delete("content-length");
-  headers.delete("content-encoding");
-  return new Response(normalizeErrorBody(await response.text()), {
-    status: response.status,
-    statusText: response.statusText,
-    headers,
-  });
+  const text = normalizeErrorBody(await response.text().catch(() => ""));
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  const error = typeof json === "object" && json !== null
+    ? json as Record<string, unknown>
+    : undefined;
+  throw APIError.generate(response.status, error, error ? undefined : text, response.headers);
 }
 
 async function streamOnce(
@@ -138,7 +163,6 @@ async function streamOnce(
   options: ChatOptions,
   reply: ReplyAssembler,
 ): Promise<ChatReply> {
-  const client = await setup.client();
   const { model, idleTimeoutMs } = setup;
   const controller = new AbortController();
   const abort = () => controller.abort();
@@ -155,10 +179,12 @@ async function streamOnce(
   try {
     options.signal?.throwIfAborted();
     armWatchdog();
-    const stream = await client.chat.completions.create(
+    const response = await post(
+      setup.endpoint,
       toWireRequest(model, request, setup.wire),
-      { signal: controller.signal },
+      controller,
     );
+    const stream = Stream.fromSSEResponse<unknown>(response, controller);
     try {
       for await (const chunk of stream) {
         armWatchdog();
