@@ -5,16 +5,11 @@
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
 import { NO_REPLY } from "../src/task_notes.ts";
 import { startFakeServer } from "./support/fake_server.ts";
-import type { ChatMessage } from "./support/fake_server.ts";
-import { sequence, text, toolCall } from "./support/scripts.ts";
+import { sequence, text, toolCall, withoutSystem } from "./support/scripts.ts";
 import { createTempProject } from "./support/project.ts";
 import { provider } from "./support/sessions.ts";
 
 const KEY = "sk-test-secret-4242";
-
-function withoutSystem(messages: ChatMessage[]): ChatMessage[] {
-  return messages.filter((message) => message.role !== "system");
-}
 
 async function sessionFiles(dir: string): Promise<string[]> {
   const texts: string[] = [];

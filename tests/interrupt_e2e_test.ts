@@ -9,9 +9,8 @@ import { assert, assertEquals, assertStringIncludes } from "@std/assert";
 import { INTERRUPTED_RESULT } from "../src/agent.ts";
 import { MISSING_RESULT } from "../src/context/working_memory.ts";
 import { interruptedNote } from "../src/task_notes.ts";
-import type { ChatMessage } from "./support/fake_server.ts";
 import { childEnv, createTempProject, type TempProject } from "./support/project.ts";
-import { text, toolCalls } from "./support/scripts.ts";
+import { text, toolCalls, withoutSystem } from "./support/scripts.ts";
 import { isAlive, powercodePid, processesMatching, waitUntil } from "./support/processes.ts";
 import {
   allSessionText,
@@ -40,10 +39,6 @@ const STATUS_LINE =
 /** A `sleep` no other process runs, so pgrep finds exactly this test's processes. */
 function uniqueSleep(): string {
   return `sleep 30.${crypto.getRandomValues(new Uint32Array(1))[0]}`;
-}
-
-function withoutSystem(messages: readonly ChatMessage[] | undefined): ChatMessage[] {
-  return (messages ?? []).filter((message) => message.role !== "system");
 }
 
 /** A child's output, collected as it arrives. */

@@ -13,7 +13,7 @@ import { startFakeServer } from "./support/fake_server.ts";
 import type { Handler, Reply } from "./support/fake_server.ts";
 import { replay } from "./support/provider_fixtures.ts";
 import { VirtualScreen } from "./support/screen.ts";
-import { answerSummaries, sequence, text } from "./support/scripts.ts";
+import { answerSummaries, sequence, sseReply, text } from "./support/scripts.ts";
 
 /**
  * An agent whose events go to a renderer, as the REPL's do: into `output` as on a pipe, or
@@ -124,15 +124,9 @@ Deno.test("a reply cut at the output limit or by a content filter says so", asyn
 });
 
 Deno.test("runPrint() exits 1 with one line when the provider sends no choices", async () => {
-  const usageOnly: Reply = {
-    type: "raw",
-    status: 200,
-    contentType: "text/event-stream",
-    parts: [
-      'data: {"id":"x","object":"chat.completion.chunk","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":9,"completion_tokens":0,"total_tokens":9}}\n\n',
-      "data: [DONE]\n\n",
-    ],
-  };
+  const usageOnly: Reply = sseReply([
+    '{"id":"x","object":"chat.completion.chunk","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":9,"completion_tokens":0,"total_tokens":9}}',
+  ]);
   const { server, agent, renderer, output } = await run(() => usageOnly);
   await using _ = server;
   const printed: string[] = [];

@@ -9,7 +9,7 @@ import type { ChatOptions, ChatRequest } from "../src/chat_model.ts";
 import { startFakeServer } from "./support/fake_server.ts";
 import type { Reply } from "./support/fake_server.ts";
 import { replay } from "./support/provider_fixtures.ts";
-import { sequence } from "./support/scripts.ts";
+import { sequence, sseReply } from "./support/scripts.ts";
 
 const REQUEST: ChatRequest = { system: "be brief", messages: [{ role: "user", content: "hi" }] };
 
@@ -186,15 +186,9 @@ Deno.test("a mid-stream overflow is a context overflow, never 'Cannot reach', ne
 });
 
 Deno.test("a reply without any choices is retried, then fails with one line", async () => {
-  const usageOnly: Reply = {
-    type: "raw",
-    status: 200,
-    contentType: "text/event-stream",
-    parts: [
-      'data: {"id":"x","object":"chat.completion.chunk","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":9,"completion_tokens":0,"total_tokens":9}}\n\n',
-      "data: [DONE]\n\n",
-    ],
-  };
+  const usageOnly: Reply = sseReply([
+    '{"id":"x","object":"chat.completion.chunk","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":9,"completion_tokens":0,"total_tokens":9}}',
+  ]);
   const result = await ask([usageOnly, usageOnly], 1);
   assertEquals(result.statuses, [200, 200]);
   assertInstanceOf(result.error, ChatError);
@@ -207,16 +201,10 @@ Deno.test("a reply without any choices is retried, then fails with one line", as
 });
 
 Deno.test("a stream ending with finish_reason error but no error object fails as a server error", async () => {
-  const ended: Reply = {
-    type: "raw",
-    status: 200,
-    contentType: "text/event-stream",
-    parts: [
-      'data: {"id":"x","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"Half"},"finish_reason":null}]}\n\n',
-      'data: {"id":"x","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"error"}]}\n\n',
-      "data: [DONE]\n\n",
-    ],
-  };
+  const ended: Reply = sseReply([
+    '{"id":"x","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"Half"},"finish_reason":null}]}',
+    '{"id":"x","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"error"}]}',
+  ]);
   const result = await ask([ended]);
   assertInstanceOf(result.error, ChatError);
   assertEquals([result.error.kind, result.error.message, result.error.partialOutput], [

@@ -19,7 +19,7 @@ import {
   requireReasoningContent,
   requireThoughtSignatures,
 } from "./support/provider_rules.ts";
-import { sequence, text, toolCalls } from "./support/scripts.ts";
+import { sequence, sseReply, text, toolCalls } from "./support/scripts.ts";
 
 type Fields = Record<string, unknown>;
 
@@ -71,16 +71,10 @@ Deno.test("DeepSeek thinking mode: reasoning_content goes back on the tool-call 
 });
 
 Deno.test("DeepSeek thinking mode: an empty reasoning_content is still sent back", async () => {
-  const empty: Reply = {
-    type: "raw",
-    status: 200,
-    contentType: "text/event-stream",
-    parts: [
-      'data: {"id":"d","object":"chat.completion.chunk","created":1,"model":"deepseek-chat","choices":[{"index":0,"delta":{"role":"assistant","content":null,"reasoning_content":""},"finish_reason":null}]}\n\n',
-      'data: {"id":"d","object":"chat.completion.chunk","created":1,"model":"deepseek-chat","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_0","type":"function","function":{"name":"weather","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}\n\n',
-      "data: [DONE]\n\n",
-    ],
-  };
+  const empty: Reply = sseReply([
+    '{"id":"d","object":"chat.completion.chunk","created":1,"model":"deepseek-chat","choices":[{"index":0,"delta":{"role":"assistant","content":null,"reasoning_content":""},"finish_reason":null}]}',
+    '{"id":"d","object":"chat.completion.chunk","created":1,"model":"deepseek-chat","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_0","type":"function","function":{"name":"weather","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}',
+  ]);
   const { status, sent } = await twoTurns(empty, [requireReasoningContent()]);
   assertEquals([status, sent[2]?.reasoning_content], [200, ""]);
 });

@@ -2,36 +2,11 @@
  * Cross-record checks on load: a session file whose records contradict each other is
  * refused with its file and line; what crashes and interruptions leave loads.
  */
-import { assertEquals, assertRejects } from "@std/assert";
-import { SessionError, SessionStore } from "../src/session/store.ts";
+import { assertEquals } from "@std/assert";
+import { assertLoadRefused, withStore, writeSession } from "./support/store.ts";
+import { SessionError } from "../src/session/store.ts";
 
 const USER = { type: "message", message: { role: "user", content: "hello" } };
-
-/** Runs `test` with a store over a fresh temp directory. */
-async function withStore(test: (store: SessionStore, dir: string) => Promise<void>) {
-  const root = await Deno.makeTempDir();
-  try {
-    const dir = `${root}/.powercode/sessions`;
-    await Deno.mkdir(dir, { recursive: true });
-    await test(new SessionStore(dir), dir);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
-}
-
-/** Writes session `id` by hand: a valid header followed by `body`. */
-async function writeSession(dir: string, id: string, body: string): Promise<string> {
-  const header = {
-    type: "session",
-    version: 1,
-    id,
-    created: "2026-01-01T00:00:00.000Z",
-    model: "m",
-  };
-  const path = `${dir}/${id}.jsonl`;
-  await Deno.writeTextFile(path, JSON.stringify(header) + "\n" + body);
-  return path;
-}
 
 /** One session file line per record, for hand-made sessions. */
 function body(...records: unknown[]): string {
@@ -81,12 +56,7 @@ Deno.test("SessionStore.load() refuses a record that contradicts the records bef
       ],
       [body(USER, assistant("c1", "c1")), 'line 3 has tool call id "c1" twice'],
     ];
-    for (const [text, reason] of cases) {
-      const path = await writeSession(dir, "bad", text);
-      const error = await assertRejects(() => store.load("bad"), SessionError);
-      assertEquals(error.message, `Cannot load session "${path}": ${reason}`);
-      assertEquals(Deno.readTextFileSync(path).endsWith(text), true);
-    }
+    await assertLoadRefused(store, dir, cases, SessionError);
   });
 });
 

@@ -7,8 +7,9 @@ import { VirtualScreen } from "./support/screen.ts";
 const ERROR = 'Cannot reach the model server at "http://127.0.0.1:11434/v1" (connection ' +
   'refused): is the server running, and is "baseURL" in provider.json right?';
 
-Deno.test("Renderer word-wraps its own lines on a terminal, so no word is broken", () => {
-  const terminal = new VirtualScreen(40, 12);
+/** A renderer drawing on a virtual terminal `width` columns wide. */
+function onTerminal(width: number) {
+  const terminal = new VirtualScreen(width, 12);
   const renderer = new Renderer({
     output: new TaskView({
       io: { write: (text) => terminal.write(text), columns: () => terminal.width },
@@ -20,6 +21,11 @@ Deno.test("Renderer word-wraps its own lines on a terminal, so no word is broken
     streamAnswer: true,
     screen: true,
   });
+  return { terminal, renderer };
+}
+
+Deno.test("Renderer word-wraps its own lines on a terminal, so no word is broken", () => {
+  const { terminal, renderer } = onTerminal(40);
   renderer.finish({ status: "failed", error: ERROR });
   const rows = terminal.lines();
   assertEquals(rows.join(" ").replace(/\s+/g, " "), `✗ ${ERROR}`);
@@ -40,18 +46,7 @@ Deno.test("Renderer leaves its lines whole on a pipe", () => {
 });
 
 Deno.test("Renderer cuts a tool line to the terminal's width instead of letting it wrap", () => {
-  const terminal = new VirtualScreen(30, 12);
-  const renderer = new Renderer({
-    output: new TaskView({
-      io: { write: (text) => terminal.write(text), columns: () => terminal.width },
-      color: false,
-      markdown: false,
-      tickMs: 0,
-    }),
-    color: false,
-    streamAnswer: true,
-    screen: true,
-  });
+  const { terminal, renderer } = onTerminal(30);
   const command = "for i in $(seq 1 20); do echo line $i; done";
   renderer.render({
     type: "tool_start",

@@ -11,23 +11,9 @@ import { ChatError } from "../src/chat_model.ts";
 import type { ChatRequest } from "../src/chat_model.ts";
 import { startFakeServer } from "./support/fake_server.ts";
 import type { RawReply } from "./support/replies.ts";
+import { sseReply } from "./support/scripts.ts";
 
 const REQUEST: ChatRequest = { system: "s", messages: [{ role: "user", content: "hi" }] };
-
-/** An SSE body of `chunks` (objects are JSON-encoded, strings sent as they are), then [DONE]. */
-function sse(chunks: readonly (object | string)[]): RawReply {
-  return {
-    type: "raw",
-    status: 200,
-    contentType: "text/event-stream",
-    parts: [
-      ...chunks.map((chunk) =>
-        `data: ${typeof chunk === "string" ? chunk : JSON.stringify(chunk)}\n\n`
-      ),
-      "data: [DONE]\n\n",
-    ],
-  };
-}
 
 function toolPiece(piece: Record<string, unknown>) {
   return { choices: [{ index: 0, delta: { tool_calls: [piece] } }] };
@@ -42,7 +28,7 @@ async function failure(reply: RawReply): Promise<ChatError> {
 }
 
 Deno.test("a numeric tool-call id is an invalid reply, never stored", async () => {
-  const error = await failure(sse([
+  const error = await failure(sseReply([
     toolPiece({ index: 0, id: 42, function: { name: "bash", arguments: "{}" } }),
     STOP,
   ]));
@@ -54,7 +40,7 @@ Deno.test("a numeric tool-call id is an invalid reply, never stored", async () =
 
 Deno.test("a huge tool-call index is refused at once instead of freezing", async () => {
   const start = performance.now();
-  const error = await failure(sse([
+  const error = await failure(sseReply([
     toolPiece({ index: 4294967294, id: "a", function: { name: "bash", arguments: "{}" } }),
     STOP,
   ]));
@@ -68,7 +54,7 @@ Deno.test("a huge tool-call index is refused at once instead of freezing", async
 Deno.test("usage.total_tokens null is ignored; a negative or fractional count is invalid", async () => {
   await using server = await startFakeServer({
     handler: () =>
-      sse([
+      sseReply([
         { choices: [{ index: 0, delta: { content: "ok" }, finish_reason: "stop" }] },
         { choices: [], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: null } },
       ]),
@@ -76,7 +62,7 @@ Deno.test("usage.total_tokens null is ignored; a negative or fractional count is
   const client = createChatClient({ baseURL: server.url, apiKey: "k", model: "m", maxRetries: 0 });
   const reply = await client.complete(REQUEST);
   assertEquals([reply.message.content, reply.totalTokens], ["ok", undefined]);
-  const error = await failure(sse([
+  const error = await failure(sseReply([
     { choices: [{ index: 0, delta: { content: "ok" }, finish_reason: "stop" }] },
     { choices: [], usage: { total_tokens: -3 } },
   ]));
@@ -87,7 +73,7 @@ Deno.test("usage.total_tokens null is ignored; a negative or fractional count is
 });
 
 Deno.test("a stream that stops after a usage chunk without a finish is incomplete", async () => {
-  const error = await failure(sse([
+  const error = await failure(sseReply([
     { choices: [{ index: 0, delta: { content: "half an ans" } }] },
     { choices: [], usage: { total_tokens: 9 } },
   ]));
@@ -95,7 +81,7 @@ Deno.test("a stream that stops after a usage chunk without a finish is incomplet
 });
 
 Deno.test("a malformed chunk is an invalid reply, not an unreachable server", async () => {
-  const error = await failure(sse([
+  const error = await failure(sseReply([
     { choices: [{ index: 0, delta: { content: "a" } }] },
     "{not json",
   ]));
@@ -108,7 +94,7 @@ Deno.test("a malformed chunk is an invalid reply, not an unreachable server", as
 Deno.test("a tool-call id repeated within one reply is replaced, so every result pairs with one call", async () => {
   await using server = await startFakeServer({
     handler: () =>
-      sse([
+      sseReply([
         toolPiece({ index: 0, id: "dup", function: { name: "bash", arguments: "{}" } }),
         toolPiece({ index: 1, id: "dup", function: { name: "read_file", arguments: "{}" } }),
         STOP,

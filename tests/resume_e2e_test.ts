@@ -5,16 +5,11 @@
  * @module
  */
 import { assert, assertEquals } from "@std/assert";
-import type { ChatMessage } from "./support/fake_server.ts";
 import { createTempProject } from "./support/project.ts";
 import { waitUntil } from "./support/processes.ts";
 import { PROMPT, screenLines, startInTmux, typeTask, waitForPrompt } from "./support/repl_pane.ts";
-import { httpError, text, toolCalls } from "./support/scripts.ts";
+import { httpError, text, toolCalls, withoutSystem } from "./support/scripts.ts";
 import { ENV, provider, sessionIds, startScriptedServer } from "./support/sessions.ts";
-
-function withoutSystem(messages: readonly ChatMessage[] | undefined): ChatMessage[] {
-  return (messages ?? []).filter((message) => message.role !== "system");
-}
 
 Deno.test("powercode --continue redraws the conversation; Ctrl+D leaves a fresh line and says how to continue", async () => {
   await using scripted = await startScriptedServer();

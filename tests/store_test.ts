@@ -1,37 +1,13 @@
 import { assertEquals, assertMatch, assertRejects } from "@std/assert";
+import { assertLoadRefused, withStore, writeSession } from "./support/store.ts";
 import { Session, type SessionRecord } from "../src/session/session.ts";
 import { SessionError, SessionStore } from "../src/session/store.ts";
 import { pathsOf } from "./support/tool_paths.ts";
 
 const ID = /^\d{8}-\d{6}-[0-9a-f]{6}$/;
 
-async function withStore(test: (store: SessionStore, dir: string) => void | Promise<void>) {
-  const root = await Deno.makeTempDir();
-  try {
-    const dir = `${root}/.powercode/sessions`;
-    await test(new SessionStore(dir), dir);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
-}
-
 function lines(path: string): unknown[] {
   return Deno.readTextFileSync(path).split("\n").filter((line) => line).map((l) => JSON.parse(l));
-}
-
-/** Writes a session file by hand: a valid header followed by `body`. */
-async function writeSession(dir: string, id: string, body: string): Promise<string> {
-  const path = `${dir}/${id}.jsonl`;
-  await Deno.mkdir(dir, { recursive: true });
-  const header = {
-    type: "session",
-    version: 1,
-    id,
-    created: "2026-01-01T00:00:00.000Z",
-    model: "m",
-  };
-  await Deno.writeTextFile(path, JSON.stringify(header) + "\n" + body);
-  return path;
 }
 
 const USER: SessionRecord = { type: "message", message: { role: "user", content: "hello" } };
@@ -179,12 +155,7 @@ Deno.test("SessionStore.load() rejects a malformed line with its file and number
         'line 2 is not a valid "compaction" record',
       ],
     ];
-    for (const [body, reason] of cases) {
-      const path = await writeSession(dir, "bad", body);
-      const error = await assertRejects(() => store.load("bad"), Error);
-      assertEquals(error.message, `Cannot load session "${path}": ${reason}`);
-      assertEquals(Deno.readTextFileSync(path).endsWith(body), true);
-    }
+    await assertLoadRefused(store, dir, cases, Error);
   });
 });
 

@@ -11,6 +11,7 @@ import type {
   ErrorReply,
   Handler,
   HangReply,
+  RawReply,
   RecordedRequest,
   Reply,
   ReplyTiming,
@@ -218,4 +219,24 @@ export function summarizeFacts(request: RequestLike): string {
     "## Next Steps",
     "Continue from the last step.",
   ].join("\n");
+}
+
+/**
+ * A 200 SSE reply of `chunks` as given (objects JSON-encoded, strings sent as they are),
+ * then `[DONE]`, for streams no scripted reply can express.
+ */
+export function sseReply(chunks: readonly (object | string)[]): RawReply {
+  const data = (chunk: object | string) =>
+    typeof chunk === "string" ? chunk : JSON.stringify(chunk);
+  return {
+    type: "raw",
+    status: 200,
+    contentType: "text/event-stream",
+    parts: [...chunks.map((chunk) => `data: ${data(chunk)}\n\n`), "data: [DONE]\n\n"],
+  };
+}
+
+/** The messages of a request without the system prompt. */
+export function withoutSystem(messages: readonly ChatMessage[] | undefined): ChatMessage[] {
+  return (messages ?? []).filter((message) => message.role !== "system");
 }
