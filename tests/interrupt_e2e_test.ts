@@ -182,7 +182,7 @@ Deno.test("powercode Ctrl+C during bash kills the command's processes and the se
       { id: "call_2", name: "bash", args: { command: "echo never" } },
     ]),
   ]);
-  await using pane = await startInTmux(project, { NO_COLOR: "1" });
+  await using pane = await startInTmux(project, { env: { NO_COLOR: "1" } });
   await typeTask(pane, "wait a while");
   await pane.waitFor((screen) => screen.includes(`● bash ${sleep}`), "the bash call to start");
   await waitUntil(async () => (await processesMatching(sleep)).length > 0, "sleep to run");
@@ -242,7 +242,7 @@ Deno.test("powercode Ctrl+C at an empty prompt hints, Up recalls history, a seco
   await using project = await createTempProject();
   await project.writeProvider(provider(scripted.server.url));
   scripted.play([text("Hello.")]);
-  await using pane = await startInTmux(project, { NO_COLOR: "1" });
+  await using pane = await startInTmux(project, { env: { NO_COLOR: "1" } });
   await typeTask(pane, "say hello");
   await pane.waitFor((screen) => screen.includes("Hello."), "the answer");
   await waitForPrompt(pane, "the prompt after the answer");
@@ -318,7 +318,7 @@ Deno.test("powercode on a terminal with NO_COLOR prints no colours, and Ctrl+D e
     toolCalls([{ id: "call_1", name: "bash", args: { command: "echo hi" } }]),
     text("Said hi."),
   ]);
-  await using pane = await startInTmux(project, { NO_COLOR: "1" });
+  await using pane = await startInTmux(project, { env: { NO_COLOR: "1" } });
   await typeTask(pane, "say hi");
   await pane.waitFor((screen) => screen.includes("Said hi."), "the answer");
   await waitForPrompt(pane, "the prompt after the answer");

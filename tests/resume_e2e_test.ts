@@ -24,7 +24,7 @@ Deno.test("powercode --continue redraws the conversation; Ctrl+D leaves a fresh 
   assert(id);
 
   const next = scripted.play([text("Still here.")]);
-  await using pane = await startInTmux(project, { NO_COLOR: "1" }, ["--continue"]);
+  await using pane = await startInTmux(project, { env: { NO_COLOR: "1" }, args: ["--continue"] });
   const shown = screenLines(await pane.screen());
   assertEquals(shown.slice(-6), [
     `Resumed session ${id} (4 messages)`,
@@ -61,7 +61,7 @@ Deno.test("powercode drops lines typed during a task when Ctrl+C interrupts it",
   await project.writeProvider(provider(scripted.server.url));
   const held = scripted.hold(text("Never shown."));
   const first = scripted.play([held.step, text("Only this one.")]);
-  await using pane = await startInTmux(project, { NO_COLOR: "1" });
+  await using pane = await startInTmux(project, { env: { NO_COLOR: "1" } });
   await typeTask(pane, "slow task");
   await waitUntil(() => first().length === 1, "the first request to reach the server");
   await typeTask(pane, "typed ahead");
@@ -89,7 +89,7 @@ Deno.test("powercode rewrites the retry line in place on a terminal and clears i
     headers: { "retry-after": "1" },
   });
   scripted.play([busy, busy, text("Answer after retries.")]);
-  await using pane = await startInTmux(project, { NO_COLOR: "1" });
+  await using pane = await startInTmux(project, { env: { NO_COLOR: "1" } });
   await typeTask(pane, "hello");
   const second = await pane.waitFor((screen) => screen.includes("(attempt 2)"), "the second retry");
   const retryRows = screenLines(second).filter((line) => line.startsWith("↻"));

@@ -5,27 +5,10 @@
  * created or overwrote the file; what the model reads stays the same.
  */
 import { assert, assertEquals } from "@std/assert";
-import { childEnv, createTempProject, type TempProject } from "./support/project.ts";
+import { createTempProject } from "./support/project.ts";
 import { text, toolCalls } from "./support/scripts.ts";
-import { ENV, provider, startScriptedServer } from "./support/sessions.ts";
-import { startTmux, type TmuxPane } from "./support/tmux.ts";
-
-async function startInTmux(project: TempProject): Promise<TmuxPane> {
-  const { NO_COLOR: _, ...env } = childEnv(ENV);
-  const pane = await startTmux({
-    cwd: project.dir,
-    command: "deno task --quiet start",
-    env: { ...env, TERM: "xterm-256color" },
-    columns: 80,
-    rows: 30,
-  });
-  await pane.waitFor((s) => lines(s).at(-1) === ">", "the prompt");
-  return pane;
-}
-
-function lines(screen: string): string[] {
-  return screen.split("\n").map((line) => line.trimEnd()).filter((line) => line !== "");
-}
+import { provider, startScriptedServer } from "./support/sessions.ts";
+import { screenLines, startInTmux } from "./support/repl_pane.ts";
 
 Deno.test("powercode shows a running command's last lines live and a compact result after", async () => {
   await using scripted = await startScriptedServer();
@@ -36,16 +19,19 @@ Deno.test("powercode shows a running command's last lines live and a compact res
     toolCalls([{ name: "bash", args: { command } }]),
     text("It failed."),
   ]);
-  await using pane = await startInTmux(project);
+  await using pane = await startInTmux(project, { columns: 80, rows: 30 });
   await pane.type("run it");
   await pane.keys("Enter");
   const running = await pane.waitFor(
-    (s) => lines(s).slice(-3, -1).join("|") === "    step 4|    step 5",
+    (s) => screenLines(s).slice(-3, -1).join("|") === "    step 4|    step 5",
     "the live output",
   );
-  assert(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] running bash · \d+s · Ctrl\+C/.test(lines(running).at(-1) ?? ""), running);
+  assert(
+    /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] running bash · \d+s · Ctrl\+C/.test(screenLines(running).at(-1) ?? ""),
+    running,
+  );
   const screen = await pane.waitFor((s) => s.includes("It failed."), "the answer");
-  const shown = lines(screen);
+  const shown = screenLines(screen);
   const start = shown.indexOf(`● bash ${command}`);
   assert(start >= 0, screen);
   assert(/^ {2}✗ exit 2 · 8 lines · [34]\.\d s$/.test(shown[start + 1] ?? ""), shown[start + 1]);
@@ -86,11 +72,11 @@ Deno.test("powercode shows an edit as a diff and says whether a write created or
     ]),
     text("Edited."),
   ]);
-  await using pane = await startInTmux(project);
+  await using pane = await startInTmux(project, { columns: 80, rows: 30 });
   await pane.type("change b");
   await pane.keys("Enter");
   const screen = await pane.waitFor((s) => s.includes("Edited."), "the answer");
-  const shown = lines(screen);
+  const shown = screenLines(screen);
   const start = shown.indexOf("● edit_file app.ts");
   assertEquals(shown.slice(start, start + 8), [
     "● edit_file app.ts",

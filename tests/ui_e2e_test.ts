@@ -8,40 +8,14 @@
 import { assert, assertEquals } from "@std/assert";
 import type { ChatMessage } from "./support/fake_server.ts";
 import { waitUntil } from "./support/processes.ts";
-import { childEnv, createTempProject, type TempProject } from "./support/project.ts";
+import { createTempProject } from "./support/project.ts";
 import { text, toolCalls } from "./support/scripts.ts";
-import { ENV, provider, startScriptedServer } from "./support/sessions.ts";
-import { startTmux, type TmuxPane } from "./support/tmux.ts";
+import { provider, startScriptedServer } from "./support/sessions.ts";
+import { screenLines, startInTmux, waitForPrompt } from "./support/repl_pane.ts";
+
+/** The pane every test here starts with. */
+const SIZE = { columns: 100, rows: 40 };
 import { textWidth } from "../src/ui/width.ts";
-
-async function startInTmux(
-  project: TempProject,
-  options: { columns?: number; env?: Record<string, string> } = {},
-): Promise<TmuxPane> {
-  const { NO_COLOR: _, ...env } = childEnv(ENV);
-  const pane = await startTmux({
-    cwd: project.dir,
-    command: "deno task --quiet start",
-    env: { ...env, TERM: "xterm-256color", ...options.env },
-    columns: options.columns ?? 100,
-    rows: 40,
-  });
-  try {
-    await waitForPrompt(pane);
-    return pane;
-  } catch (error) {
-    await pane[Symbol.asyncDispose]();
-    throw error;
-  }
-}
-
-function lines(screen: string): string[] {
-  return screen.split("\n").map((line) => line.trimEnd()).filter((line) => line !== "");
-}
-
-async function waitForPrompt(pane: TmuxPane, what = "the prompt"): Promise<string> {
-  return await pane.waitFor((screen) => lines(screen).at(-1) === ">", what);
-}
 
 function userMessages(messages: readonly ChatMessage[] | undefined): unknown[] {
   return (messages ?? []).filter((m) => m.role === "user").map((m) => m.content);
@@ -52,13 +26,14 @@ Deno.test("powercode takes a multi-line paste as one task and a 7 KB paste compa
   await using project = await createTempProject();
   await project.writeProvider(provider(scripted.server.url));
   const requests = scripted.play([text("Got five lines."), text("Got the long one.")]);
-  await using pane = await startInTmux(project);
+  await using pane = await startInTmux(project, SIZE);
 
   const five = "line one\nline two\nline three\nline four\nline five";
   await pane.paste(five);
   await pane.waitFor(
     (s) =>
-      lines(s).slice(-5).join("|") === "> line one|  line two|  line three|  line four|  line five",
+      screenLines(s).slice(-5).join("|") ===
+        "> line one|  line two|  line three|  line four|  line five",
     "the pasted lines at the prompt",
   );
   await pane.keys("Enter");
@@ -68,7 +43,7 @@ Deno.test("powercode takes a multi-line paste as one task and a 7 KB paste compa
   const long = `${"0123456789".repeat(720)}tail`;
   const started = performance.now();
   await pane.paste(long);
-  await pane.waitFor((s) => lines(s).at(-1) === "> [pasted 7204 chars]", "the compact paste");
+  await pane.waitFor((s) => screenLines(s).at(-1) === "> [pasted 7204 chars]", "the compact paste");
   const ms = performance.now() - started;
   console.log(`7 KB paste shown after ${ms.toFixed(0)} ms`);
   assert(ms < 1000, `the paste took ${ms.toFixed(0)} ms to appear`);
@@ -104,12 +79,12 @@ Deno.test("powercode renders a markdown answer word-wrapped to a 50-column termi
     "",
   ].join("\n");
   scripted.play([text(answer, { chunkSize: 7 })]);
-  await using pane = await startInTmux(project, { columns: 50 });
+  await using pane = await startInTmux(project, { ...SIZE, columns: 50 });
   await pane.type("explain");
   await pane.keys("Enter");
   await pane.waitFor((s) => s.includes("└"), "the table's last row");
   const screen = await waitForPrompt(pane, "the prompt after the answer");
-  const shown = lines(screen);
+  const shown = screenLines(screen);
   const from = shown.indexOf("Plan");
   assertEquals(shown.slice(from, from + 15), [
     "Plan",
@@ -146,7 +121,7 @@ Deno.test("powercode holds keys typed during a task for the next prompt and drop
   const first = scripted.hold(text("First answer."));
   const second = scripted.hold(text("Second answer."));
   const requests = scripted.play([first.step, second.step, text("Third answer.")]);
-  await using pane = await startInTmux(project);
+  await using pane = await startInTmux(project, SIZE);
   await pane.type("one");
   await pane.keys("Enter");
   await waitUntil(() => requests().length === 1, "the first request");
@@ -154,7 +129,10 @@ Deno.test("powercode holds keys typed during a task for the next prompt and drop
   await new Promise((resolve) => setTimeout(resolve, 300));
   assertEquals((await pane.screen()).includes("typed ahead"), false, "type-ahead must not echo");
   first.release();
-  await pane.waitFor((s) => lines(s).at(-1) === "> typed ahead", "the type-ahead in the prompt");
+  await pane.waitFor(
+    (s) => screenLines(s).at(-1) === "> typed ahead",
+    "the type-ahead in the prompt",
+  );
   await pane.keys("Enter");
   await waitUntil(() => requests().length === 2, "the second request");
   await pane.type("never sent");
@@ -164,7 +142,7 @@ Deno.test("powercode holds keys typed during a task for the next prompt and drop
   await pane.type("three");
   await pane.keys("Enter");
   await pane.waitFor((s) => s.includes("Third answer."), "the third answer");
-  const all = lines(await pane.screen());
+  const all = screenLines(await pane.screen());
   assertEquals(all.filter((line) => line.startsWith("> ")), ["> one", "> typed ahead", "> three"]);
   const last = String(userMessages(requests()[2]?.body?.messages).at(-1));
   assert(last.endsWith("three") && !JSON.stringify(requests()).includes("never sent"), last);
@@ -179,11 +157,11 @@ Deno.test("powercode shows escape sequences from the model and in tool arguments
     toolCalls([{ name: "bash", args: { command: hidden } }]),
     text("Done \x1b]0;pwned\x07 \x1b]52;c;ZXZpbA==\x07 \x1b[2J end."),
   ]);
-  await using pane = await startInTmux(project);
+  await using pane = await startInTmux(project, SIZE);
   await pane.type("go");
   await pane.keys("Enter");
   const screen = await pane.waitFor((s) => s.includes("end."), "the answer");
-  const shown = lines(screen);
+  const shown = screenLines(screen);
   assert(shown.includes("● bash echo visible; true # ^M^[[2K^[[1A"), shown.join("\n"));
   assert(shown.includes("Done ^[]0;pwned^G ^[]52;c;ZXZpbA==^G ^[[2J end."), shown.join("\n"));
   assert(shown.includes("> go"), "nothing was erased above");
@@ -195,7 +173,7 @@ Deno.test("powercode keeps input history in .powercode/history across runs", asy
   await project.writeProvider(provider(scripted.server.url));
   scripted.play([text("Noted.")]);
   {
-    await using pane = await startInTmux(project);
+    await using pane = await startInTmux(project, SIZE);
     await pane.type("remember this task");
     await pane.keys("Enter");
     await pane.waitFor((s) => s.includes("Noted."), "the answer");
@@ -207,7 +185,7 @@ Deno.test("powercode keeps input history in .powercode/history across runs", asy
     await Deno.readTextFile(`${project.dir}/.powercode/history`),
     '"remember this task"\n',
   );
-  await using pane = await startInTmux(project);
+  await using pane = await startInTmux(project, SIZE);
   await pane.keys("Up");
-  await pane.waitFor((s) => lines(s).at(-1) === "> remember this task", "the recalled task");
+  await pane.waitFor((s) => screenLines(s).at(-1) === "> remember this task", "the recalled task");
 });

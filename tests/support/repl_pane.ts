@@ -10,16 +10,27 @@ import { startTmux, type TmuxPane } from "./tmux.ts";
 /** The REPL's prompt. */
 export const PROMPT = "> ";
 
+/** How {@linkcode startInTmux} starts powercode. */
+export interface PaneOptions {
+  /** Added to the environment (which has no NO_COLOR unless given here). */
+  env?: Record<string, string>;
+  /** powercode's arguments. */
+  args?: string[];
+  columns?: number;
+  rows?: number;
+}
+
 /** Starts `deno task start` in a tmux pane and waits for its first prompt. */
 export async function startInTmux(
   project: TempProject,
-  env: Record<string, string> = {},
-  args: string[] = [],
+  options: PaneOptions = {},
 ): Promise<TmuxPane> {
   const pane = await startTmux({
     cwd: project.dir,
-    command: ["deno task --quiet start", ...args].join(" "),
-    env: { ...withoutNoColor(childEnv(ENV)), TERM: "xterm-256color", ...env },
+    command: ["deno task --quiet start", ...options.args ?? []].join(" "),
+    env: { ...withoutNoColor(childEnv(ENV)), TERM: "xterm-256color", ...options.env },
+    ...(options.columns ? { columns: options.columns } : {}),
+    ...(options.rows ? { rows: options.rows } : {}),
   });
   try {
     await waitForPrompt(pane, "the first prompt");
@@ -42,7 +53,7 @@ export function screenLines(screen: string): string[] {
 }
 
 /** Waits until the last line of the pane is an empty prompt. */
-export async function waitForPrompt(pane: TmuxPane, what: string): Promise<string> {
+export async function waitForPrompt(pane: TmuxPane, what = "the prompt"): Promise<string> {
   return await pane.waitFor((screen) => screenLines(screen).at(-1) === PROMPT.trim(), what);
 }
 
