@@ -5,27 +5,25 @@
  * @module
  */
 import denoConfig from "./deno.json" with { type: "json" };
-import { assemble } from "./src/assemble.ts";
-import { parseCli, USAGE } from "./src/cli.ts";
-import type { CliOptions } from "./src/cli.ts";
-import { ConfigError, loadProviderConfig, refuseInsideWorkspace } from "./src/config.ts";
-import { withPipedInput } from "./src/piped_input.ts";
-import { Redactor } from "./src/redact.ts";
-import { Renderer } from "./src/render.ts";
-import { runPrint } from "./src/print_task.ts";
+import { assemble, runPrint, runRepl, withPipedInput } from "./src/app/mod.ts";
+import {
+  type CliOptions,
+  ConfigError,
+  loadProviderConfig,
+  parseCli,
+  Redactor,
+  refuseInsideWorkspace,
+  USAGE,
+} from "./src/config/mod.ts";
+import type { DirEntry } from "./src/editor/mod.ts";
 import { type SessionChoice, SessionError, SessionStore } from "./src/session/mod.ts";
-import { formatSessionsTable } from "./src/sessions_table.ts";
-import type { DirEntry } from "./src/ui/completion.ts";
-import { PlainOutput } from "./src/ui/plain_output.ts";
-import { sanitize } from "./src/ui/sanitize.ts";
-import type { TaskOutput } from "./src/ui/task_view.ts";
-import { terminalColumns, terminalRows } from "./src/ui/terminal.ts";
+import { sanitize, terminalColumns, writeTo } from "./src/terminal/mod.ts";
+import { createOutput, formatSessionsTable, Renderer } from "./src/ui/mod.ts";
 
 const WORKSPACE_DIR = "workspace";
 const POWERCODE_DIR = ".powercode";
 const SESSIONS_DIR = `${POWERCODE_DIR}/sessions`;
 const HISTORY_FILE = `${POWERCODE_DIR}/history`;
-const encoder = new TextEncoder();
 
 async function main(args: string[]): Promise<number> {
   let cli: CliOptions;
@@ -117,8 +115,6 @@ async function start(cli: CliOptions): Promise<number> {
     const cut = instructions.truncated ? ", cut to 32 KB" : "";
     renderer.line(renderer.dim(`Loaded AGENTS.md (${instructions.bytes} bytes${cut})`));
   }
-  // The REPL's modules (line editor, completion) load only when there is a REPL.
-  const { runRepl } = await import("./src/repl.ts");
   return await runRepl({
     agent,
     listSessions: (limit) => store.list(limit),
@@ -131,42 +127,6 @@ async function start(cli: CliOptions): Promise<number> {
       redact: (text) => redactor.redact(text),
     },
   });
-}
-
-/**
- * Where the renderer writes: on a terminal a live view (status line, markdown when in
- * colour, redrawn on resize); otherwise plain lines (to stderr besides the answer for -p).
- */
-async function createOutput(
-  options: {
-    screen: boolean;
-    color: boolean;
-    interactive: boolean;
-    redactor: Redactor;
-    fullReasoning: boolean;
-  },
-): Promise<TaskOutput> {
-  const { redactor } = options;
-  if (!options.screen) {
-    return new PlainOutput({
-      answer: redactor.streaming(writeTo(Deno.stdout)),
-      status: redactor.wrap(writeTo(options.interactive ? Deno.stdout : Deno.stderr)),
-    });
-  }
-  // The live view (markdown, status line) loads only on a terminal.
-  const { TaskView } = await import("./src/ui/task_view.ts");
-  const view = new TaskView({
-    io: {
-      write: redactor.wrap(writeTo(Deno.stdout)),
-      columns: terminalColumns,
-      rows: terminalRows,
-    },
-    color: options.color,
-    markdown: options.color,
-    reasoning: options.fullReasoning ? "full" : "collapsed",
-  });
-  Deno.addSignalListener("SIGWINCH", () => view.resize());
-  return view;
 }
 
 /** A workspace directory's entries, for Tab completion. */
@@ -226,13 +186,6 @@ async function requireWorkspace(): Promise<void> {
 
 function readEnv(name: string): string | undefined {
   return Deno.env.get(name);
-}
-
-function writeTo(file: { writeSync(data: Uint8Array): number }): (text: string) => void {
-  return (text) => {
-    let bytes = encoder.encode(text);
-    while (bytes.length > 0) bytes = bytes.subarray(file.writeSync(bytes));
-  };
 }
 
 function print(text: string): number {

@@ -4,10 +4,10 @@
  *
  * @module
  */
-import type { Agent } from "../src/agent.ts";
-import { assemble, type Assembly } from "../src/assemble.ts";
+import type { Agent } from "../src/agent/agent.ts";
+import { assemble, type Assembly } from "../src/app/assemble.ts";
 import type { Compactor, RequestOverhead } from "../src/context/mod.ts";
-import type { CompactionEvent } from "../src/events.ts";
+import type { CompactionEvent } from "../src/core/events.ts";
 import type { SessionStore } from "../src/session/mod.ts";
 import { BENCH_MODEL } from "./history.ts";
 

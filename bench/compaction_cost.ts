@@ -8,7 +8,7 @@ import { compactionThreshold, resolveCompactionSettings } from "../src/context/s
 import { SessionStore } from "../src/session/store.ts";
 import { estimateRequestTokens, type RequestOverhead } from "../src/context/tokens.ts";
 import { buildWorkingMemory } from "../src/context/working_memory.ts";
-import type { CompactionEvent } from "../src/events.ts";
+import type { CompactionEvent } from "../src/core/events.ts";
 import { CONTEXT_WINDOW, createBenchAgent, requestOverhead } from "./agent_setup.ts";
 import type { BenchServer } from "./bench_server.ts";
 import {

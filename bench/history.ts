@@ -9,7 +9,7 @@ import type { CompactionState, SessionRecord } from "../src/session/session.ts";
 import type { SessionStore } from "../src/session/store.ts";
 import { estimateRequestTokens, type RequestOverhead } from "../src/context/tokens.ts";
 import { buildWorkingMemory, withFileLists } from "../src/context/working_memory.ts";
-import type { Message } from "../src/messages.ts";
+import type { Message } from "../src/core/messages.ts";
 
 /** Messages per synthetic task. */
 export const TASK_MESSAGES = 6;

@@ -12,7 +12,7 @@
  */
 import { parseArgs } from "@std/cli/parse-args";
 import { compactionThreshold, resolveCompactionSettings } from "../src/context/settings.ts";
-import type { CompactionEvent } from "../src/events.ts";
+import type { CompactionEvent } from "../src/core/events.ts";
 import {
   type Handler,
   type RecordedRequest,

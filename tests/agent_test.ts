@@ -1,13 +1,11 @@
 import { assertEquals, assertStringIncludes } from "@std/assert";
-import { INTERRUPTED_RESULT } from "../src/agent.ts";
-import { assemble } from "../src/assemble.ts";
-import { ChatError } from "../src/chat_model.ts";
-import type { ChatModel } from "../src/chat_model.ts";
-import type { AgentEvent } from "../src/events.ts";
-import { failedNote, interruptedNote, NO_REPLY } from "../src/task_notes.ts";
+import { INTERRUPTED_RESULT } from "../src/agent/agent.ts";
+import { assemble } from "../src/app/assemble.ts";
+import { ChatError, type ChatModel } from "../src/model/chat_model.ts";
+import type { AgentEvent } from "../src/core/events.ts";
+import { failedNote, interruptedNote, NO_REPLY } from "../src/agent/task_notes.ts";
 import type { Tool } from "../src/tools/mod.ts";
-import { startFakeServer } from "./support/fake_server.ts";
-import type { Handler } from "./support/fake_server.ts";
+import { type Handler, startFakeServer } from "./support/fake_server.ts";
 import { call, ScriptedModel, type ScriptStep } from "./support/scripted_model.ts";
 import {
   answerSummaries,

@@ -1,6 +1,6 @@
 import { assertEquals } from "@std/assert";
-import { normalizeErrorBody, providerMessage } from "../src/chat_error_body.ts";
-import { classifyStreamError } from "../src/chat_errors.ts";
+import { normalizeErrorBody, providerMessage } from "../src/model/error_body.ts";
+import { classifyStreamError } from "../src/model/errors.ts";
 
 Deno.test("normalizeErrorBody() gives every provider's error shape OpenAI's {error: {message}}", () => {
   const cases: [unknown, unknown][] = [

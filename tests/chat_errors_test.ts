@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import { classifyChatFailure, retryDelayMs } from "../src/chat_errors.ts";
+import { classifyChatFailure, retryDelayMs } from "../src/model/errors.ts";
 
 const CONTEXT = { baseURL: "http://h/v1", model: "m", aborted: false };
 

@@ -1,7 +1,6 @@
 import { assertEquals, assertInstanceOf, assertRejects } from "@std/assert";
-import { createChatClient } from "../src/chat.ts";
-import { ChatError } from "../src/chat_model.ts";
-import type { ChatRequest } from "../src/chat_model.ts";
+import { createChatClient } from "../src/model/client.ts";
+import { ChatError, type ChatRequest } from "../src/model/chat_model.ts";
 import { startFakeServer } from "./support/fake_server.ts";
 import { drop, httpError, rateLimited, sequence, text, toolCall } from "./support/scripts.ts";
 

@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import { hasShape, isCount, isObject, isString, parseJsonObject } from "../src/check.ts";
+import { hasShape, isCount, isObject, isString, parseJsonObject } from "../src/core/check.ts";
 
 Deno.test("hasShape() checks own fields only, so prototype names never pass", () => {
   const shape = { name: isString, constructor: isString };

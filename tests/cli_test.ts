@@ -1,5 +1,5 @@
 import { assertEquals, assertStringIncludes, assertThrows } from "@std/assert";
-import { parseCli } from "../src/cli.ts";
+import { parseCli } from "../src/config/cli.ts";
 import { createTempProject } from "./support/project.ts";
 
 Deno.test("parseCli() reads every flag and its alias", () => {

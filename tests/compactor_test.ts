@@ -1,5 +1,5 @@
 import { assertEquals, assertRejects } from "@std/assert";
-import { ChatError } from "../src/chat_model.ts";
+import { ChatError } from "../src/model/chat_model.ts";
 import { Compactor } from "../src/context/compactor.ts";
 import { Session } from "../src/session/session.ts";
 import { calls, result, sessionOf } from "./support/messages.ts";
@@ -8,8 +8,8 @@ import { pathsOf } from "./support/tool_paths.ts";
 import { compactionThreshold, resolveCompactionSettings } from "../src/context/settings.ts";
 import { estimateRequestTokens } from "../src/context/tokens.ts";
 import { SUMMARY_PREFIX } from "../src/context/working_memory.ts";
-import type { Message } from "../src/messages.ts";
-import type { CompactionEvent } from "../src/events.ts";
+import type { Message } from "../src/core/messages.ts";
+import type { CompactionEvent } from "../src/core/events.ts";
 
 const OVERHEAD = { system: "You are powercode.", tools: [] };
 

@@ -1,5 +1,5 @@
 import { assertEquals, assertMatch, assertThrows } from "@std/assert";
-import { ConfigError, parseProviderConfig } from "../src/config.ts";
+import { ConfigError, parseProviderConfig } from "../src/config/provider_config.ts";
 import { createTempProject } from "./support/project.ts";
 
 const env = (values: Record<string, string>) => (name: string) => values[name];

@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import type { Message, ToolCall } from "../src/messages.ts";
+import type { Message, ToolCall } from "../src/core/messages.ts";
 import { findCutPoint } from "../src/context/cut_point.ts";
 
 /** A text of about `tokens` estimated tokens: short words, one estimated token per 1.1. */

@@ -1,5 +1,5 @@
 import { assertEquals, assertRejects } from "@std/assert";
-import { delay } from "../src/delay.ts";
+import { delay } from "../src/core/delay.ts";
 
 Deno.test("delay() resolves after the given time", async () => {
   const start = performance.now();

@@ -4,7 +4,7 @@
  */
 import { estimateTextTokens } from "../src/context/tokens.ts";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
-import type { Message } from "../src/messages.ts";
+import type { Message } from "../src/core/messages.ts";
 import { summaryMessage } from "../src/context/working_memory.ts";
 import { startFakeServer } from "./support/fake_server.ts";
 import { httpError, sequence, text } from "./support/scripts.ts";

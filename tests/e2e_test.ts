@@ -3,7 +3,7 @@
  * project, driven through stdin and -p against the strict fake server.
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
-import { NO_REPLY } from "../src/task_notes.ts";
+import { NO_REPLY } from "../src/agent/task_notes.ts";
 import { startFakeServer } from "./support/fake_server.ts";
 import { sequence, text, toolCall, withoutSystem } from "./support/scripts.ts";
 import { createTempProject } from "./support/project.ts";

@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import { EditBuffer, isLarge, pasteLabel } from "../src/ui/edit_buffer.ts";
+import { EditBuffer, isLarge, pasteLabel } from "../src/editor/edit_buffer.ts";
 
 Deno.test("EditBuffer keeps a large paste as one character and expands it in value()", () => {
   const buffer = new EditBuffer();

@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import { historyFile, InputHistory } from "../src/ui/input_history.ts";
+import { historyFile, InputHistory } from "../src/editor/input_history.ts";
 
 Deno.test("historyFile() keeps entries across runs, multi-line ones included", async () => {
   const dir = await Deno.makeTempDir();

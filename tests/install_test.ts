@@ -1,6 +1,6 @@
 import { assertEquals, assertStringIncludes } from "@std/assert";
 import denoConfig from "../deno.json" with { type: "json" };
-import { launcherScript } from "../src/install.ts";
+import { launcherScript } from "../src/app/install.ts";
 
 Deno.test("launcherScript() runs the checkout with exactly the start task's flags", () => {
   const script = launcherScript("/opt/power code", denoConfig.tasks.start);

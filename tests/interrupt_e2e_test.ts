@@ -6,9 +6,9 @@
  * Ctrl+C twice and Ctrl+D exit, and the status line and colours show.
  */
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
-import { INTERRUPTED_RESULT } from "../src/agent.ts";
+import { INTERRUPTED_RESULT } from "../src/agent/agent.ts";
 import { MISSING_RESULT } from "../src/context/working_memory.ts";
-import { interruptedNote } from "../src/task_notes.ts";
+import { interruptedNote } from "../src/agent/task_notes.ts";
 import { childEnv, createTempProject, type TempProject } from "./support/project.ts";
 import { text, toolCalls, withoutSystem } from "./support/scripts.ts";
 import { isAlive, powercodePid, processesMatching, waitUntil } from "./support/processes.ts";

@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import { type Key, KeyDecoder } from "../src/ui/keys.ts";
+import { type Key, KeyDecoder } from "../src/editor/keys.ts";
 
 const encoder = new TextEncoder();
 

@@ -1,7 +1,7 @@
 import { assert, assertEquals } from "@std/assert";
-import { createCompleter } from "../src/ui/completion.ts";
-import { InputHistory } from "../src/ui/input_history.ts";
-import { LineEditor, type LineEditorOptions } from "../src/ui/line_editor.ts";
+import { createCompleter } from "../src/editor/completion.ts";
+import { InputHistory } from "../src/editor/input_history.ts";
+import { LineEditor, type LineEditorOptions } from "../src/editor/line_editor.ts";
 import { type FakeTerminal, fakeTerminal, KEYS } from "./support/fake_terminal.ts";
 
 interface Harness extends AsyncDisposable {

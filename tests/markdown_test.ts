@@ -1,7 +1,7 @@
 import { assertEquals } from "@std/assert";
-import { MarkdownStream } from "../src/ui/markdown.ts";
-import { stripStyles } from "../src/ui/theme.ts";
-import { textWidth } from "../src/ui/width.ts";
+import { MarkdownStream } from "../src/terminal/markdown.ts";
+import { stripStyles } from "../src/terminal/theme.ts";
+import { textWidth } from "../src/terminal/width.ts";
 
 function render(text: string, width = 40, color = false): string[] {
   const stream = new MarkdownStream({ width, color });

@@ -5,8 +5,8 @@
  * start with the conversation the model last saw.
  */
 import { assert, assertEquals } from "@std/assert";
-import { assemble } from "../src/assemble.ts";
-import type { AgentEvent } from "../src/events.ts";
+import { assemble } from "../src/app/assemble.ts";
+import type { AgentEvent } from "../src/core/events.ts";
 import { type RecordedRequest, startFakeServer } from "./support/fake_server.ts";
 import { factPath, factProseText, readFactsHandler, writeFactFiles } from "./support/facts.ts";
 import { httpError, isSummaryRequest, lastUserText } from "./support/scripts.ts";

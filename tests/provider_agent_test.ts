@@ -4,13 +4,12 @@
  * only, warnings for cut or filtered replies, and `-p` failing on a reply without choices.
  */
 import { assertEquals, assertMatch } from "@std/assert";
-import { assemble } from "../src/assemble.ts";
-import { Renderer } from "../src/render.ts";
+import { assemble } from "../src/app/assemble.ts";
+import { Renderer } from "../src/ui/renderer.ts";
 import { PlainOutput } from "../src/ui/plain_output.ts";
 import { TaskView } from "../src/ui/task_view.ts";
-import { runPrint } from "../src/print_task.ts";
-import { startFakeServer } from "./support/fake_server.ts";
-import type { Handler, Reply } from "./support/fake_server.ts";
+import { runPrint } from "../src/app/print_task.ts";
+import { type Handler, type Reply, startFakeServer } from "./support/fake_server.ts";
 import { replay } from "./support/provider_fixtures.ts";
 import { VirtualScreen } from "./support/screen.ts";
 import { answerSummaries, sequence, sseReply, text } from "./support/scripts.ts";

@@ -4,10 +4,9 @@
  * speak of tokens are not.
  */
 import { assertEquals, assertInstanceOf } from "@std/assert";
-import { createChatClient } from "../src/chat.ts";
-import { ChatError } from "../src/chat_model.ts";
-import { startFakeServer } from "./support/fake_server.ts";
-import type { Reply } from "./support/fake_server.ts";
+import { createChatClient } from "../src/model/client.ts";
+import { ChatError } from "../src/model/chat_model.ts";
+import { type Reply, startFakeServer } from "./support/fake_server.ts";
 import { replay } from "./support/provider_fixtures.ts";
 
 async function failure(reply: Reply): Promise<ChatError> {

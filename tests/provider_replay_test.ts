@@ -3,11 +3,9 @@
  * by the fake server through the real SDK: what the user gets back for each quirk.
  */
 import { assert, assertEquals, assertInstanceOf, assertMatch } from "@std/assert";
-import { createChatClient } from "../src/chat.ts";
-import { ChatError } from "../src/chat_model.ts";
-import type { ChatOptions, ChatRequest } from "../src/chat_model.ts";
-import { startFakeServer } from "./support/fake_server.ts";
-import type { Reply } from "./support/fake_server.ts";
+import { createChatClient } from "../src/model/client.ts";
+import { ChatError, type ChatOptions, type ChatRequest } from "../src/model/chat_model.ts";
+import { type Reply, startFakeServer } from "./support/fake_server.ts";
 import { replay } from "./support/provider_fixtures.ts";
 import { sequence, sseReply } from "./support/scripts.ts";
 

@@ -4,12 +4,10 @@
  * signatures, Mistral's tool-call ids, Ollama's JSON arguments, OpenAI's output limit.
  */
 import { assertEquals, assertInstanceOf, assertStringIncludes } from "@std/assert";
-import { createChatClient } from "../src/chat.ts";
-import type { ChatClientOptions } from "../src/chat.ts";
-import { ChatError } from "../src/chat_model.ts";
-import type { AssistantMessage, Message } from "../src/messages.ts";
-import { startFakeServer } from "./support/fake_server.ts";
-import type { Reply } from "./support/fake_server.ts";
+import { type ChatClientOptions, createChatClient } from "../src/model/client.ts";
+import { ChatError } from "../src/model/chat_model.ts";
+import type { AssistantMessage, Message } from "../src/core/messages.ts";
+import { type Reply, startFakeServer } from "./support/fake_server.ts";
 import { replay } from "./support/provider_fixtures.ts";
 import {
   type ProviderRule,

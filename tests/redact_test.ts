@@ -1,6 +1,6 @@
 import { assertEquals } from "@std/assert";
-import type { AgentEvent } from "../src/events.ts";
-import { Redactor } from "../src/redact.ts";
+import type { AgentEvent } from "../src/core/events.ts";
+import { Redactor } from "../src/config/redact.ts";
 
 const KEY = "sk-live-0123456789abcdef";
 

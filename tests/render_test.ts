@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import { Renderer } from "../src/render.ts";
+import { Renderer } from "../src/ui/renderer.ts";
 import { PlainOutput } from "../src/ui/plain_output.ts";
 import { TaskView } from "../src/ui/task_view.ts";
 import { VirtualScreen } from "./support/screen.ts";

@@ -6,9 +6,8 @@
  * @module
  */
 import { assertEquals, assertMatch, assertRejects } from "@std/assert";
-import { createChatClient } from "../src/chat.ts";
-import { ChatError } from "../src/chat_model.ts";
-import type { ChatRequest } from "../src/chat_model.ts";
+import { createChatClient } from "../src/model/client.ts";
+import { ChatError, type ChatRequest } from "../src/model/chat_model.ts";
 import { startFakeServer } from "./support/fake_server.ts";
 import type { RawReply } from "./support/replies.ts";
 import { sseReply } from "./support/scripts.ts";

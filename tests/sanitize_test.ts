@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import { sanitize, sanitizeLine } from "../src/ui/sanitize.ts";
+import { sanitize, sanitizeLine } from "../src/terminal/sanitize.ts";
 
 /** Every character a terminal could interpret: C0 (but tab, newline), DEL, C1. */
 // deno-lint-ignore no-control-regex

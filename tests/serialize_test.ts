@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import type { Message } from "../src/messages.ts";
+import type { Message } from "../src/core/messages.ts";
 import {
   buildSummaryRequest,
   formatToolCall,

@@ -1,7 +1,6 @@
 import { assertEquals } from "@std/assert";
-import { Session } from "../src/session/session.ts";
-import type { SessionRecord } from "../src/session/session.ts";
-import type { Message } from "../src/messages.ts";
+import { Session, type SessionRecord } from "../src/session/session.ts";
+import type { Message } from "../src/core/messages.ts";
 import { pathsOf } from "./support/tool_paths.ts";
 
 const READ: Message = {

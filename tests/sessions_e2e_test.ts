@@ -6,8 +6,7 @@
  */
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/assert";
 import { createTempProject, type TempProject } from "./support/project.ts";
-import { text, toolCalls } from "./support/scripts.ts";
-import type { ScriptStep } from "./support/scripts.ts";
+import { type ScriptStep, text, toolCalls } from "./support/scripts.ts";
 import {
   allSessionText,
   ENV,

@@ -4,7 +4,7 @@
 import { assertEquals } from "@std/assert";
 import { shrinkToFit } from "../src/context/shrink.ts";
 import { truncateMiddle } from "../src/context/working_memory.ts";
-import type { Message } from "../src/messages.ts";
+import type { Message } from "../src/core/messages.ts";
 import { calls, result, sessionOf } from "./support/messages.ts";
 
 const SUMMARY_TEXT =

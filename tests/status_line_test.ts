@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import { LiveRegion } from "../src/ui/live_region.ts";
+import { LiveRegion } from "../src/terminal/live_region.ts";
 import {
   formatContext,
   formatElapsed,
@@ -7,8 +7,8 @@ import {
   formatTokens,
   type StatusState,
 } from "../src/ui/status_line.ts";
-import { createTheme } from "../src/ui/theme.ts";
-import { textWidth } from "../src/ui/width.ts";
+import { createTheme } from "../src/terminal/theme.ts";
+import { textWidth } from "../src/terminal/width.ts";
 import { VirtualScreen } from "./support/screen.ts";
 
 const PLAIN = createTheme(false);

@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "@std/assert";
-import type { Message, ToolDefinition } from "../src/messages.ts";
+import type { Message, ToolDefinition } from "../src/core/messages.ts";
 import { Session } from "../src/session/session.ts";
 import {
   estimateContextTokens,

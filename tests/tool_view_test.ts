@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import { createTheme } from "../src/ui/theme.ts";
+import { createTheme } from "../src/terminal/theme.ts";
 import {
   commandResult,
   editDiff,

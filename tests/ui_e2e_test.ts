@@ -15,7 +15,7 @@ import { screenLines, startInTmux, waitForPrompt } from "./support/repl_pane.ts"
 
 /** The pane every test here starts with. */
 const SIZE = { columns: 100, rows: 40 };
-import { textWidth } from "../src/ui/width.ts";
+import { textWidth } from "../src/terminal/width.ts";
 
 function userMessages(messages: readonly ChatMessage[] | undefined): unknown[] {
   return (messages ?? []).filter((m) => m.role === "user").map((m) => m.content);

@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import { utf8Length } from "../src/utf8.ts";
+import { utf8Length } from "../src/core/utf8.ts";
 
 Deno.test("utf8Length() counts what TextEncoder writes, lone surrogates included", () => {
   const samples = [

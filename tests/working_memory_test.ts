@@ -9,7 +9,7 @@ import {
   withFileLists,
   withoutFileLists,
 } from "../src/context/working_memory.ts";
-import type { Message } from "../src/messages.ts";
+import type { Message } from "../src/core/messages.ts";
 
 const SUMMARY_TEXT =
   "The conversation before this point was compacted into this summary:\n\n<summary>\nS\n" +

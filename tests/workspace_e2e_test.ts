@@ -4,8 +4,7 @@
  * user's own directories, and a FIFO the model makes with bash and then asks to read.
  */
 import { assertEquals, assertStringIncludes } from "@std/assert";
-import { startFakeServer } from "./support/fake_server.ts";
-import type { ChatMessage } from "./support/fake_server.ts";
+import { type ChatMessage, startFakeServer } from "./support/fake_server.ts";
 import { createTempProject } from "./support/project.ts";
 import { sequence, text, toolCall } from "./support/scripts.ts";
 import { ENV, KEY, provider } from "./support/sessions.ts";

@@ -1,6 +1,6 @@
 import { assertEquals } from "@std/assert";
-import { breakText, wrapSpans, wrapText } from "../src/ui/wrap.ts";
-import { fitWidth, textWidth, truncateWidth } from "../src/ui/width.ts";
+import { breakText, wrapSpans, wrapText } from "../src/terminal/wrap.ts";
+import { fitWidth, textWidth, truncateWidth } from "../src/terminal/width.ts";
 
 Deno.test("textWidth() counts East Asian wide characters as two columns", () => {
   assertEquals(textWidth("hello"), 5);

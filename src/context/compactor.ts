@@ -4,9 +4,8 @@
  *
  * @module
  */
-import type { ChatModel } from "../chat_model.ts";
-import type { CompactionEvent, CompactionReason } from "../events.ts";
-import type { Message } from "../messages.ts";
+import type { ChatModel } from "../model/mod.ts";
+import type { CompactionEvent, CompactionReason, Message } from "../core/mod.ts";
 import { findCutPoint } from "./cut_point.ts";
 import type { Session } from "../session/mod.ts";
 import { type CompactionSettings, compactionThreshold } from "./settings.ts";

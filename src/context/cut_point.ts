@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Message } from "../messages.ts";
+import type { Message } from "../core/mod.ts";
 import { estimateMessageTokens } from "./tokens.ts";
 
 /** Where kept messages begin. */

@@ -4,8 +4,7 @@
  *
  * @module
  */
-import type { Message, ToolCall, UserMessage } from "../messages.ts";
-import { parseToolArguments } from "../tool_arguments.ts";
+import { type Message, parseToolArguments, type ToolCall, type UserMessage } from "../core/mod.ts";
 import { estimateRequestTokens, estimateTextTokens, TRUNCATION_MARKER_TOKENS } from "./tokens.ts";
 import { SUMMARY_SYSTEM_PROMPT, summaryPrompt } from "./summary_prompt.ts";
 import { truncateMiddle } from "./working_memory.ts";

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { ChatError } from "../chat_model.ts";
-import type { Message } from "../messages.ts";
+import { ChatError } from "../model/mod.ts";
+import type { Message } from "../core/mod.ts";
 import { estimateRequestTokens, type RequestOverhead } from "./tokens.ts";
 import {
   buildWorkingMemory,

@@ -6,9 +6,8 @@
  *
  * @module
  */
-import { ChatError } from "../chat_model.ts";
-import type { ChatModel, ChatRequest } from "../chat_model.ts";
-import type { Message } from "../messages.ts";
+import { ChatError, type ChatModel, type ChatRequest } from "../model/mod.ts";
+import type { Message } from "../core/mod.ts";
 import { buildSummaryRequest } from "./serialize.ts";
 import { type CompactionSettings, compactionThreshold, summaryTokenLimit } from "./settings.ts";
 import { inPlaceInstruction } from "./summary_prompt.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Message, ToolDefinition } from "../messages.ts";
+import type { Message, ToolDefinition } from "../core/mod.ts";
 import type { Session } from "../session/mod.ts";
 import { estimateTextTokens } from "./text_tokens.ts";
 

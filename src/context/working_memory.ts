@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Message, ToolResultMessage, UserMessage } from "../messages.ts";
+import type { Message, ToolResultMessage, UserMessage } from "../core/mod.ts";
 import type { CompactionState } from "../session/mod.ts";
 
 /** Tool outputs longer than this many characters are shown as head + marker + tail. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { isObject } from "../check.ts";
+import { isObject } from "../core/mod.ts";
 import { RecordOrder } from "./record_order.ts";
 import {
   isRecordType,

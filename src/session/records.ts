@@ -13,7 +13,7 @@ import {
   isString,
   optional,
   type Shape,
-} from "../check.ts";
+} from "../core/mod.ts";
 import type { SessionRecord } from "./session.ts";
 
 /** The session file format version this code reads and writes. */

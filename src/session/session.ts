@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Message, ToolCall } from "../messages.ts";
+import type { Message, ToolCall } from "../core/mod.ts";
 
 /** `usage.total_tokens` of a reply, covering the working memory up to `historyLength` messages. */
 export interface UsageSnapshot {

@@ -99,3 +99,5 @@ async function existing(paths: readonly string[] = []): Promise<HiddenPath[]> {
   }
   return found;
 }
+export { createReadFileTool } from "./read_file.ts";
+export { readTextFile } from "./text_file.ts";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { isPositiveInteger } from "../check.ts";
+import { isPositiveInteger } from "../core/mod.ts";
 import { readLinePage } from "./line_pages.ts";
 import { RegularFile } from "./regular_file.ts";
 import { decodeText } from "./text_file.ts";

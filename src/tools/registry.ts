@@ -3,8 +3,7 @@
  *
  * @module
  */
-import type { ToolCall, ToolDefinition } from "../messages.ts";
-import { parseToolArguments } from "../tool_arguments.ts";
+import { parseToolArguments, type ToolCall, type ToolDefinition } from "../core/mod.ts";
 import {
   checkArguments,
   type Tool,

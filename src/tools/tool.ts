@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ToolDefinition } from "../messages.ts";
+import type { ToolDefinition } from "../core/mod.ts";
 
 /** The JSON types a tool parameter may have. */
 export type ParamType = "string" | "integer" | "boolean";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { CompactionEvent } from "../events.ts";
+import type { CompactionEvent } from "../core/mod.ts";
 
 type Start = Extract<CompactionEvent, { type: "compaction_start" }>;
 type End = Extract<CompactionEvent, { type: "compaction_end" }>;

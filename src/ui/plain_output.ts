@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { sanitize } from "./sanitize.ts";
+import { sanitize } from "../terminal/mod.ts";
 import type { TaskOutput, TaskStatus } from "./task_view.ts";
 
 /** Where plain text goes. */

@@ -4,9 +4,7 @@
  *
  * @module
  */
-import type { Theme } from "./theme.ts";
-import { sanitizeLine } from "./sanitize.ts";
-import { textWidth, truncateWidth } from "./width.ts";
+import { sanitizeLine, textWidth, type Theme, truncateWidth } from "../terminal/mod.ts";
 
 /** What the status line shows. */
 export interface StatusState {

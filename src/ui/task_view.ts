@@ -5,11 +5,16 @@
  *
  * @module
  */
-import { LiveRegion, type RegionIo } from "./live_region.ts";
-import { MarkdownStream } from "./markdown.ts";
-import { PlainStream, type TextStream } from "./plain_stream.ts";
+import {
+  createTheme,
+  LiveRegion,
+  MarkdownStream,
+  PlainStream,
+  type RegionIo,
+  type TextStream,
+  type Theme,
+} from "../terminal/mod.ts";
 import { formatStatusLine } from "./status_line.ts";
-import { createTheme, type Theme } from "./theme.ts";
 
 /** How the view draws. */
 export interface TaskViewOptions {

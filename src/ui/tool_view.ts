@@ -4,11 +4,8 @@
  *
  * @module
  */
-import type { ToolCall } from "../messages.ts";
-import { parseToolArguments } from "../tool_arguments.ts";
-import { sanitizeLine } from "./sanitize.ts";
-import type { Theme } from "./theme.ts";
-import { fitWidth, textWidth, truncateWidth } from "./width.ts";
+import { parseToolArguments, type ToolCall } from "../core/mod.ts";
+import { fitWidth, sanitizeLine, textWidth, type Theme, truncateWidth } from "../terminal/mod.ts";
 
 /** Output lines shown while a command runs and after it ends. */
 const TAIL_LINES = 4;

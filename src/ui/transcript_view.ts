@@ -5,8 +5,8 @@
  * @module
  */
 import { bold, cyan, dim, green, red } from "@std/fmt/colors";
-import type { TranscriptEntry } from "../transcript.ts";
-import { sanitize, sanitizeLine } from "./sanitize.ts";
+import type { TranscriptEntry } from "./transcript.ts";
+import { sanitize, sanitizeLine } from "../terminal/mod.ts";
 import { describeCall } from "./tool_view.ts";
 
 /** One entry as terminal lines (colours as set for @std/fmt by the renderer). */

@@ -6,11 +6,11 @@
  *
  * @module
  */
-import { createCompleter } from "../../src/ui/completion.ts";
-import { historyFile, InputHistory } from "../../src/ui/input_history.ts";
-import { LineEditor } from "../../src/ui/line_editor.ts";
-import { sanitizeLine } from "../../src/ui/sanitize.ts";
-import { openTerminal } from "../../src/ui/terminal.ts";
+import { createCompleter } from "../../src/editor/completion.ts";
+import { historyFile, InputHistory } from "../../src/editor/input_history.ts";
+import { LineEditor } from "../../src/editor/line_editor.ts";
+import { sanitizeLine } from "../../src/terminal/sanitize.ts";
+import { openTerminal } from "../../src/terminal/terminal.ts";
 
 const store = historyFile(Deno.args[0] ?? ".history", 500);
 const terminal = openTerminal();

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { TerminalIo } from "../../src/ui/line_editor.ts";
+import type { TerminalIo } from "../../src/terminal/terminal.ts";
 import { VirtualScreen } from "./screen.ts";
 
 const encoder = new TextEncoder();

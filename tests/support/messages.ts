@@ -5,7 +5,7 @@
  */
 import { pathsOf } from "./tool_paths.ts";
 import { type CompactionState, Session } from "../../src/session/session.ts";
-import type { Message } from "../../src/messages.ts";
+import type { Message } from "../../src/core/messages.ts";
 
 /** An assistant message calling read_file once per id (`<id>.md`). */
 export function calls(...ids: string[]): Message {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { charWidth } from "../../src/ui/width.ts";
+import { charWidth } from "../../src/terminal/width.ts";
 
 // deno-lint-ignore no-control-regex
 const SEQUENCE = /^\x1b\[([?0-9;]*)([A-Za-z~])/;

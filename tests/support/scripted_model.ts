@@ -4,9 +4,14 @@
  *
  * @module
  */
-import { ChatError } from "../../src/chat_model.ts";
-import type { ChatModel, ChatOptions, ChatReply, ChatRequest } from "../../src/chat_model.ts";
-import type { ToolCall } from "../../src/messages.ts";
+import {
+  ChatError,
+  type ChatModel,
+  type ChatOptions,
+  type ChatReply,
+  type ChatRequest,
+} from "../../src/model/chat_model.ts";
+import type { ToolCall } from "../../src/core/messages.ts";
 
 /** One scripted reply: text, tool calls, or a failure thrown as the chat client would. */
 export type ScriptStep =

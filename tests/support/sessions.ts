@@ -4,10 +4,14 @@
  *
  * @module
  */
-import { startFakeServer } from "./fake_server.ts";
-import type { FakeServer, Handler, RecordedRequest, Reply } from "./fake_server.ts";
-import { answerSummaries, sequence } from "./scripts.ts";
-import type { ScriptStep } from "./scripts.ts";
+import {
+  type FakeServer,
+  type Handler,
+  type RecordedRequest,
+  type Reply,
+  startFakeServer,
+} from "./fake_server.ts";
+import { answerSummaries, type ScriptStep, sequence } from "./scripts.ts";
 
 /** The API key the tests configure; it must never reach a session file. */
 export const KEY = "sk-test-secret-4242";

@@ -12,18 +12,13 @@ import type { InputHistory } from "./input_history.ts";
 import { type Key, KeyDecoder } from "./keys.ts";
 import { layoutPrompt } from "./prompt_layout.ts";
 import { PromptView } from "./prompt_view.ts";
-import { sanitizeLine } from "./sanitize.ts";
-import { createTheme, type Theme } from "./theme.ts";
-import { wrapText } from "./wrap.ts";
-
-/** The terminal, as the editor uses it. */
-export interface TerminalIo {
-  /** Byte chunks from the terminal in raw mode; the end of input counts as Ctrl+D. */
-  input: AsyncIterable<Uint8Array>;
-  write: (text: string) => void;
-  /** Current width in columns. */
-  columns: () => number;
-}
+import {
+  createTheme,
+  sanitizeLine,
+  type TerminalIo,
+  type Theme,
+  wrapText,
+} from "../terminal/mod.ts";
 
 /** How the editor behaves. */
 export interface LineEditorOptions {

@@ -6,19 +6,22 @@
  * @module
  */
 import { bold, cyan, dim, green, red, setColorEnabled, yellow } from "@std/fmt/colors";
-import type { TaskResult } from "./agent.ts";
-import type { AgentEvent } from "./events.ts";
-import type { ToolCall } from "./messages.ts";
+import type { TaskResult } from "../agent/mod.ts";
+import type { AgentEvent, ToolCall } from "../core/mod.ts";
 import type { TranscriptEntry } from "./transcript.ts";
-import { sanitize, sanitizeLine } from "./ui/sanitize.ts";
-import { formatContext } from "./ui/status_line.ts";
-import type { TaskOutput } from "./ui/task_view.ts";
-import { createTheme, type Theme } from "./ui/theme.ts";
-import { compactionEndLine, compactionStartLine } from "./ui/compaction_lines.ts";
-import { commandResult, describeCall, editDiff, OutputTail, tailRows } from "./ui/tool_view.ts";
-import { transcriptLine } from "./ui/transcript_view.ts";
-import { truncateWidth } from "./ui/width.ts";
-import { wrapText } from "./ui/wrap.ts";
+import {
+  createTheme,
+  sanitize,
+  sanitizeLine,
+  type Theme,
+  truncateWidth,
+  wrapText,
+} from "../terminal/mod.ts";
+import { formatContext } from "./status_line.ts";
+import type { TaskOutput } from "./task_view.ts";
+import { compactionEndLine, compactionStartLine } from "./compaction_lines.ts";
+import { commandResult, describeCall, editDiff, OutputTail, tailRows } from "./tool_view.ts";
+import { transcriptLine } from "./transcript_view.ts";
 
 export { describeCall };
 

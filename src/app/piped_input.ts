@@ -3,13 +3,13 @@
  *
  * @module
  */
-import { ConfigError } from "./config.ts";
+import { ConfigError } from "../config/mod.ts";
 import {
   type CompactionSettingsInput,
   compactionThreshold,
   estimateTextTokens,
   resolveCompactionSettings,
-} from "./context/mod.ts";
+} from "../context/mod.ts";
 
 /**
  * The task with `piped` attached between `<stdin>` and `</stdin>`; the task alone when

@@ -3,8 +3,8 @@
  *
  * @module
  */
-import type { Agent, TaskResult } from "./agent.ts";
-import type { Renderer } from "./render.ts";
+import type { Agent, TaskResult } from "../agent/mod.ts";
+import type { Renderer } from "../ui/mod.ts";
 
 /** Runs a single task for `-p`; returns 0 when it finished, 1 otherwise. */
 export async function runPrint(

@@ -4,11 +4,11 @@
  *
  * @module
  */
-import type { LineInput } from "../line_input.ts";
+import type { LineInput } from "./line_source.ts";
 import type { Completer } from "./completion.ts";
 import { historyFile, InputHistory } from "./input_history.ts";
 import { LineEditor } from "./line_editor.ts";
-import { openTerminal } from "./terminal.ts";
+import { openTerminal } from "../terminal/mod.ts";
 
 /** How the terminal input behaves. */
 export interface TerminalInputOptions {

@@ -5,9 +5,7 @@
  * @module
  */
 import { pasteLabel } from "./edit_buffer.ts";
-import { sanitizeLine } from "./sanitize.ts";
-import { charWidth } from "./width.ts";
-import type { Style } from "./wrap.ts";
+import { charWidth, sanitizeLine, type Style } from "../terminal/mod.ts";
 
 /** One terminal cell: a character (with any zero-width marks after it) and its style. */
 export interface Cell {

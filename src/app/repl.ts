@@ -4,16 +4,12 @@
  *
  * @module
  */
-import type { Agent } from "./agent.ts";
-import type { ContextStatus } from "./context/mod.ts";
-import { type LineInput, openLineInput } from "./line_input.ts";
-import type { Renderer } from "./render.ts";
-import type { SessionInfo } from "./session/mod.ts";
-import { formatSessionsTable } from "./sessions_table.ts";
-import { isNote } from "./task_notes.ts";
-import { buildTranscript } from "./transcript.ts";
-import { createCompleter, type DirEntry } from "./ui/completion.ts";
-import { sanitizeLine } from "./ui/sanitize.ts";
+import { type Agent, isNote } from "../agent/mod.ts";
+import type { ContextStatus } from "../context/mod.ts";
+import { createCompleter, type DirEntry, type LineInput, openLineInput } from "../editor/mod.ts";
+import { buildTranscript, formatSessionsTable, type Renderer } from "../ui/mod.ts";
+import type { SessionInfo } from "../session/mod.ts";
+import { sanitizeLine } from "../terminal/mod.ts";
 
 /** What the REPL drives. */
 export interface ReplOptions {

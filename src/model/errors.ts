@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { providerMessage } from "./chat_error_body.ts";
+import { providerMessage } from "./error_body.ts";
 import { ChatError } from "./chat_model.ts";
 
 /** What the classifier needs to know beyond the error itself. */

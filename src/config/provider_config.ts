@@ -3,9 +3,9 @@
  *
  * @module
  */
-import type { OutputLimitField } from "./chat_wire.ts";
-import { isObject, isPositiveInteger, isString } from "./check.ts";
-import { validateCompactionSettings } from "./context/mod.ts";
+import type { OutputLimitField } from "../model/mod.ts";
+import { isObject, isPositiveInteger, isString } from "../core/mod.ts";
+import { validateCompactionSettings } from "../context/mod.ts";
 
 /** A validated provider configuration. The key must never be printed or stored. */
 export interface ProviderConfig {

@@ -4,19 +4,17 @@
  *
  * @module
  */
-import { ChatError, finishWarning } from "./chat_model.ts";
-import type { ChatModel, ChatReply } from "./chat_model.ts";
+import { ChatError, type ChatModel, type ChatReply, finishWarning } from "../model/mod.ts";
 import type {
   CompactionOutcome,
   Compactor,
   ContextStatus,
   RequestOverhead,
-} from "./context/mod.ts";
-import type { EventSink } from "./events.ts";
-import type { ToolCall } from "./messages.ts";
-import type { Session } from "./session/mod.ts";
+} from "../context/mod.ts";
+import type { EventSink, ToolCall } from "../core/mod.ts";
+import type { Session } from "../session/mod.ts";
 import { failedNote, interruptedNote, NO_REPLY } from "./task_notes.ts";
-import type { ToolRegistry } from "./tools/registry.ts";
+import type { ToolRegistry } from "../tools/mod.ts";
 
 /** The parts an agent works with. */
 export interface AgentOptions {

@@ -8,27 +8,14 @@
  */
 import { createInterface, type Interface } from "node:readline";
 import process from "node:process";
-import type { Completer } from "./ui/completion.ts";
-import { openTerminalInput } from "./ui/terminal_input.ts";
+import type { Completer } from "./completion.ts";
+import type { LineInput } from "./line_source.ts";
+import { openTerminalInput } from "./terminal_input.ts";
+
+export type { LineInput };
 
 /** Two interrupts closer than this are one key press delivered twice (by the terminal and by `deno task`). */
 const SAME_PRESS_MS = 300;
-
-/** Reads lines; see `openLineInput`. */
-export interface LineInput {
-  /** The next line, or undefined at EOF (Ctrl+D, end of piped input, or `close()`). */
-  next(prompt: string): Promise<string | undefined>;
-  /** Text typed and not yet submitted (on a terminal: at the prompt or ahead of it). */
-  pendingText(): string;
-  /** Erases the text typed and not yet submitted. */
-  clearLine(): void;
-  /** Drops lines entered while a task ran and not yet read (type-ahead). */
-  discardQueued(): void;
-  /** Prints a line for the user (a hint); a shown prompt moves below it. */
-  notice(text: string): void;
-  /** Ends input: a pending or later `next` returns undefined. */
-  close(): void;
-}
 
 /** How to open input. */
 export interface LineInputOptions {

@@ -10,13 +10,18 @@
  */
 import { APIError } from "openai/error";
 import { Stream } from "openai/streaming";
-import { ChatError } from "./chat_model.ts";
-import type { ChatModel, ChatOptions, ChatReply, ChatRequest } from "./chat_model.ts";
-import { normalizeErrorBody } from "./chat_error_body.ts";
-import { classifyChatFailure, retryDelayMs, streamFailure } from "./chat_errors.ts";
-import { ReplyAssembler } from "./chat_stream.ts";
-import { type OutputLimitField, toWireRequest, type WireOptions } from "./chat_wire.ts";
-import { type Delay, delay } from "./delay.ts";
+import {
+  ChatError,
+  type ChatModel,
+  type ChatOptions,
+  type ChatReply,
+  type ChatRequest,
+} from "./chat_model.ts";
+import { normalizeErrorBody } from "./error_body.ts";
+import { classifyChatFailure, retryDelayMs, streamFailure } from "./errors.ts";
+import { ReplyAssembler } from "./stream.ts";
+import { type OutputLimitField, toWireRequest, type WireOptions } from "./wire.ts";
+import { type Delay, delay } from "../core/mod.ts";
 
 /** Where and how to reach the model. */
 export interface ChatClientOptions {

@@ -6,7 +6,7 @@
  * @module
  */
 import type { ChatRequest } from "./chat_model.ts";
-import type { AssistantMessage, Message, ToolDefinition } from "./messages.ts";
+import type { AssistantMessage, Message, ToolDefinition } from "../core/mod.ts";
 
 /** The request parameter that carries the output limit. */
 export type OutputLimitField = "max_tokens" | "max_completion_tokens";

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { AssistantMessage, Message, ToolDefinition } from "./messages.ts";
+import type { AssistantMessage, Message, ToolDefinition } from "../core/mod.ts";
 
 /** One chat-completions request in powercode's terms. */
 export interface ChatRequest {

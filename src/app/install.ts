@@ -5,7 +5,7 @@
  *
  * @module
  */
-import denoConfig from "../deno.json" with { type: "json" };
+import denoConfig from "../../deno.json" with { type: "json" };
 
 const START_PREFIX = "deno run ";
 const START_SUFFIX = " main.ts";
@@ -32,7 +32,7 @@ export function launcherScript(root: string, startTask: string): string {
 }
 
 async function main(args: string[]): Promise<number> {
-  const root = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
+  const root = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
   const home = Deno.env.get("HOME");
   const dir = args[0] ?? (home ? `${home}/.local/bin` : undefined);
   if (!dir) {

@@ -5,9 +5,8 @@
  *
  * @module
  */
-import { ChatError } from "./chat_model.ts";
-import type { ChatReply } from "./chat_model.ts";
-import type { AssistantMessage, ToolCall } from "./messages.ts";
+import { ChatError, type ChatReply } from "./chat_model.ts";
+import type { AssistantMessage, ToolCall } from "../core/mod.ts";
 
 /** Where streamed text goes while the reply is assembled. */
 export interface StreamSink {

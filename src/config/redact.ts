@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { ProviderConfig } from "./config.ts";
-import type { AgentEvent, EventSink } from "./events.ts";
+import type { ProviderConfig } from "./provider_config.ts";
+import type { AgentEvent, EventSink } from "../core/mod.ts";
 
 /** What a secret is replaced with. */
 export const REDACTED = "[redacted]";

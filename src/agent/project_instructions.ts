@@ -4,9 +4,8 @@
  *
  * @module
  */
-import { readTextFile } from "./tools/text_file.ts";
-import type { Workspace } from "./tools/workspace.ts";
-import { utf8Length } from "./utf8.ts";
+import { readTextFile, type Workspace } from "../tools/mod.ts";
+import { utf8Length } from "../core/mod.ts";
 
 /** The file read, relative to the workspace root. */
 export const INSTRUCTIONS_FILE = "AGENTS.md";

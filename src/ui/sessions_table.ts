@@ -4,8 +4,8 @@
  * @module
  */
 import { unicodeWidth } from "@std/cli/unicode-width";
-import type { SessionInfo } from "./session/mod.ts";
-import { sanitizeLine } from "./ui/sanitize.ts";
+import type { SessionInfo } from "../session/mod.ts";
+import { sanitizeLine } from "../terminal/mod.ts";
 
 const ID_WIDTH = 22;
 const MESSAGES_WIDTH = 4;

@@ -17,18 +17,13 @@
  * @module
  */
 import { parseArgs } from "@std/cli/parse-args";
-import type { Agent } from "./agent.ts";
+import type { Agent } from "../agent/mod.ts";
 import { assemble } from "./assemble.ts";
-import { ConfigError, loadProviderConfig } from "./config.ts";
-import type { ProviderConfig } from "./config.ts";
-import type { Compactor } from "./context/mod.ts";
-import { estimateTextTokens } from "./context/mod.ts";
-import type { Message } from "./messages.ts";
-import { Redactor } from "./redact.ts";
-import { Renderer } from "./render.ts";
-import { PlainOutput } from "./ui/plain_output.ts";
-import { createReadFileTool } from "./tools/read_file.ts";
-import { type Tool, Workspace } from "./tools/mod.ts";
+import { ConfigError, loadProviderConfig, type ProviderConfig, Redactor } from "../config/mod.ts";
+import { type Compactor, estimateTextTokens } from "../context/mod.ts";
+import type { Message } from "../core/mod.ts";
+import { PlainOutput, Renderer } from "../ui/mod.ts";
+import { createReadFileTool, type Tool, Workspace } from "../tools/mod.ts";
 
 const WORKSPACE_DIR = "workspace";
 const DEMO_DIR = `${WORKSPACE_DIR}/context-demo`;

@@ -5,25 +5,36 @@
  *
  * @module
  */
-import { Agent } from "./agent.ts";
-import { type ChatClientOptions, createChatClient } from "./chat.ts";
-import type { ChatModel } from "./chat_model.ts";
-import { ConfigError, type ProviderConfig } from "./config.ts";
+import {
+  Agent,
+  buildSystemPrompt,
+  loadProjectInstructions,
+  type ProjectInstructions,
+} from "../agent/mod.ts";
+import { type ChatClientOptions, type ChatModel, createChatClient } from "../model/mod.ts";
+import { ConfigError, type ProviderConfig } from "../config/mod.ts";
 import {
   type CompactionSettings,
   Compactor,
   estimateRequestTokens,
   type RequestOverhead,
   resolveCompactionSettings,
-} from "./context/mod.ts";
-import type { EventSink } from "./events.ts";
-import type { ToolCall } from "./messages.ts";
-import { newSession, openSession, Session, type SessionChoice } from "./session/mod.ts";
-import type { SessionStore } from "./session/mod.ts";
-import { loadProjectInstructions, type ProjectInstructions } from "./project_instructions.ts";
-import { buildSystemPrompt } from "./system_prompt.ts";
-import { createTools, type CreateToolsOptions, type Tool, ToolRegistry } from "./tools/mod.ts";
-import { Workspace } from "./tools/mod.ts";
+} from "../context/mod.ts";
+import type { EventSink, ToolCall } from "../core/mod.ts";
+import {
+  newSession,
+  openSession,
+  Session,
+  type SessionChoice,
+  type SessionStore,
+} from "../session/mod.ts";
+import {
+  createTools,
+  type CreateToolsOptions,
+  type Tool,
+  ToolRegistry,
+  Workspace,
+} from "../tools/mod.ts";
 
 /** Everything an agent is built from; only `config`, `workspaceDir`, `maxSteps` are required. */
 export interface AssembleOptions {

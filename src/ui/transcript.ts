@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { Message, ToolCall } from "./messages.ts";
-import { isNote, NO_REPLY, noteSummary } from "./task_notes.ts";
+import type { Message, ToolCall } from "../core/mod.ts";
+import { isNote, NO_REPLY, noteSummary } from "../agent/mod.ts";
 
 /** One entry of the redraw. */
 export type TranscriptEntry =

@@ -4,7 +4,14 @@
  *
  * @module
  */
-import type { TerminalIo } from "./line_editor.ts";
+/** The terminal, as a line editor uses it. */
+export interface TerminalIo {
+  /** Byte chunks from the terminal in raw mode; the end of input counts as Ctrl+D. */
+  input: AsyncIterable<Uint8Array>;
+  write: (text: string) => void;
+  /** Current width in columns. */
+  columns: () => number;
+}
 
 /** The process's terminal; `close()` restores cooked mode. */
 export interface Terminal extends TerminalIo {

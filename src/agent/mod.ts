@@ -1,0 +1,9 @@
+/**
+ * The agent loop, its notes to the model, the system prompt and AGENTS.md.
+ *
+ * @module
+ */
+export { Agent, type TaskResult } from "./agent.ts";
+export { loadProjectInstructions, type ProjectInstructions } from "./project_instructions.ts";
+export { buildSystemPrompt } from "./system_prompt.ts";
+export { isNote, NO_REPLY, noteSummary } from "./task_notes.ts";

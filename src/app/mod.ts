@@ -1,0 +1,15 @@
+/**
+ * The application: the one assembly, the REPL, print mode and piped input.
+ *
+ * @module
+ */
+export { assemble } from "./assemble.ts";
+export { withPipedInput } from "./piped_input.ts";
+export { runPrint } from "./print_task.ts";
+export type { ReplOptions } from "./repl.ts";
+
+/** Runs the REPL; its modules (line editor, completion) load only when there is a REPL. */
+export async function runRepl(options: import("./repl.ts").ReplOptions): Promise<number> {
+  const repl = await import("./repl.ts");
+  return await repl.runRepl(options);
+}

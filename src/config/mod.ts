@@ -1,0 +1,13 @@
+/**
+ * The command line, the provider file and the redaction of its secrets.
+ *
+ * @module
+ */
+export { type CliOptions, parseCli, USAGE } from "./cli.ts";
+export {
+  ConfigError,
+  loadProviderConfig,
+  type ProviderConfig,
+  refuseInsideWorkspace,
+} from "./provider_config.ts";
+export { Redactor } from "./redact.ts";

@@ -1,0 +1,32 @@
+/**
+ * The vocabulary every layer shares: messages, tool calls, agent events, value checks.
+ *
+ * @module
+ */
+export {
+  hasShape,
+  isArrayOf,
+  isCount,
+  isObject,
+  isPositiveInteger,
+  isString,
+  optional,
+  type Shape,
+} from "./check.ts";
+export { type Delay, delay } from "./delay.ts";
+export {
+  type AgentEvent,
+  type CompactionEvent,
+  type CompactionReason,
+  type EventSink,
+} from "./events.ts";
+export {
+  type AssistantMessage,
+  type Message,
+  type ToolCall,
+  type ToolDefinition,
+  type ToolResultMessage,
+  type UserMessage,
+} from "./messages.ts";
+export { parseToolArguments } from "./tool_arguments.ts";
+export { utf8Length } from "./utf8.ts";

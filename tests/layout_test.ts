@@ -1,0 +1,75 @@
+import { assertEquals } from "@std/assert";
+import { importSpecifiers, LAYERS, layoutViolations } from "./support/layout.ts";
+
+const ROOT = new URL("../", import.meta.url);
+
+async function typeScriptFiles(dir: string): Promise<string[]> {
+  const paths: string[] = [];
+  for await (const entry of Deno.readDir(new URL(`${dir}/`, ROOT))) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory) paths.push(...await typeScriptFiles(path));
+    else if (entry.name.endsWith(".ts")) paths.push(path);
+  }
+  return paths;
+}
+
+async function sourceModules() {
+  const paths = ["main.ts", ...await typeScriptFiles("src")];
+  return await Promise.all(paths.map(async (path) => ({
+    path,
+    imports: importSpecifiers(await Deno.readTextFile(new URL(path, ROOT))),
+  })));
+}
+
+Deno.test("src/ keeps its layout: doors, layers, no cycles, openai only in model/", async () => {
+  assertEquals(layoutViolations(await sourceModules()), []);
+});
+
+Deno.test("every folder of src/ is a layer with a mod.ts door", async () => {
+  const folders: string[] = [];
+  for await (const entry of Deno.readDir(new URL("src/", ROOT))) {
+    if (entry.isDirectory) folders.push(entry.name);
+  }
+  assertEquals(folders.sort(), Object.keys(LAYERS).sort());
+  for (const folder of folders) await Deno.stat(new URL(`src/${folder}/mod.ts`, ROOT));
+});
+
+Deno.test("layoutViolations() finds each broken rule", () => {
+  assertEquals(
+    layoutViolations([
+      { path: "src/loose.ts", imports: [] },
+      { path: "src/ui/view.ts", imports: ["../agent/agent.ts", "../app/mod.ts"] },
+      { path: "src/tools/bash.ts", imports: ["npm:openai", "./a.ts"] },
+      { path: "src/tools/a.ts", imports: ["./bash.ts"] },
+    ]),
+    [
+      "src/loose.ts: a loose file in src/; put it in a folder",
+      'src/ui/view.ts: imports "src/agent/agent.ts" past the door src/agent/mod.ts',
+      'src/ui/view.ts: folder "ui" may not import folder "app"',
+      'src/tools/bash.ts: imports "npm:openai" outside src/model/',
+      "import cycle: src/tools/bash.ts -> src/tools/a.ts -> src/tools/bash.ts",
+    ],
+  );
+});
+
+Deno.test("importSpecifiers() reads static, type-only, re-exported and dynamic imports", () => {
+  const source = [
+    'import { a } from "./a.ts";',
+    'import type { B } from "../b/mod.ts";',
+    "import {",
+    "  c,",
+    '} from "./c.ts";',
+    'export { d } from "./d.ts";',
+    '// import { e } from "./e.ts";',
+    'const f = await import("./f.ts");',
+    'import "./g.ts";',
+  ].join("\n");
+  assertEquals(importSpecifiers(source), [
+    "./a.ts",
+    "../b/mod.ts",
+    "./c.ts",
+    "./d.ts",
+    "./f.ts",
+    "./g.ts",
+  ]);
+});
