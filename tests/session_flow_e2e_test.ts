@@ -114,11 +114,16 @@ Deno.test("--sessions and -r list sessions; --resume takes a unique prefix and r
 
   const common = commonPrefix(alpha, beta);
   const ambiguous = await project.run(["--resume", common], { env: ENV });
-  assertEquals(ambiguous.code, 1);
+  assertEquals(ambiguous.code, 2);
   assertEquals(
     ambiguous.stderr,
     `powercode: Cannot resume session "${common}": 2 sessions start with it (${alpha}, ${beta}); give more of the id\n`,
   );
+
+  const missing = await project.run(["--resume", "zzz"], { env: ENV });
+  assertEquals(missing.code, 2);
+  assertEquals(missing.stderr.split("\n").length, 2, missing.stderr);
+  assertStringIncludes(missing.stderr, "zzz");
 });
 
 Deno.test("AGENTS.md joins the system prompt byte-stably, and /clear reads it again", async () => {

@@ -57,7 +57,7 @@ export async function openSession(
 /**
  * The one session id that starts with `prefix`, or `prefix` itself when none or it is a
  * whole id (loading then reports it missing).
- * Contract: throws an Error listing the candidates when the prefix is ambiguous.
+ * Contract: throws a `SessionError` listing the candidates when the prefix is ambiguous.
  */
 async function resolvePrefix(store: SessionStore, prefix: string): Promise<string> {
   const ids = await store.ids();
@@ -65,7 +65,7 @@ async function resolvePrefix(store: SessionStore, prefix: string): Promise<strin
   const matches = ids.filter((id) => id.startsWith(prefix));
   if (matches.length <= 1) return matches[0] ?? prefix;
   const shown = matches.slice(0, 5).join(", ") + (matches.length > 5 ? ", …" : "");
-  throw new Error(
+  throw new SessionError(
     `Cannot resume session "${prefix}": ${matches.length} sessions start with it (${shown}); give more of the id`,
   );
 }
