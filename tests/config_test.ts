@@ -16,16 +16,17 @@ Deno.test("parseProviderConfig() reads env:NAME keys and optional fields", () =>
   );
 });
 
-Deno.test("parseProviderConfig() reads cacheControl, off unless true, and refuses non-booleans", () => {
+Deno.test("parseProviderConfig() reads cacheControl as a profile override, and refuses non-booleans", () => {
   assertEquals(parseProviderConfig({ ...BASE, cacheControl: true }, "p.json", env({})), {
     ...BASE,
     apiKey: "no-key",
-    cacheControl: true,
+    compat: { cacheControl: true },
   });
   assertEquals(
-    parseProviderConfig({ ...BASE, cacheControl: false }, "p.json", env({})).cacheControl,
-    undefined,
+    parseProviderConfig({ ...BASE, cacheControl: false }, "p.json", env({})).compat,
+    { cacheControl: false },
   );
+  assertEquals(parseProviderConfig(BASE, "p.json", env({})).compat, undefined);
   const error = assertThrows(
     () => parseProviderConfig({ ...BASE, cacheControl: "yes" }, "p.json", env({})),
     ConfigError,
@@ -228,7 +229,7 @@ Deno.test("parseProviderConfig() accepts outputLimitField and refuses other valu
     "p.json",
     () => undefined,
   );
-  assertEquals(config.outputLimitField, "max_completion_tokens");
+  assertEquals(config.compat, { outputLimitField: "max_completion_tokens" });
   assertThrows(
     () =>
       parseProviderConfig({ ...base, outputLimitField: "max_output" }, "p.json", () => undefined),

@@ -184,7 +184,7 @@ Deno.test("OpenAI reasoning models get max_completion_tokens, by name or by outp
     `The provider rejected the request (400): Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead; set "outputLimitField": "max_completion_tokens" in provider.json`,
   );
   const configured = await limitRequest("my-deployment", {
-    outputLimitField: "max_completion_tokens",
+    compat: { outputLimitField: "max_completion_tokens" },
   });
   assertEquals(configured.limit, [undefined, 100]);
   assertEquals((await limitRequest("gpt-4o")).limit, [100, undefined]);
