@@ -163,6 +163,13 @@ Deno.test("powercode exits 2 with one line for each configuration error", async 
       'Invalid provider file "provider.json": field "contextWindow" must be a positive integer, got -1',
     );
   });
+  await t.step("bad compat fields", async () => {
+    await project.writeProvider({ ...BASE, compat: { cacheControl: "yes", maxTokensField: 1 } });
+    await expectError(
+      [],
+      'Invalid provider file "provider.json": field "compat.cacheControl" must be true or false, got "yes"; field "compat.maxTokensField" is unknown',
+    );
+  });
   await t.step("key variable not set", async () => {
     await project.writeProvider({ ...BASE, apiKey: "env:OPENAI_MISSING" });
     await expectError(
