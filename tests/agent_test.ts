@@ -3,6 +3,7 @@ import { INTERRUPTED_RESULT } from "../src/agent/agent.ts";
 import { assemble } from "../src/app/assemble.ts";
 import { ChatError, type ChatModel } from "../src/model/chat_model.ts";
 import type { AgentEvent } from "../src/core/events.ts";
+import { estimateRequestTokens } from "../src/context/tokens.ts";
 import { failedNote, interruptedNote, NO_REPLY } from "../src/agent/task_notes.ts";
 import type { Tool } from "../src/tools/mod.ts";
 import { type Handler, startFakeServer } from "./support/fake_server.ts";
@@ -37,6 +38,7 @@ const ECHO_TOOL: Tool<{ text: { type: "string"; description: string } }> = {
 
 interface AgentSetup {
   contextWindow?: number;
+  reserveTokens?: number;
   maxSteps?: number;
   model?: ChatModel;
   url?: string;
@@ -53,6 +55,7 @@ async function agentWith(setup: AgentSetup) {
       apiKey: "k",
       model: "m",
       contextWindow: setup.contextWindow ?? 32000,
+      ...(setup.reserveTokens ? { reserveTokens: setup.reserveTokens } : {}),
     },
     workspaceDir,
     maxSteps: setup.maxSteps ?? 5,
@@ -236,6 +239,36 @@ Deno.test("Agent.run() compacts and retries once on overflow, then fails with on
     { role: "assistant", content: NO_REPLY, toolCalls: [] },
     { role: "user", content: failedNote(result.status === "failed" ? result.error : "") },
   ]);
+});
+
+Deno.test("Agent.run() fails with one line, sending nothing, when no request fits the window", async () => {
+  const { agent: probe } = await scripted([]);
+  const fixed = estimateRequestTokens({ ...probe.requestOverhead, messages: [] });
+  const model = new ScriptedModel(["never sent"]);
+  const threshold = fixed + 30;
+  const { agent, events } = await agentWith({
+    model,
+    contextWindow: threshold + 1000,
+    reserveTokens: 1000,
+  });
+  const cannotFit =
+    `Cannot fit the request into the context window: even the shortest working memory is over ${threshold} tokens`;
+  const error =
+    `${cannotFit}; still too long after compaction: lower "contextWindow" in provider.json to the model's real window`;
+  assertEquals(await agent.run("word ".repeat(400), signal), { status: "failed", error });
+  assertEquals(model.requests.length, 0);
+  assertEquals(events, [
+    { type: "warning", message: `${cannotFit}; compacting and retrying once` },
+    {
+      type: "warning",
+      message: "Nothing to compact: the working memory holds only the latest step",
+    },
+  ]);
+  assertEquals(agent.session.history.slice(1), [
+    { role: "assistant", content: NO_REPLY, toolCalls: [] },
+    { role: "user", content: failedNote(error) },
+  ]);
+  assertEquals(agent.session.usage, undefined);
 });
 
 Deno.test("Agent.startNewSession() continues in an empty session; context() describes it", async () => {

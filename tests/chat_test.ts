@@ -168,7 +168,7 @@ Deno.test("createChatClient() with cacheControl marks the system prompt and the 
     baseURL: server.url,
     apiKey: "k",
     model: "m",
-    cacheControl: true,
+    compat: { cacheControl: true },
   });
   const messages: ChatRequest["messages"] = [
     { role: "user", content: "read it" },

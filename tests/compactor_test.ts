@@ -129,8 +129,9 @@ Deno.test("Compactor.prepareRequest() keeps the state and truncates when the sum
   const compactor = new Compactor({ model, settings, onEvent: (event) => events.push(event) });
   const session = longTask(20);
   const estimate = estimateRequestTokens({ ...OVERHEAD, messages: session.history });
-  const { messages: memory, shrunk } = await compactor.prepareRequest(session, OVERHEAD);
-  assertEquals(shrunk, true);
+  const prepared = await compactor.prepareRequest(session, OVERHEAD);
+  assertEquals(prepared.type, "shortened");
+  const memory = prepared.type === "shortened" ? prepared.messages : [];
   assertEquals(events, [
     {
       type: "compaction_start",
@@ -168,14 +169,16 @@ Deno.test("Compactor.prepareRequest() sends whole a request the provider counted
   const whole = estimateRequestTokens({ ...OVERHEAD, messages: session.history });
   assertEquals(whole > compactionThreshold(settings), true);
   session.recordUsage({ totalTokens: 5000, historyLength: 40 });
-  const { messages, shrunk } = await compactor.prepareRequest(session, OVERHEAD);
-  assertEquals([shrunk, messages], [false, compactor.workingMemory(session)]);
+  assertEquals(await compactor.prepareRequest(session, OVERHEAD), {
+    type: "working_memory",
+    messages: compactor.workingMemory(session),
+  });
   assertEquals([model.requests.length, events.length], [0, 0]);
   // One more result over the threshold: compacted, not cut.
   session.append(calls("c21"));
   session.append(result("c21", "x".repeat(3000)));
   const next = await compactor.prepareRequest(session, OVERHEAD);
-  assertEquals([next.shrunk, model.requests.length], [false, 1]);
+  assertEquals([next.type, model.requests.length], ["working_memory", 1]);
   assertEquals(events.filter((event) => event.type === "warning"), []);
 });
 

@@ -16,16 +16,17 @@ Deno.test("parseProviderConfig() reads env:NAME keys and optional fields", () =>
   );
 });
 
-Deno.test("parseProviderConfig() reads cacheControl, off unless true, and refuses non-booleans", () => {
+Deno.test("parseProviderConfig() reads cacheControl as a profile override, and refuses non-booleans", () => {
   assertEquals(parseProviderConfig({ ...BASE, cacheControl: true }, "p.json", env({})), {
     ...BASE,
     apiKey: "no-key",
-    cacheControl: true,
+    compat: { cacheControl: true },
   });
   assertEquals(
-    parseProviderConfig({ ...BASE, cacheControl: false }, "p.json", env({})).cacheControl,
-    undefined,
+    parseProviderConfig({ ...BASE, cacheControl: false }, "p.json", env({})).compat,
+    { cacheControl: false },
   );
+  assertEquals(parseProviderConfig(BASE, "p.json", env({})).compat, undefined);
   const error = assertThrows(
     () => parseProviderConfig({ ...BASE, cacheControl: "yes" }, "p.json", env({})),
     ConfigError,
@@ -162,6 +163,13 @@ Deno.test("powercode exits 2 with one line for each configuration error", async 
       'Invalid provider file "provider.json": field "contextWindow" must be a positive integer, got -1',
     );
   });
+  await t.step("bad compat fields", async () => {
+    await project.writeProvider({ ...BASE, compat: { cacheControl: "yes", maxTokensField: 1 } });
+    await expectError(
+      [],
+      'Invalid provider file "provider.json": field "compat.cacheControl" must be true or false, got "yes"; field "compat.maxTokensField" is unknown',
+    );
+  });
   await t.step("key variable not set", async () => {
     await project.writeProvider({ ...BASE, apiKey: "env:OPENAI_MISSING" });
     await expectError(
@@ -228,7 +236,7 @@ Deno.test("parseProviderConfig() accepts outputLimitField and refuses other valu
     "p.json",
     () => undefined,
   );
-  assertEquals(config.outputLimitField, "max_completion_tokens");
+  assertEquals(config.compat, { outputLimitField: "max_completion_tokens" });
   assertThrows(
     () =>
       parseProviderConfig({ ...base, outputLimitField: "max_output" }, "p.json", () => undefined),

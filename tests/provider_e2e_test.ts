@@ -1,6 +1,7 @@
 /**
  * End-to-end against recorded provider traffic: `deno task start -p` and `-c -p` in a temp
- * copy of the project, with the fake server applying the provider's own rules.
+ * copy of the project, with the fake server applying the provider's own rules; and the
+ * provider profile set by hand in provider.json.
  */
 import { assertEquals, assertStringIncludes } from "@std/assert";
 import { startFakeServer } from "./support/fake_server.ts";
@@ -9,6 +10,8 @@ import { requireReasoningContent, requireThoughtSignatures } from "./support/pro
 import { createTempProject } from "./support/project.ts";
 import { ENV, KEY, provider } from "./support/sessions.ts";
 import { sequence, text } from "./support/scripts.ts";
+
+type Fields = Record<string, unknown>;
 
 Deno.test("DeepSeek thinking mode: a tool loop works, and again after resuming the session", async () => {
   await using server = await startFakeServer({
@@ -47,4 +50,30 @@ Deno.test("Gemini: the thought signature survives the tool loop", async () => {
   const result = await project.run(["-p", "read notes.md"], { env: ENV });
   assertEquals([result.code, result.stdout], [0, "Read it.\n"], result.stderr);
   assertEquals(server.requests.map((request) => request.status), [200, 200]);
+});
+
+Deno.test("provider.json compat changes the request the server receives", async () => {
+  await using server = await startFakeServer({
+    model: "fake-model",
+    apiKey: KEY,
+    handler: sequence([text("Plain."), text("Marked.")]),
+  });
+  await using project = await createTempProject();
+  await project.writeProvider(provider(server.url, { maxOutputTokens: 1000 }));
+  const plain = await project.run(["-p", "hello"], { env: ENV });
+  assertEquals([plain.code, plain.stdout], [0, "Plain.\n"], plain.stderr);
+  await project.writeProvider(provider(server.url, {
+    maxOutputTokens: 1000,
+    compat: { outputLimitField: "max_completion_tokens", cacheControl: true },
+  }));
+  const marked = await project.run(["-p", "hello"], { env: ENV });
+  assertEquals([marked.code, marked.stdout], [0, "Marked.\n"], marked.stderr);
+  const [before, after] = server.requests.map((request) => request.raw as Fields);
+  const system = (before?.messages as Fields[])[0];
+  assertEquals([before?.max_tokens, before?.max_completion_tokens], [1000, undefined]);
+  assertEquals([after?.max_tokens, after?.max_completion_tokens], [undefined, 1000]);
+  assertEquals((after?.messages as Fields[])[0], {
+    role: "system",
+    content: [{ type: "text", text: system?.content, cache_control: { type: "ephemeral" } }],
+  });
 });

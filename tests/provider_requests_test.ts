@@ -1,7 +1,8 @@
 /**
  * The request after a recorded reply, checked by the fake server with each provider's own
  * rules: reasoning sent back where DeepSeek and Kimi require it, Gemini's thought
- * signatures, Mistral's tool-call ids, Ollama's JSON arguments, OpenAI's output limit.
+ * signatures, Mistral's tool-call ids, Ollama's JSON arguments, OpenAI's output limit; and
+ * what the provider profile's overrides change in it.
  */
 import { assertEquals, assertInstanceOf, assertStringIncludes } from "@std/assert";
 import { type ChatClientOptions, createChatClient } from "../src/model/client.ts";
@@ -26,9 +27,16 @@ async function twoTurns(
   first: Reply,
   rules: ProviderRule[],
   history: (reply: AssistantMessage) => Message[] = toolTurn,
+  options: Partial<ChatClientOptions> = {},
 ) {
   await using server = await startFakeServer({ handler: sequence([first, text("done")]), rules });
-  const client = createChatClient({ baseURL: server.url, apiKey: "k", model: "m", maxRetries: 0 });
+  const client = createChatClient({
+    baseURL: server.url,
+    apiKey: "k",
+    model: "m",
+    maxRetries: 0,
+    ...options,
+  });
   const start: Message = { role: "user", content: "go" };
   const { message } = await client.complete({ system: "s", messages: [start] });
   const messages = [start, ...history(message)];
@@ -140,6 +148,45 @@ Deno.test("Mistral: calls without ids get 9-character ids that Mistral accepts b
   );
 });
 
+Deno.test("Mistral models get 9-character ids on the wire; compat toolCallIds sets it by hand", async () => {
+  const named = toolCalls([{ name: "read_file", args: {}, id: "call_1" }]);
+  const rules = [requireMistralToolCallIds()];
+  const mistral = await twoTurns(named, rules, toolTurn, { model: "mistral-large-latest" });
+  assertEquals(mistral.status, 200);
+  const id = (mistral.sent[2]?.tool_calls as Fields[])[0]?.id;
+  assertEquals([/^[A-Za-z0-9]{9}$/.test(String(id)), mistral.sent[3]?.tool_call_id], [true, id]);
+  assertEquals(mistral.message.toolCalls[0]?.id, "call_1");
+  const byHand = await twoTurns(named, rules, toolTurn, { compat: { toolCallIds: "alnum9" } });
+  assertEquals([byHand.status, (byHand.sent[2]?.tool_calls as Fields[])[0]?.id], [200, id]);
+  const off = await twoTurns(named, rules, toolTurn, {
+    model: "mistral-large-latest",
+    compat: { toolCallIds: "any" },
+  });
+  assertEquals([off.status, off.sent[3]?.tool_call_id], [400, "call_1"]);
+});
+
+Deno.test("compat replayReasoning and extraContent false keep those fields off the wire", async () => {
+  const deepseek = await twoTurns(
+    await replay("deepseek/thinking-tool-call.chunks.jsonl"),
+    [requireReasoningContent()],
+    toolTurn,
+    { compat: { replayReasoning: false } },
+  );
+  assertEquals([deepseek.status, "reasoning_content" in (deepseek.sent[2] ?? {})], [400, false]);
+  const gemini = await twoTurns(
+    await replay("gemini/thought-signature-tool-call.sse"),
+    [requireThoughtSignatures()],
+    toolTurn,
+    { compat: { extraContent: false } },
+  );
+  assertEquals(gemini.status, 400);
+  assertEquals((gemini.sent[2]?.tool_calls as Fields[])[0], {
+    id: "function-call-1",
+    type: "function",
+    function: { name: "read_file", arguments: '{"path":"notes.md"}' },
+  });
+});
+
 Deno.test("Ollama: malformed tool-call arguments go back as {} and stay in history", async () => {
   const broken = toolCalls([{ name: "read_file", args: '{"path": "a.txt"', id: "call_x" }]);
   const { status, sent, messages } = await twoTurns(broken, [requireJsonToolArguments()]);
@@ -184,7 +231,7 @@ Deno.test("OpenAI reasoning models get max_completion_tokens, by name or by outp
     `The provider rejected the request (400): Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead; set "outputLimitField": "max_completion_tokens" in provider.json`,
   );
   const configured = await limitRequest("my-deployment", {
-    outputLimitField: "max_completion_tokens",
+    compat: { outputLimitField: "max_completion_tokens" },
   });
   assertEquals(configured.limit, [undefined, 100]);
   assertEquals((await limitRequest("gpt-4o")).limit, [100, undefined]);

@@ -4,14 +4,16 @@
  *
  * @module
  */
-import { ChatError, type ChatModel, type ChatReply, finishWarning } from "../model/mod.ts";
-import type {
-  CompactionOutcome,
-  Compactor,
-  ContextStatus,
-  RequestOverhead,
+import { ChatError, type ChatModel, type ChatRequest, finishWarning } from "../model/mod.ts";
+import {
+  type CompactionOutcome,
+  type Compactor,
+  type ContextStatus,
+  type RequestOverhead,
+  requestStep,
+  type StepOutcome,
 } from "../context/mod.ts";
-import type { EventSink, ToolCall } from "../core/mod.ts";
+import type { AgentEvent, EventSink, ToolCall } from "../core/mod.ts";
 import type { Session } from "../session/mod.ts";
 import { failedNote, interruptedNote, NO_REPLY } from "./task_notes.ts";
 import type { ToolRegistry } from "../tools/mod.ts";
@@ -104,21 +106,11 @@ export class Agent {
     try {
       for (let step = 0; step < maxSteps; step++) {
         partial.text = "";
-        const { reply, shrunk } = await this.#ask(session, signal, partial);
-        session.append(reply.message);
-        // A shortened request's usage says nothing about the working memory; the last
-        // snapshot plus the newer messages still estimates it.
-        if (!shrunk) {
-          session.recordUsage(
-            reply.totalTokens === undefined
-              ? undefined
-              : { totalTokens: reply.totalTokens, historyLength: session.history.length },
-          );
-        }
-        if (reply.message.toolCalls.length === 0) {
-          return { status: "done", answer: reply.message.content };
-        }
-        await this.#runTools(session, reply.message.toolCalls, signal);
+        const outcome = await this.#ask(session, signal, partial);
+        if (outcome.type === "too_long") return failTask(session, partial.text, outcome.message);
+        const { message } = outcome.reply;
+        if (message.toolCalls.length === 0) return { status: "done", answer: message.content };
+        await this.#runTools(session, message.toolCalls, signal);
       }
       return {
         status: "step_limit",
@@ -130,68 +122,44 @@ export class Agent {
         closeTurn(session, partial.text, interruptedNote());
         return { status: "interrupted" };
       }
-      if (error instanceof ChatError) {
-        closeTurn(session, partial.text, failedNote(error.message));
-        return { status: "failed", error: error.message };
-      }
+      if (error instanceof ChatError) return failTask(session, partial.text, error.message);
       throw error;
     }
   }
 
-  /** Builds the working memory (compacting first when needed) and asks the model once. */
+  /** Asks the model once, streaming its reply as events; the context decides what it is sent. */
   async #ask(
     session: Session,
     signal: AbortSignal,
     partial: { text: string },
-  ): Promise<{ reply: ChatReply; shrunk: boolean }> {
+  ): Promise<StepOutcome> {
     const { compactor, model, onEvent } = this.#options;
-    const { maxOutputTokens } = compactor.settings;
-    const send = async (force: boolean) => {
-      const prepared = await compactor.prepareRequest(session, this.#overhead, { signal, force });
-      onEvent({ type: "thinking" });
-      const reply = await model.complete({
-        ...this.#overhead,
-        messages: prepared.messages,
-        ...(maxOutputTokens ? { maxOutputTokens } : {}),
-      }, {
+    const emit = (event: AgentEvent) => {
+      // The text streamed so far is abandoned: the retry streams its own.
+      if (event.type === "discard_partial" || event.type === "retry") partial.text = "";
+      onEvent(event);
+    };
+    const send = (request: ChatRequest) => {
+      emit({ type: "thinking" });
+      return model.complete(request, {
         signal,
         onText: (text) => {
           partial.text += text;
-          onEvent({ type: "text", text });
+          emit({ type: "text", text });
         },
-        onReasoning: (text) => onEvent({ type: "reasoning", text }),
-        onDiscard: () => {
-          partial.text = "";
-          onEvent({ type: "discard_partial" });
-        },
-        onRetry: (info) => {
-          partial.text = "";
-          onEvent({ type: "retry", ...info });
-        },
+        onReasoning: (text) => emit({ type: "reasoning", text }),
+        onDiscard: () => emit({ type: "discard_partial" }),
+        onRetry: (info) => emit({ type: "retry", ...info }),
       });
-      const warning = finishWarning(reply.finishReason);
-      if (warning) onEvent({ type: "warning", message: warning });
-      return { reply, shrunk: prepared.shrunk };
     };
-    try {
-      return await send(false);
-    } catch (error) {
-      if (!(error instanceof ChatError) || error.kind !== "context_overflow") throw error;
-      if (error.partialOutput) {
-        partial.text = "";
-        onEvent({ type: "discard_partial" });
-      }
-      onEvent({ type: "warning", message: `${error.message}; compacting and retrying once` });
-      return await send(true).catch((retryError: unknown) => {
-        if (retryError instanceof ChatError && retryError.kind === "context_overflow") {
-          throw new ChatError(
-            "context_overflow",
-            `${retryError.message}; still too long after compaction: lower "contextWindow" in provider.json to the model's real window`,
-          );
-        }
-        throw retryError;
-      });
-    }
+    const outcome = await requestStep(compactor, session, this.#overhead, {
+      signal,
+      onEvent: emit,
+      send,
+    });
+    const warning = outcome.type === "reply" && finishWarning(outcome.reply.finishReason);
+    if (warning) onEvent({ type: "warning", message: warning });
+    return outcome;
   }
 
   /** Runs each call in order; after an interruption the remaining calls are answered as interrupted. */
@@ -219,6 +187,12 @@ export class Agent {
     }
     signal.throwIfAborted();
   }
+}
+
+/** Ends a task on a failure: the turn closed with a note saying why, one line for the user. */
+function failTask(session: Session, partialText: string, error: string): TaskResult {
+  closeTurn(session, partialText, failedNote(error));
+  return { status: "failed", error };
 }
 
 /**

@@ -94,8 +94,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     baseURL: config.baseURL,
     apiKey: config.apiKey,
     model: config.model,
-    ...(config.outputLimitField ? { outputLimitField: config.outputLimitField } : {}),
-    ...(config.cacheControl ? { cacheControl: true } : {}),
+    ...(config.compat ? { compat: config.compat } : {}),
   });
   const onEvent = options.onEvent ?? (() => {});
   const compactor = new Compactor({

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { OutputLimitField } from "../model/mod.ts";
+import { type ProfileOverrides, readProfileOverrides } from "../model/mod.ts";
 import { isObject, isPositiveInteger, isString } from "../core/mod.ts";
 import { validateCompactionSettings } from "../context/mod.ts";
 
@@ -17,14 +17,12 @@ export interface ProviderConfig {
   keepRecentTokens?: number;
   maxOutputTokens?: number;
   /**
-   * The request parameter carrying `maxOutputTokens`; by default `max_completion_tokens`
-   * for OpenAI's reasoning models (o1, o3, o4, gpt-5) and `max_tokens` for the rest.
+   * Provider-profile fields set by hand (`"compat"`, and the top-level `outputLimitField`
+   * and `cacheControl`); the rest is detected from `baseURL` and `model`.
    */
-  outputLimitField?: OutputLimitField;
+  compat?: ProfileOverrides;
   /** Set when the key is written in the file itself (not `env:NAME`, not `null`). */
   literalKey?: true;
-  /** Send Anthropic-style prompt-cache breakpoints (`cache_control`); default false. */
-  cacheControl?: boolean;
   /** Ask for summaries at the end of the cached conversation (see the README). */
   summaryInConversation?: boolean;
 }
@@ -51,10 +49,11 @@ const KNOWN_FIELDS = [
   "maxOutputTokens",
   "outputLimitField",
   "cacheControl",
+  "compat",
   "summaryInConversation",
 ];
-const OUTPUT_LIMIT_FIELDS: readonly OutputLimitField[] = ["max_tokens", "max_completion_tokens"];
-const PLACEHOLDER_KEY = "no-key";
+/** The key sent when none is configured (`"apiKey": null`, or no key variable set); not a secret. */
+export const PLACEHOLDER_KEY = "no-key";
 
 /**
  * Reads and validates a provider file.
@@ -111,7 +110,6 @@ export function parseProviderConfig(data: unknown, path: string, env: EnvReader)
   const reserveTokens = integerField(fields, "reserveTokens", problems, false);
   const keepRecentTokens = integerField(fields, "keepRecentTokens", problems, false);
   const maxOutputTokens = integerField(fields, "maxOutputTokens", problems, false);
-  const outputLimitField = outputLimitFieldOf(fields.outputLimitField, problems);
   if (contextWindow !== undefined) {
     problems.push(...validateCompactionSettings({
       contextWindow,
@@ -120,7 +118,7 @@ export function parseProviderConfig(data: unknown, path: string, env: EnvReader)
       ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
     }));
   }
-  const cacheControl = booleanField(fields, "cacheControl", problems);
+  const compat = readProfileOverrides(fields, problems);
   const summaryInConversation = booleanField(fields, "summaryInConversation", problems);
   const apiKey = resolveApiKey(fields.apiKey, env, problems);
   if (problems.length > 0 || !baseURL || !model || !contextWindow || apiKey === undefined) {
@@ -134,11 +132,10 @@ export function parseProviderConfig(data: unknown, path: string, env: EnvReader)
     ...(reserveTokens !== undefined ? { reserveTokens } : {}),
     ...(keepRecentTokens !== undefined ? { keepRecentTokens } : {}),
     ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
-    ...(outputLimitField !== undefined ? { outputLimitField } : {}),
+    ...(Object.keys(compat).length > 0 ? { compat } : {}),
     ...(typeof fields.apiKey === "string" && !fields.apiKey.startsWith("env:")
       ? { literalKey: true as const }
       : {}),
-    ...(cacheControl === true ? { cacheControl } : {}),
     ...(summaryInConversation === true ? { summaryInConversation } : {}),
   };
 }
@@ -173,19 +170,6 @@ export async function refuseInsideWorkspace(
     `Cannot use ${message.what}: it lies inside the workspace "${workspaceDir}" (real path ` +
       `"${real}"), where the agent's tools can read it; ${message.fix}`,
   );
-}
-
-function outputLimitFieldOf(value: unknown, problems: string[]): OutputLimitField | undefined {
-  if (value === undefined) return undefined;
-  const field = OUTPUT_LIMIT_FIELDS.find((name) => name === value);
-  if (field === undefined) {
-    problems.push(
-      `field "outputLimitField" must be "max_tokens" or "max_completion_tokens", got ${
-        JSON.stringify(value)
-      }`,
-    );
-  }
-  return field;
 }
 
 function requireString(

@@ -5,15 +5,13 @@
  *
  * @module
  */
-import type { ProviderConfig } from "./provider_config.ts";
+import { PLACEHOLDER_KEY, type ProviderConfig } from "./provider_config.ts";
 import type { AgentEvent, EventSink } from "../core/mod.ts";
 
 /** What a secret is replaced with. */
 export const REDACTED = "[redacted]";
 /** Shorter keys are not redacted: they would match ordinary words. */
 export const MIN_SECRET_LENGTH = 8;
-/** The key powercode sends when none is configured; not a secret. */
-const PLACEHOLDER_KEY = "no-key";
 
 /** Where text goes (a terminal stream). */
 export type Writer = (text: string) => void;

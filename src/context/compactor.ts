@@ -48,12 +48,14 @@ export type CompactionOutcome =
   | { type: "nothing_to_compact" }
   | { type: "failed"; reason: string };
 
-/** The messages to send after the system prompt. */
-export interface PreparedRequest {
-  messages: Message[];
-  /** Shortened beyond the working memory (summary compaction failed or did not suffice). */
-  shrunk: boolean;
-}
+/**
+ * The messages to send after the system prompt: the working memory, or a request shortened
+ * beyond it (the summary failed or did not suffice; a warning said so), or why none fits.
+ */
+export type PreparedRequest =
+  | { type: "working_memory"; messages: Message[] }
+  | { type: "shortened"; messages: Message[] }
+  | { type: "too_long"; reason: string };
 
 /** What `/context` shows. */
 export interface ContextStatus {
@@ -122,32 +124,30 @@ export class Compactor {
   }
 
   /**
-   * Call before every model call: compacts when forced or when the estimate is above
-   * `contextWindow - reserveTokens`, then returns the working memory to send.
-   * Contract: as `prepareRequest`, returning only the messages.
+   * The messages `prepareRequest` returns, for callers that expect them to fit.
+   * Contract: as `prepareRequest`; throws `RangeError` with the reason when none fits.
    */
   async prepare(
     session: Session,
     overhead: RequestOverhead,
     options: CompactOptions = {},
   ): Promise<Message[]> {
-    return (await this.prepareRequest(session, overhead, options)).messages;
+    const prepared = await this.prepareRequest(session, overhead, options);
+    if (prepared.type === "too_long") throw new RangeError(prepared.reason);
+    return prepared.messages;
   }
 
   /**
    * Call before every model call: compacts when forced or when the estimate is above
-   * `contextWindow - reserveTokens`, then returns the working memory to send, and whether
-   * it had to be shortened beyond the working memory.
+   * `contextWindow - reserveTokens`, then returns the messages to send.
    * Contract: one estimate (the last usage plus the messages added since, or the whole
    * request without usable usage) decides both whether to compact and whether the request
    * fits. A request over the threshold is compacted first; it is shortened (tool outputs,
    * then older messages, from the request only, with a warning) only when the summary
    * failed, is paused after a failure, or could not bring it under the threshold; when even
-   * that fails it throws `ChatError("context_overflow")` rather than return an over-long
-   * request. A failed or empty summary keeps the old state and emits a warning; an abort
-   * propagates. Between compactions the returned messages extend the previous request's.
-   * The usage of a reply to a `shrunk` request does not measure the working memory: do not
-   * record it as the session's usage snapshot.
+   * that fails it returns "too_long", never an over-long request. A failed or empty summary
+   * keeps the old state and emits a warning; an abort propagates. Between compactions the
+   * returned working memory extends the previous request's.
    */
   async prepareRequest(
     session: Session,
@@ -158,7 +158,9 @@ export class Compactor {
     let memory = this.workingMemory(session);
     let estimate = this.#estimate(session, memory, overhead);
     const threshold = compactionThreshold(this.#settings);
-    if (!options.force && estimate <= threshold) return { messages: memory, shrunk: false };
+    if (!options.force && estimate <= threshold) {
+      return { type: "working_memory", messages: memory };
+    }
     let why = "the summary is paused after a failure";
     if (options.force || !this.#coolingDown(session)) {
       const reason = options.force ? "overflow" : "automatic";
@@ -176,7 +178,7 @@ export class Compactor {
         ? "and compaction failed"
         : "and there is nothing left to compact";
     }
-    if (estimate <= threshold) return { messages: memory, shrunk: false };
+    if (estimate <= threshold) return { type: "working_memory", messages: memory };
     return this.#shrink(session, overhead, estimate, why);
   }
 
@@ -267,9 +269,10 @@ export class Compactor {
     why: string,
   ): PreparedRequest {
     const threshold = compactionThreshold(this.#settings);
-    const { messages, warning } = shortenRequest(session, overhead, { threshold, estimate, why });
-    this.#onEvent({ type: "warning", message: warning });
-    return { messages, shrunk: true };
+    const shortened = shortenRequest(session, overhead, { threshold, estimate, why });
+    if (shortened.type === "too_long") return shortened;
+    this.#onEvent({ type: "warning", message: shortened.warning });
+    return { type: "shortened", messages: shortened.messages };
   }
 
   #estimate(session: Session, memory: readonly Message[], overhead: RequestOverhead): number {

@@ -12,6 +12,7 @@ export type {
   ContextStatus,
   PreparedRequest,
 } from "./compactor.ts";
+export { requestStep, type RequestStepOptions, type StepOutcome } from "./request_step.ts";
 export {
   compactionThreshold,
   resolveCompactionSettings,

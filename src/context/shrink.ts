@@ -6,7 +6,6 @@
  *
  * @module
  */
-import { ChatError } from "../model/mod.ts";
 import type { Message } from "../core/mod.ts";
 import { estimateRequestTokens, type RequestOverhead } from "./tokens.ts";
 import {
@@ -26,26 +25,32 @@ export interface ShortenOptions {
   why: string;
 }
 
+/** A shortened request and the warning that says so, or why no request fits. */
+export type ShortenedRequest =
+  | { type: "shortened"; messages: Message[]; warning: string }
+  | { type: "too_long"; reason: string };
+
 /**
  * The working memory of `source` shortened (by `shrinkToFit`) until its request estimate is
  * at most `options.threshold`, and a one-line warning saying what was cut and why.
- * Contract: never changes history; throws `ChatError("context_overflow")` when even the
- * shortest request is over the threshold.
+ * Contract: never changes history; "too_long" when even the shortest request is over the
+ * threshold.
  */
 export function shortenRequest(
   source: WorkingMemorySource,
   overhead: RequestOverhead,
   { threshold, estimate, why }: ShortenOptions,
-): { messages: Message[]; warning: string } {
+): ShortenedRequest {
   const shrunk = shrinkToFit(
     source,
     (messages) => estimateRequestTokens({ ...overhead, messages }) <= threshold,
   );
   if (!shrunk) {
-    throw new ChatError(
-      "context_overflow",
-      `Cannot fit the request into the context window: even the shortest working memory is over ${threshold} tokens`,
-    );
+    return {
+      type: "too_long",
+      reason:
+        `Cannot fit the request into the context window: even the shortest working memory is over ${threshold} tokens`,
+    };
   }
   const cuts = [`cut older tool outputs to ${shrunk.toolOutputLimit} chars`];
   if (shrunk.omitted > 0) cuts.push(`left ${shrunk.omitted} older messages out`);
@@ -55,7 +60,7 @@ export function shortenRequest(
   const warning = `Context still too long (approx ${estimate} / ${threshold} tokens) ${why}: ${
     cuts.join(", ")
   } in this request only; the session history keeps everything`;
-  return { messages: shrunk.messages, warning };
+  return { type: "shortened", messages: shrunk.messages, warning };
 }
 
 /** A working memory shortened to fit, and how. */

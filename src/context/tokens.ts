@@ -44,7 +44,7 @@ export function estimateMessageTokens(message: Message, options: EstimateOptions
       return MESSAGE_OVERHEAD_TOKENS + estimateTextTokens(message.content);
     case "assistant": {
       let tokens = MESSAGE_OVERHEAD_TOKENS + estimateTextTokens(message.content);
-      // Reasoning is sent back only on thinking-mode tool-call turns (see chat_wire.ts).
+      // Reasoning is sent back only on thinking-mode tool-call turns (see src/model/wire.ts).
       if (message.replayReasoning && message.toolCalls.length > 0) {
         tokens += estimateTextTokens(message.reasoning ?? "");
       }

@@ -1,6 +1,6 @@
 /**
- * Small checkers that narrow outside data (provider files, session records, tool
- * arguments) from `unknown`. Every module that reads outside data uses these.
+ * Small checkers that narrow outside data from `unknown`: provider files, session
+ * records, provider replies and error bodies, tool arguments.
  *
  * @module
  */

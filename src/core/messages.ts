@@ -1,5 +1,5 @@
 /**
- * powercode's own conversation types. Only `src/chat.ts` converts them to and
+ * powercode's own conversation types. Only `src/model/` converts them to and
  * from the provider's wire format.
  *
  * @module

@@ -11,6 +11,7 @@ export {
   isPositiveInteger,
   isString,
   optional,
+  parseJsonObject,
   type Shape,
 } from "./check.ts";
 export { type Delay, delay } from "./delay.ts";

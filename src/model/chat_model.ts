@@ -1,6 +1,6 @@
 /**
- * The model interface the agent and the compactor call. `src/chat.ts` implements
- * it over any OpenAI-compatible endpoint.
+ * The model interface the agent and the compactor call. `client.ts` implements it
+ * over any OpenAI-compatible endpoint.
  *
  * @module
  */

@@ -19,31 +19,29 @@ import {
 } from "./chat_model.ts";
 import { normalizeErrorBody } from "./error_body.ts";
 import { classifyChatFailure, retryDelayMs, streamFailure } from "./errors.ts";
+import { type ProfileOverrides, type ProviderProfile, resolveProfile } from "./profile.ts";
 import { ReplyAssembler } from "./stream.ts";
-import { type OutputLimitField, toWireRequest, type WireOptions } from "./wire.ts";
-import { type Delay, delay } from "../core/mod.ts";
+import { toWireRequest } from "./wire.ts";
+import { type Delay, delay, parseJsonObject } from "../core/mod.ts";
 
 /** Where and how to reach the model. */
 export interface ChatClientOptions {
   baseURL: string;
   apiKey: string;
   model: string;
-  /** Retries after 429, 5xx, dropped connections and stalled streams (default 4). */
+  /**
+   * How often a transient failure is retried (default 4): 429, 5xx, dropped, stalled or
+   * malformed streams. A server that cannot be reached is retried once at most.
+   */
   maxRetries?: number;
   /** Time allowed until response headers arrive (default 600 000 ms). */
   requestTimeoutMs?: number;
   /** Time allowed between two streamed chunks before the stream counts as stalled (default 300 000 ms). */
   idleTimeoutMs?: number;
-  /** The request parameter for the output limit; by default chosen from the model name. */
-  outputLimitField?: OutputLimitField;
+  /** Fields of the provider profile that replace the ones detected from `baseURL` and `model`. */
+  compat?: ProfileOverrides;
   /** The wait before a retry (default {@linkcode delay}); tests pass one that does not sleep. */
   delay?: Delay;
-  /**
-   * Marks the system prompt and the last message as prompt-cache breakpoints
-   * (`cache_control: {type: "ephemeral"}` on a text content part), for routes that cache
-   * only with explicit markers, such as Anthropic models through OpenRouter. Default false.
-   */
-  cacheControl?: boolean;
 }
 
 /** The wait before the one retry of a connection that failed. */
@@ -69,7 +67,7 @@ export function createChatClient(options: ChatClientOptions): ChatModel {
     },
     model: options.model,
     idleTimeoutMs,
-    wire: { field: options.outputLimitField, cacheControl: options.cacheControl === true },
+    profile: resolveProfile(options.baseURL, options.model, options.compat),
   };
 
   async function complete(request: ChatRequest, chatOptions: ChatOptions = {}): Promise<ChatReply> {
@@ -109,7 +107,7 @@ interface StreamSetup {
   endpoint: { url: string; apiKey: string; timeoutMs: number };
   model: string;
   idleTimeoutMs: number;
-  wire: WireOptions;
+  profile: ProviderProfile;
 }
 
 /**
@@ -150,15 +148,8 @@ async function post(
   }
   if (response.ok) return response;
   const text = normalizeErrorBody(await response.text().catch(() => ""));
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  const error = typeof json === "object" && json !== null
-    ? json as Record<string, unknown>
-    : undefined;
+  const parsed = parseJsonObject(text);
+  const error = parsed.ok ? parsed.value : undefined;
   throw APIError.generate(response.status, error, error ? undefined : text, response.headers);
 }
 
@@ -181,14 +172,17 @@ async function streamOnce(
       controller.abort();
     }, idleTimeoutMs);
   };
+  /** Why the request was cut short from this side (Ctrl+C, or the stall watchdog), if it was. */
+  const stopped = (): ChatError | undefined => {
+    if (options.signal?.aborted) return new ChatError("aborted", "Interrupted");
+    if (!stalled) return undefined;
+    return new ChatError("server", `The model stopped sending for ${idleTimeoutMs / 1000} s`);
+  };
   try {
     options.signal?.throwIfAborted();
     armWatchdog();
-    const response = await post(
-      setup.endpoint,
-      toWireRequest(model, request, setup.wire),
-      controller,
-    );
+    const body = toWireRequest(model, request, setup.profile);
+    const response = await post(setup.endpoint, body, controller);
     const stream = Stream.fromSSEResponse<unknown>(response, controller);
     try {
       for await (const chunk of stream) {
@@ -198,20 +192,15 @@ async function streamOnce(
     } catch (error) {
       // The server was reached: a failure now is an error it sent in the stream, or a
       // dropped stream, never an unreachable server.
-      if (error instanceof ChatError || options.signal?.aborted || stalled) throw error;
+      if (error instanceof ChatError || stopped()) throw error;
       throw streamFailure(error);
     }
-    if (options.signal?.aborted) throw new ChatError("aborted", "Interrupted");
-    if (stalled) {
-      throw new ChatError("server", `The model stopped sending for ${idleTimeoutMs / 1000} s`);
-    }
+    // An aborted stream ends quietly, without an error.
+    const stop = stopped();
+    if (stop) throw stop;
     return reply.build(model);
   } catch (error) {
-    if (options.signal?.aborted) throw new ChatError("aborted", "Interrupted");
-    if (stalled) {
-      throw new ChatError("server", `The model stopped sending for ${idleTimeoutMs / 1000} s`);
-    }
-    throw error;
+    throw stopped() ?? error;
   } finally {
     clearTimeout(watchdog);
     options.signal?.removeEventListener("abort", abort);

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { isObject } from "../core/mod.ts";
 
 type Fields = Record<string, unknown>;
 
@@ -35,15 +36,15 @@ export function normalizeErrorBody(text: string): string {
  */
 export function providerMessage(error: unknown): string | undefined {
   if (typeof error === "string") return error.trim() || undefined;
-  if (!isFields(error) || typeof error.message !== "string") return undefined;
-  const raw = isFields(error.metadata) ? rawMessage(error.metadata.raw) : undefined;
+  if (!isObject(error) || typeof error.message !== "string") return undefined;
+  const raw = isObject(error.metadata) ? rawMessage(error.metadata.raw) : undefined;
   return raw && !error.message.includes(raw) ? `${error.message}: ${raw}` : error.message;
 }
 
 function errorObject(body: unknown): Fields | undefined {
   if (Array.isArray(body)) return body.length === 1 ? errorObject(body[0]) : undefined;
-  if (!isFields(body)) return undefined;
-  if (isFields(body.error)) {
+  if (!isObject(body)) return undefined;
+  if (isObject(body.error)) {
     const message = providerMessage(body.error);
     return message === undefined ? undefined : { ...body.error, message };
   }
@@ -66,8 +67,4 @@ function rawMessage(raw: unknown): string | undefined {
   const inner = errorObject(parsed);
   const message = inner && typeof inner.message === "string" ? inner.message : raw.trim();
   return message.slice(0, RAW_LIMIT);
-}
-
-function isFields(value: unknown): value is Fields {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -6,6 +6,7 @@
  */
 import { providerMessage } from "./error_body.ts";
 import { ChatError } from "./chat_model.ts";
+import { isObject } from "../core/mod.ts";
 
 /** What the classifier needs to know beyond the error itself. */
 export interface FailureContext {
@@ -55,7 +56,7 @@ export function isContextOverflow(
   body?: unknown,
 ): boolean {
   if (status !== undefined && status !== 400 && status !== 413) return false;
-  const fields = isFields(body) ? body : {};
+  const fields = isObject(body) ? body : {};
   if (OVERFLOW_CODES.has(String(fields.code)) || OVERFLOW_CODES.has(String(fields.type))) {
     return true;
   }
@@ -131,7 +132,7 @@ export function streamFailure(error: unknown): ChatError {
  */
 export function classifyStreamError(body: unknown): ChatError {
   const message = oneLine(providerMessage(body) ?? JSON.stringify(body));
-  const fields = isFields(body) ? body : {};
+  const fields = isObject(body) ? body : {};
   if (isContextOverflow(undefined, message, body)) {
     return new ChatError("context_overflow", `The request is too long for the model: ${message}`);
   }
@@ -175,10 +176,6 @@ function statusOf(error: unknown): number | undefined {
 function bodyOf(error: unknown): unknown {
   if (typeof error !== "object" || error === null || !("error" in error)) return undefined;
   return error.error ?? undefined;
-}
-
-function isFields(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function oneLine(text: string): string {

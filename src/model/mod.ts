@@ -1,6 +1,7 @@
 /**
- * Everything about the wire: the chat client over any OpenAI-compatible endpoint, its
- * stream reader, wire shapes and errors. The only folder that imports `openai`.
+ * Everything about the wire: the chat client over any OpenAI-compatible endpoint, the
+ * provider profile that says how to talk to it, its stream reader, wire shapes and errors.
+ * The only folder that imports `openai`.
  *
  * @module
  */
@@ -12,4 +13,4 @@ export {
   finishWarning,
 } from "./chat_model.ts";
 export { type ChatClientOptions, createChatClient } from "./client.ts";
-export { type OutputLimitField } from "./wire.ts";
+export { type ProfileOverrides, type ProviderProfile, readProfileOverrides } from "./profile.ts";

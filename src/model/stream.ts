@@ -6,7 +6,8 @@
  * @module
  */
 import { ChatError, type ChatReply } from "./chat_model.ts";
-import type { AssistantMessage, ToolCall } from "../core/mod.ts";
+import { newToolCallId } from "./tool_call_ids.ts";
+import { type AssistantMessage, isObject, type ToolCall } from "../core/mod.ts";
 
 /** Where streamed text goes while the reply is assembled. */
 export interface StreamSink {
@@ -20,17 +21,6 @@ type Fields = Record<string, unknown>;
 const MAX_TOOL_CALLS = 128;
 /** A tool-call id longer than this is refused (it is sent back with every later request). */
 const MAX_ID_LENGTH = 256;
-
-const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-
-/**
- * A fresh tool-call id of 9 letters and digits, the only form Mistral accepts and one
- * every other provider accepts too.
- */
-function newToolCallId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(9));
-  return Array.from(bytes, (byte) => ID_ALPHABET[byte % ID_ALPHABET.length]).join("");
-}
 
 /** Collects one streamed reply; `add` each chunk, then `build`. */
 export class ReplyAssembler {
@@ -66,15 +56,15 @@ export class ReplyAssembler {
    * `finish_reason: "error"` throws too.
    */
   add(chunk: unknown): void {
-    if (!isFields(chunk)) throw invalidReply("a streamed chunk is not a JSON object");
-    if (isFields(chunk.usage)) this.#addUsage(chunk.usage);
+    if (!isObject(chunk)) throw invalidReply("a streamed chunk is not a JSON object");
+    if (isObject(chunk.usage)) this.#addUsage(chunk.usage);
     const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
     if (choices.length > 0) this.#sawChoices = true;
     const choice = choices.find((item): item is Fields =>
-      isFields(item) && (item.index === undefined || item.index === 0)
+      isObject(item) && (item.index === undefined || item.index === 0)
     );
     if (choice === undefined) return;
-    if (isFields(choice.delta)) this.#addDelta(choice.delta);
+    if (isObject(choice.delta)) this.#addDelta(choice.delta);
     if (typeof choice.finish_reason === "string") this.#finishReason = choice.finish_reason;
     if (choice.finish_reason === "error") {
       throw new ChatError("server", `The provider ended the reply with finish_reason "error"`);
@@ -116,19 +106,19 @@ export class ReplyAssembler {
     if (typeof delta.content === "string") this.#addText(delta.content);
     else if (Array.isArray(delta.content)) delta.content.forEach((part) => this.#addPart(part));
     if (Array.isArray(delta.tool_calls)) {
-      for (const piece of delta.tool_calls) if (isFields(piece)) this.#addToolCallPiece(piece);
+      for (const piece of delta.tool_calls) if (isObject(piece)) this.#addToolCallPiece(piece);
     }
   }
 
   /** One typed content part: `{type: "text", text}` or Mistral's `{type: "thinking", thinking}`. */
   #addPart(part: unknown): void {
-    if (!isFields(part)) return;
+    if (!isObject(part)) return;
     if (part.type === "text" && typeof part.text === "string") this.#addText(part.text);
     if (part.type !== "thinking") return;
     const thinking = Array.isArray(part.thinking) ? part.thinking : [part.thinking];
     for (const item of thinking) {
       if (typeof item === "string") this.#addReasoning(item);
-      else if (isFields(item) && typeof item.text === "string") this.#addReasoning(item.text);
+      else if (isObject(item) && typeof item.text === "string") this.#addReasoning(item.text);
     }
   }
 
@@ -172,7 +162,7 @@ export class ReplyAssembler {
       );
     }
     const id = typeof piece.id === "string" ? piece.id : "";
-    const fn = isFields(piece.function) ? piece.function : {};
+    const fn = isObject(piece.function) ? piece.function : {};
     // Some servers omit `index`: a piece with a new id starts a call, others continue the last.
     const index = typeof piece.index === "number"
       ? piece.index
@@ -186,7 +176,7 @@ export class ReplyAssembler {
     if (id) call.id = id;
     if (typeof fn.name === "string") call.name += fn.name;
     if (typeof fn.arguments === "string") call.arguments += fn.arguments;
-    if (isFields(piece.extra_content)) call.extra = { extra_content: piece.extra_content };
+    if (isObject(piece.extra_content)) call.extra = { extra_content: piece.extra_content };
   }
 }
 
@@ -206,8 +196,4 @@ function uniqueIds(calls: readonly ToolCall[]): ToolCall[] {
 /** A reply the provider sent in a shape no client can use; retried like a server failure. */
 function invalidReply(what: string): ChatError {
   return new ChatError("server", `Invalid reply from the provider: ${what}`);
-}
-
-function isFields(value: unknown): value is Fields {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,15 +1,20 @@
 /**
- * Converts powercode's request into the chat-completions wire format, applying what
- * providers require of the history: reasoning sent back on thinking-mode tool-call
- * turns, provider fields kept on tool calls, tool-call arguments that are valid JSON.
+ * Converts powercode's request into the chat-completions wire format for one endpoint, as
+ * its provider profile says: the output-limit field, cache marks, reasoning sent back on
+ * thinking-mode tool-call turns, provider fields kept on tool calls, the tool-call id shape;
+ * and, for every endpoint, tool-call arguments that are valid JSON.
  *
  * @module
  */
 import type { ChatRequest } from "./chat_model.ts";
-import type { AssistantMessage, Message, ToolDefinition } from "../core/mod.ts";
-
-/** The request parameter that carries the output limit. */
-export type OutputLimitField = "max_tokens" | "max_completion_tokens";
+import type { ProviderProfile } from "./profile.ts";
+import { alnum9ToolCallId } from "./tool_call_ids.ts";
+import {
+  type AssistantMessage,
+  type Message,
+  parseJsonObject,
+  type ToolDefinition,
+} from "../core/mod.ts";
 
 /** A tool call as sent back in history, with any provider fields it came with. */
 interface WireToolCall {
@@ -43,41 +48,22 @@ interface WireTool {
   function: { name: string; description: string; parameters: Record<string, unknown> };
 }
 
-/** OpenAI's reasoning models (o1, o3, o4, gpt-5 families) reject `max_tokens`. */
-const REASONING_MODEL = /(^|\/)(o1|o3|o4|gpt-5)([-.:_]|$)/i;
-
 /**
- * The output-limit parameter for `model`: `field` when configured, else
- * `max_completion_tokens` for OpenAI's reasoning models and `max_tokens` for the rest.
+ * The streaming request body for `model`, shaped by `profile`.
+ * Contract: pure; cache marks go on the system prompt (with the tools before it) and the
+ * last message, two of the four breakpoints Anthropic allows.
  */
-export function outputLimitField(model: string, field?: OutputLimitField): OutputLimitField {
-  return field ?? (REASONING_MODEL.test(model) ? "max_completion_tokens" : "max_tokens");
-}
-
-/** How a request goes on the wire besides its content. */
-export interface WireOptions {
-  /** The output-limit parameter; by default chosen from the model name. */
-  field?: OutputLimitField | undefined;
-  /**
-   * Marks the system prompt and the last message as Anthropic-style prompt-cache
-   * breakpoints (two of the four allowed): the system prompt with the tools before it, and
-   * the last message, which the next request reads back as its cached prefix.
-   */
-  cacheControl?: boolean;
-}
-
-/** The streaming request body for `model`. */
-export function toWireRequest(model: string, request: ChatRequest, options: WireOptions = {}) {
+export function toWireRequest(model: string, request: ChatRequest, profile: ProviderProfile) {
   const messages: WireMessage[] = [
     { role: "system", content: request.system },
-    ...mergeUserRuns(request.messages).map(toWireMessage),
+    ...mergeUserRuns(request.messages).map((message) => toWireMessage(message, profile)),
   ];
-  if (options.cacheControl) {
+  if (profile.cacheControl) {
     markCacheBreakpoint(messages, 0);
     markCacheBreakpoint(messages, messages.length - 1);
   }
   const limit = request.maxOutputTokens
-    ? { [outputLimitField(model, options.field)]: request.maxOutputTokens }
+    ? { [profile.outputLimitField]: request.maxOutputTokens }
     : {};
   return {
     model,
@@ -123,14 +109,16 @@ function markCacheBreakpoint(messages: WireMessage[], index: number): void {
   messages[index] = { ...message, content: parts };
 }
 
-function toWireMessage(message: Message): WireMessage {
+function toWireMessage(message: Message, profile: ProviderProfile): WireMessage {
   switch (message.role) {
     case "user":
       return { role: "user", content: message.content };
-    case "tool":
-      return { role: "tool", tool_call_id: message.toolCallId, content: message.content };
+    case "tool": {
+      const id = wireId(message.toolCallId, profile);
+      return { role: "tool", tool_call_id: id, content: message.content };
+    }
     case "assistant":
-      return toWireAssistant(message);
+      return toWireAssistant(message, profile);
     default: {
       const unknown: never = message;
       throw new TypeError(`Cannot send message: unknown role in ${JSON.stringify(unknown)}`);
@@ -140,33 +128,31 @@ function toWireMessage(message: Message): WireMessage {
 
 /**
  * Contract: `reasoning_content` goes only on tool-call turns whose reasoning came as
- * `reasoning_content` (DeepSeek and Kimi thinking mode reject the next request without
- * it); arguments that are not a JSON object are sent as "{}" (the tool result already
- * told the model), so strict servers accept the history; history keeps the original.
+ * `reasoning_content`, and only where the profile sends it back; arguments that are not a
+ * JSON object are sent as "{}" (the tool result already told the model), so strict servers
+ * accept the history; history keeps the original.
  */
-function toWireAssistant(message: AssistantMessage): WireAssistant {
+function toWireAssistant(message: AssistantMessage, profile: ProviderProfile): WireAssistant {
   if (message.toolCalls.length === 0) return { role: "assistant", content: message.content };
+  const replay = profile.replayReasoning && message.replayReasoning;
   return {
     role: "assistant",
     content: message.content || null,
-    ...(message.replayReasoning ? { reasoning_content: message.reasoning ?? "" } : {}),
+    ...(replay ? { reasoning_content: message.reasoning ?? "" } : {}),
     tool_calls: message.toolCalls.map((call): WireToolCall => ({
-      ...call.extra,
-      id: call.id,
+      ...(profile.extraContent ? call.extra : {}),
+      id: wireId(call.id, profile),
       type: "function",
-      function: { name: call.name, arguments: jsonObjectText(call.arguments) },
+      function: {
+        name: call.name,
+        arguments: parseJsonObject(call.arguments).ok ? call.arguments : "{}",
+      },
     })),
   };
 }
 
-function jsonObjectText(text: string): string {
-  try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value === "object" && value !== null && !Array.isArray(value)) return text;
-  } catch {
-    // Falls through to the empty object.
-  }
-  return "{}";
+function wireId(id: string, profile: ProviderProfile): string {
+  return profile.toolCallIds === "alnum9" ? alnum9ToolCallId(id) : id;
 }
 
 function toWireTool(tool: ToolDefinition): WireTool {

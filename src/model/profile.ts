@@ -1,0 +1,139 @@
+/**
+ * The provider profile: how to talk to one endpoint, as one value. It is detected from the
+ * base URL and the model name, overridden field by field by provider.json's `"compat"`, and
+ * read by the wire code alone. A new provider quirk is a field here and its use in wire.ts.
+ *
+ * @module
+ */
+import { isObject } from "../core/mod.ts";
+
+/** How to talk to one endpoint, where OpenAI-compatible servers differ. */
+export interface ProviderProfile {
+  /** The request parameter that carries the output limit. */
+  outputLimitField: "max_tokens" | "max_completion_tokens";
+  /**
+   * Marks the system prompt and the last message as Anthropic prompt-cache breakpoints
+   * (`cache_control: {type: "ephemeral"}`), for routes that cache only where told.
+   */
+  cacheControl: boolean;
+  /**
+   * Sends `reasoning_content` back on tool-call turns whose reply carried it (DeepSeek and
+   * Kimi thinking mode reject the next request without it).
+   */
+  replayReasoning: boolean;
+  /** Sends the `extra_content` a tool call came with back with it (Gemini's thought signatures). */
+  extraContent: boolean;
+  /**
+   * The tool-call ids the endpoint accepts: `any`, or only `alnum9` (9 letters and digits,
+   * Mistral's rule); other ids are rewritten to that shape on the wire, history keeps them.
+   */
+  toolCallIds: "any" | "alnum9";
+}
+
+/** Profile fields set by hand, each replacing the detected value. */
+export type ProfileOverrides = Partial<ProviderProfile>;
+
+/** The values each field takes: what `"compat"` accepts, and the order error lines list them. */
+const PROFILE_VALUES: { readonly [K in keyof ProviderProfile]: readonly ProviderProfile[K][] } = {
+  outputLimitField: ["max_tokens", "max_completion_tokens"],
+  cacheControl: [true, false],
+  replayReasoning: [true, false],
+  extraContent: [true, false],
+  toolCallIds: ["any", "alnum9"],
+};
+
+/** provider.json fields that set a profile field directly, kept from before `"compat"`. */
+const TOP_LEVEL_FIELDS: readonly string[] = ["outputLimitField", "cacheControl"];
+
+/** OpenAI's reasoning models (o1, o3, o4, gpt-5 families) reject `max_tokens`. */
+const OPENAI_REASONING_MODEL = /(^|\/)(o1|o3|o4|gpt-5)([-.:_]|$)/i;
+/** Mistral's API, and Mistral models wherever they run (their chat template checks the ids). */
+const MISTRAL_HOST = /(^|\.)mistral\.ai$/i;
+const MISTRAL_MODEL = /(^|\/)(mistral|mixtral|codestral|devstral|magistral|ministral|pixtral)/i;
+
+/**
+ * The profile detected for `model` at `baseURL`: `max_completion_tokens` for OpenAI's
+ * reasoning models, 9-character tool-call ids for Mistral's API and models, no cache marks,
+ * reasoning and `extra_content` sent back where the reply carried them.
+ * Contract: pure; any URL and model name give a profile.
+ */
+export function detectProfile(baseURL: string, model: string): ProviderProfile {
+  const mistral = MISTRAL_HOST.test(hostOf(baseURL)) || MISTRAL_MODEL.test(model);
+  return {
+    outputLimitField: OPENAI_REASONING_MODEL.test(model) ? "max_completion_tokens" : "max_tokens",
+    cacheControl: false,
+    replayReasoning: true,
+    extraContent: true,
+    toolCallIds: mistral ? "alnum9" : "any",
+  };
+}
+
+/** The detected profile with `overrides` in place of the fields they set. */
+export function resolveProfile(
+  baseURL: string,
+  model: string,
+  overrides: ProfileOverrides = {},
+): ProviderProfile {
+  return { ...detectProfile(baseURL, model), ...overrides };
+}
+
+/**
+ * The overrides a provider file sets: its `"compat"` object, and the top-level
+ * `outputLimitField` and `cacheControl` (the same fields, from before `"compat"`).
+ * Contract: pure; adds one line per problem to `problems`, naming the field as written
+ * (`compat.cacheControl`, `cacheControl`): a `compat` that is not an object, an unknown
+ * field, a value the field does not take, a field set both at the top level and in `compat`.
+ */
+export function readProfileOverrides(
+  fields: Record<string, unknown>,
+  problems: string[],
+): ProfileOverrides {
+  const overrides: ProfileOverrides = {};
+  const read = (name: string, value: unknown, label: string) => {
+    if (!isProfileField(name)) problems.push(`field "${label}" is unknown`);
+    else if (!setOverride(overrides, name, value)) {
+      const allowed = PROFILE_VALUES[name].map((item) => JSON.stringify(item)).join(" or ");
+      problems.push(`field "${label}" must be ${allowed}, got ${JSON.stringify(value)}`);
+    }
+  };
+  for (const name of TOP_LEVEL_FIELDS) {
+    if (fields[name] !== undefined) read(name, fields[name], name);
+  }
+  const compat = fields.compat;
+  if (compat === undefined) return overrides;
+  if (!isObject(compat)) {
+    problems.push(`field "compat" must be an object, got ${JSON.stringify(compat)}`);
+    return overrides;
+  }
+  for (const [name, value] of Object.entries(compat)) {
+    if (TOP_LEVEL_FIELDS.includes(name) && fields[name] !== undefined) {
+      problems.push(`field "compat.${name}" is also set as "${name}"; keep one`);
+    } else read(name, value, `compat.${name}`);
+  }
+  return overrides;
+}
+
+function isProfileField(name: string): name is keyof ProviderProfile {
+  return Object.hasOwn(PROFILE_VALUES, name);
+}
+
+/** Sets `name` to `value` when the field takes that value; false when it does not. */
+function setOverride<K extends keyof ProviderProfile>(
+  overrides: ProfileOverrides,
+  name: K,
+  value: unknown,
+): boolean {
+  const allowed: readonly ProviderProfile[K][] = PROFILE_VALUES[name];
+  const found = allowed.find((item) => item === value);
+  if (found === undefined) return false;
+  overrides[name] = found;
+  return true;
+}
+
+function hostOf(baseURL: string): string {
+  try {
+    return new URL(baseURL).hostname;
+  } catch {
+    return "";
+  }
+}
