@@ -127,17 +127,19 @@ function toWireMessage(message: Message, profile: ProviderProfile): WireMessage 
 }
 
 /**
- * Contract: `reasoning_content` goes only on tool-call turns whose reasoning came as
+ * Contract: a `<think>` block that came in the content goes back before it, as sent;
+ * `reasoning_content` goes only on tool-call turns whose reasoning came as
  * `reasoning_content`, and only where the profile sends it back; arguments that are not a
  * JSON object are sent as "{}" (the tool result already told the model), so strict servers
  * accept the history; history keeps the original.
  */
 function toWireAssistant(message: AssistantMessage, profile: ProviderProfile): WireAssistant {
-  if (message.toolCalls.length === 0) return { role: "assistant", content: message.content };
+  const content = (message.thinkBlock ?? "") + message.content;
+  if (message.toolCalls.length === 0) return { role: "assistant", content };
   const replay = profile.replayReasoning && message.replayReasoning;
   return {
     role: "assistant",
-    content: message.content || null,
+    content: content || null,
     ...(replay ? { reasoning_content: message.reasoning ?? "" } : {}),
     tool_calls: message.toolCalls.map((call): WireToolCall => ({
       ...(profile.extraContent ? call.extra : {}),
