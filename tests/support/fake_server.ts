@@ -268,10 +268,9 @@ class ServerState {
       signal: this.closing.signal,
       onCancel: () => record.clientAborted = true,
     });
-    return new Response(body, {
-      status: reply.status,
-      headers: { "content-type": reply.contentType },
-    });
+    const headers = new Headers(reply.headers);
+    if (reply.contentType) headers.set("content-type", reply.contentType);
+    return new Response(body, { status: reply.status, headers });
   }
 
   #answer(

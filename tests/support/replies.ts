@@ -131,8 +131,10 @@ export interface RawReply extends ReplyTiming {
   readonly type: "raw";
   /** HTTP status. */
   readonly status: number;
-  /** `content-type` header. */
+  /** `content-type` header; none when empty. */
   readonly contentType: string;
+  /** Other response headers, e.g. `{"retry-after": "1"}`. */
+  readonly headers?: Readonly<Record<string, string>>;
   /** The body, in the parts it is sent in (one SSE event each, or one whole JSON body). */
   readonly parts: readonly string[];
 }
