@@ -121,14 +121,12 @@ const TITLE = /<title[^>]{0,200}>([^<]{0,300})</i;
 const HTML_START = /^\s{0,100}<(!doctype html|html|head|body)\b/i;
 
 /**
- * `the server answered with an HTML page: "TITLE"` when the body is an HTML page (a
- * gateway's or proxy's error page), else undefined.
+ * `HTML page "TITLE"` when the body is an HTML page (a gateway's or proxy's error page, of
+ * several KB), else undefined.
  */
 export function htmlPage(headers: Headers, text: string): string | undefined {
   const type = headers.get("content-type") ?? "";
   if (!/html/i.test(type) && !HTML_START.test(text)) return undefined;
   const title = TITLE.exec(text)?.[1]?.replace(/\s+/g, " ").trim();
-  return title
-    ? `the server answered with an HTML page: "${title}"`
-    : "the server answered with an HTML page";
+  return title ? `HTML page "${title}"` : "HTML page without a title";
 }

@@ -34,7 +34,7 @@ export async function readWholeBody(
   if (html !== undefined) {
     throw new ChatError(
       "bad_request",
-      `The provider answered 200 with no reply: ${html}; check "baseURL" in provider.json`,
+      `The provider answered 200 with an ${html} instead of a reply; check "baseURL" in provider.json`,
     );
   }
   let body: unknown;
