@@ -17,7 +17,7 @@ import {
 } from "./chat_model.ts";
 import { classifyChatFailure, classifyStreamError, retryDelayMs, streamFailure } from "./errors.ts";
 import { type Endpoint, post } from "./http.ts";
-import { REPLY_LIMITS } from "./limits.ts";
+import { REPLY_LIMITS, type ReplyLimits } from "./limits.ts";
 import { type ProfileOverrides, type ProviderProfile, resolveProfile } from "./profile.ts";
 import { isWholeBody, readWholeBody } from "./reply_body.ts";
 import { readSseEvents, type SseEvent } from "./sse.ts";
@@ -43,6 +43,8 @@ export interface ChatClientOptions {
   compat?: ProfileOverrides;
   /** The wait before a retry (default {@linkcode delay}); tests pass one that does not sleep. */
   delay?: Delay;
+  /** Caps replacing those of {@linkcode REPLY_LIMITS}; tests pass a short error-body timer. */
+  limits?: Partial<ReplyLimits>;
 }
 
 /** The wait before the one retry of a connection that failed. */
@@ -69,12 +71,13 @@ export function createChatClient(options: ChatClientOptions): ChatModel {
     model: options.model,
     idleTimeoutMs,
     profile: resolveProfile(options.baseURL, options.model, options.compat),
+    limits: { ...REPLY_LIMITS, ...options.limits },
   };
 
   async function complete(request: ChatRequest, chatOptions: ChatOptions = {}): Promise<ChatReply> {
     const { signal } = chatOptions;
     for (let attempt = 1;; attempt++) {
-      const reply = new ReplyAssembler(chatOptions);
+      const reply = new ReplyAssembler(chatOptions, stream.limits);
       try {
         return await streamOnce(stream, request, chatOptions, reply);
       } catch (error) {
@@ -109,6 +112,7 @@ interface StreamSetup {
   model: string;
   idleTimeoutMs: number;
   profile: ProviderProfile;
+  limits: ReplyLimits;
 }
 
 async function streamOnce(
@@ -140,7 +144,7 @@ async function streamOnce(
     options.signal?.throwIfAborted();
     armWatchdog();
     const body = serialize(toWireRequest(model, request, setup.profile));
-    const limits = REPLY_LIMITS;
+    const { limits } = setup;
     const response = await post(setup.endpoint, body, { controller, limits });
     try {
       if (isWholeBody(response)) {

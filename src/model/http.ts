@@ -64,7 +64,7 @@ export async function post(
   const text = normalizeErrorBody(read.text);
   const parsed = parseJsonObject(text);
   const error = parsed.ok ? parsed.value : undefined;
-  const raw = read.cut ? `${text} … (cut at ${limits.errorBodyBytes} bytes)` : text;
+  const raw = read.cut ? `${text} … (the rest was not read)` : text;
   throw APIError.generate(response.status, error, error ? undefined : raw, response.headers);
 }
 
