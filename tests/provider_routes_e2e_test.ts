@@ -55,8 +55,8 @@ function minimax(delta: Fields, finish: string | null = null): Fields {
   const fields = {
     role: "assistant",
     name: "MiniMax AI",
-    audio_content: "",
-    reasoning_content: "",
+    "audio_content": "",
+    "reasoning_content": "",
   };
   return {
     id: "05b1",

@@ -153,7 +153,7 @@ function extraContentCall(extra: unknown): Reply {
     id: "call_1",
     type: "function",
     function: { name: "read_file", arguments: '{"path":"a"}' },
-    extra_content: extra,
+    "extra_content": extra,
   };
   return body(200, "text/event-stream", [
     chunk({ tool_calls: [call] }, "tool_calls"),
