@@ -303,3 +303,26 @@ Deno.test("the stream reader: data: without a space, CRLF and CR line ends split
   ])]);
   assertEquals(message.content, "One two three");
 });
+
+Deno.test("the stream reader: characters, `data:` and blank lines cut across reads", async () => {
+  // A proxy may cut a stream anywhere; the quotes and dashes are those of a recorded Qwen
+  // answer (vercel/ai packages/alibaba/src/__fixtures__/alibaba-text.chunks.txt).
+  const events = ["It’s", " here — and", " there – too"].map((content) =>
+    `data: ${JSON.stringify(chunk({ content }))}\n\n`
+  );
+  const bytes = new TextEncoder().encode(
+    [...events, `data: ${JSON.stringify(chunk({}, "stop"))}\n\n`, "data: [DONE]\n\n"].join(""),
+  );
+  const cuts = [...bytes.keys()].filter((i) =>
+    i > 0 && (((bytes[i] ?? 0) & 0xc0) === 0x80 || bytes[i] === 0x3a || bytes[i] === 0x0a)
+  );
+  const parts = [0, ...cuts].map((start, k) => bytes.slice(start, cuts[k] ?? bytes.length));
+  const { message } = await reply([{
+    type: "raw",
+    status: 200,
+    contentType: "text/event-stream",
+    parts,
+    chunkDelayMs: 1,
+  }]);
+  assertEquals(message.content, "It’s here — and there – too");
+});

@@ -261,7 +261,12 @@ class ServerState {
   }
   #raw(reply: RawReply, record: RecordedRequest): Response {
     record.status = reply.status;
-    if (reply.status >= 400) record.rejection = reply.parts.join("");
+    if (reply.status >= 400) {
+      const decoder = new TextDecoder();
+      record.rejection = reply.parts.map((part) =>
+        typeof part === "string" ? part : decoder.decode(part)
+      ).join("");
+    }
     const body = scriptedBody(reply.parts, {
       chunkDelayMs: reply.chunkDelayMs ?? 0,
       dropAfter: undefined,
