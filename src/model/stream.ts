@@ -10,8 +10,9 @@
 import { ChatError, type ChatReply } from "./chat_model.ts";
 import { characters, REPLY_LIMITS, type ReplyLimits } from "./limits.ts";
 import { ThinkSplitter } from "./think_tags.ts";
-import { newToolCallId } from "./tool_call_ids.ts";
-import { type AssistantMessage, isBoundedJson, isObject, type ToolCall } from "../core/mod.ts";
+import { brief, invalidReply } from "./invalid_reply.ts";
+import { ToolCallAssembler } from "./tool_call_assembly.ts";
+import { type AssistantMessage, isObject } from "../core/mod.ts";
 
 /** Where streamed text goes while the reply is assembled. */
 export interface StreamSink {
@@ -20,9 +21,6 @@ export interface StreamSink {
 }
 
 type Fields = Record<string, unknown>;
-
-/** More parallel tool calls than this in one reply is a broken or hostile stream. */
-const MAX_TOOL_CALLS = 128;
 
 /** Collects one streamed reply; `add` each chunk, then `build`. */
 export class ReplyAssembler {
@@ -33,9 +31,7 @@ export class ReplyAssembler {
   #reasoning: string | undefined;
   /** Whether `reasoning_content` came at all, and whether with any text. */
   #reasoningContent = { seen: false, text: false };
-  #calls: ToolCall[] = [];
-  /** Where each wire index's current call is in `#calls`. */
-  #slots = new Map<number, number>();
+  #calls: ToolCallAssembler;
   #totalTokens: number | undefined;
   #finishReason: string | undefined;
   #sawChoices = false;
@@ -46,6 +42,7 @@ export class ReplyAssembler {
   constructor(sink: StreamSink, limits: ReplyLimits = REPLY_LIMITS) {
     this.#sink = sink;
     this.#limits = limits;
+    this.#calls = new ToolCallAssembler(limits);
   }
 
   /**
@@ -97,7 +94,7 @@ export class ReplyAssembler {
     const message: AssistantMessage = {
       role: "assistant",
       content: this.#content,
-      toolCalls: uniqueIds(this.#calls),
+      toolCalls: this.#calls.build(),
     };
     if (this.#reasoning !== undefined) message.reasoning = this.#reasoning;
     const block = this.#think.block;
@@ -122,7 +119,7 @@ export class ReplyAssembler {
     if (typeof delta.content === "string") this.#addText(delta.content);
     else if (Array.isArray(delta.content)) delta.content.forEach((part) => this.#addPart(part));
     if (Array.isArray(delta.tool_calls)) {
-      for (const piece of delta.tool_calls) if (isObject(piece)) this.#addToolCallPiece(piece);
+      for (const piece of delta.tool_calls) if (isObject(piece)) this.#calls.add(piece);
     }
   }
 
@@ -179,104 +176,4 @@ export class ReplyAssembler {
     }
     this.#totalTokens = total;
   }
-
-  #addToolCallPiece(piece: Fields): void {
-    const id = this.#checkedString(piece.id, "id");
-    const index = piece.index;
-    if (
-      index !== undefined && index !== null &&
-      !(typeof index === "number" && Number.isSafeInteger(index) && index >= 0 &&
-        index < MAX_TOOL_CALLS)
-    ) {
-      throw invalidReply(
-        `a tool-call index is ${brief(index)} (at most ${MAX_TOOL_CALLS} calls)`,
-      );
-    }
-    const fn = isObject(piece.function) ? piece.function : {};
-    const name = this.#checkedString(fn.name, "name");
-    const call = this.#callFor(typeof index === "number" ? index : undefined, id);
-    if (id) call.id = id;
-    // Some routes repeat the whole name in every piece (MiniMax via NVIDIA NIM).
-    if (name !== call.name) call.name += name;
-    if (call.name.length > this.#limits.nameChars) {
-      throw invalidReply(`a tool-call name is longer than ${this.#limits.nameChars} characters`);
-    }
-    if (typeof fn.arguments === "string") this.#addArguments(call, fn.arguments);
-    if (isObject(piece.extra_content)) {
-      const { keptDepth: maxDepth, keptChars: maxChars } = this.#limits;
-      if (!isBoundedJson(piece.extra_content, { maxDepth, maxChars })) {
-        throw invalidReply(
-          `a tool call's extra_content nests deeper than ${maxDepth} levels or passes ` +
-            characters(maxChars),
-        );
-      }
-      call.extra = { extra_content: piece.extra_content };
-    }
-  }
-
-  /** A tool-call id or name: a string of bounded length, or "" when absent. */
-  #checkedString(value: unknown, what: string): string {
-    if (value === undefined || value === null) return "";
-    if (typeof value !== "string") {
-      throw invalidReply(`a tool-call ${what} is ${brief(value)}, not a string`);
-    }
-    if (value.length > this.#limits.nameChars) {
-      throw invalidReply(`a tool-call ${what} is ${value.length} characters long`);
-    }
-    return value;
-  }
-
-  /**
-   * The call a piece adds to. A piece with a new id starts a new call even at an index in use
-   * (Copilot's Claude route and Ollama 0.20 send every call at index 0); without an index a
-   * piece with a new id starts a call and others continue the last one.
-   */
-  #callFor(index: number | undefined, id: string): ToolCall {
-    const slot = index === undefined ? this.#calls.length - 1 : this.#slots.get(index);
-    const current = slot === undefined ? undefined : this.#calls[slot];
-    if (current !== undefined && !(id && current.id && current.id !== id)) return current;
-    if (this.#calls.length >= MAX_TOOL_CALLS) {
-      throw invalidReply(`more than ${MAX_TOOL_CALLS} tool calls in one reply`);
-    }
-    const call: ToolCall = { id: "", name: "", arguments: "" };
-    if (index !== undefined) this.#slots.set(index, this.#calls.length);
-    this.#calls.push(call);
-    return call;
-  }
-
-  #addArguments(call: ToolCall, text: string): void {
-    if (call.arguments.length + text.length > this.#limits.argumentsChars) {
-      throw new ChatError(
-        "limit",
-        `The arguments of tool call "${call.name.slice(0, 64)}" passed ` +
-          `${characters(this.#limits.argumentsChars)} (the limit); the stream was stopped`,
-      );
-    }
-    call.arguments += text;
-  }
-}
-
-/**
- * The calls with a fresh id where the provider sent none or repeated one: results are
- * paired with calls by id, and a session with two calls of one id would not load again.
- */
-function uniqueIds(calls: readonly ToolCall[]): ToolCall[] {
-  const seen = new Set<string>();
-  return calls.map((call) => {
-    const id = call.id && !seen.has(call.id) ? call.id : newToolCallId();
-    seen.add(id);
-    return { ...call, id };
-  });
-}
-
-/** A value from a reply, named in a few characters whatever its size. */
-function brief(value: unknown): string {
-  if (Array.isArray(value)) return "an array";
-  if (isObject(value)) return "an object";
-  return (JSON.stringify(value) ?? String(value)).slice(0, 40);
-}
-
-/** A reply the provider sent in a shape no client can use; retried like a server failure. */
-function invalidReply(what: string): ChatError {
-  return new ChatError("server", `Invalid reply from the provider: ${what}`);
 }
