@@ -19,7 +19,6 @@ function onTerminal(width: number) {
     }),
     color: false,
     streamAnswer: true,
-    screen: true,
   });
   return { terminal, renderer };
 }
@@ -39,7 +38,6 @@ Deno.test("Renderer leaves its lines whole on a pipe", () => {
     output: new PlainOutput({ answer: (t) => written += t, status: (t) => written += t }),
     color: false,
     streamAnswer: true,
-    screen: false,
   });
   renderer.finish({ status: "failed", error: ERROR });
   assertEquals(written, `✗ ${ERROR}\n`);

@@ -11,7 +11,7 @@ import type {
   ContextStatus,
   RequestOverhead,
 } from "../context/mod.ts";
-import type { EventSink, ToolCall } from "../core/mod.ts";
+import type { EventChannel, EventSink, ToolCall } from "../core/mod.ts";
 import type { Session } from "../session/mod.ts";
 import { failedNote, interruptedNote, NO_REPLY } from "./task_notes.ts";
 import type { ToolRegistry } from "../tools/mod.ts";
@@ -30,7 +30,8 @@ export interface AgentOptions {
   reloadSystemPrompt?: () => Promise<string>;
   /** Model calls allowed per task. */
   maxSteps: number;
-  onEvent: EventSink;
+  /** Where the agent reports (its compactor too); {@linkcode Agent.subscribe} joins it. */
+  events: EventChannel;
 }
 
 /** How a task ended. */
@@ -54,6 +55,14 @@ export class Agent {
     this.#options = options;
     this.#session = options.session;
     this.#overhead = { system: options.systemPrompt, tools: options.tools.definitions() };
+  }
+
+  /**
+   * Calls `listener` with every event of the agent and its compactor from now on;
+   * returns the function that stops it.
+   */
+  subscribe(listener: EventSink): () => void {
+    return this.#options.events.subscribe(listener);
   }
 
   /** The session tasks are appended to (read-only: use `startNewSession` to switch). */
@@ -144,7 +153,8 @@ export class Agent {
     signal: AbortSignal,
     partial: { text: string },
   ): Promise<{ reply: ChatReply; shrunk: boolean }> {
-    const { compactor, model, onEvent } = this.#options;
+    const { compactor, model } = this.#options;
+    const onEvent = this.#options.events.emit;
     const { maxOutputTokens } = compactor.settings;
     const send = async (force: boolean) => {
       const prepared = await compactor.prepareRequest(session, this.#overhead, { signal, force });
@@ -196,7 +206,8 @@ export class Agent {
 
   /** Runs each call in order; after an interruption the remaining calls are answered as interrupted. */
   async #runTools(session: Session, calls: ToolCall[], signal: AbortSignal): Promise<void> {
-    const { tools, onEvent } = this.#options;
+    const { tools } = this.#options;
+    const onEvent = this.#options.events.emit;
     for (const call of calls) {
       if (signal.aborted) {
         session.append({ role: "tool", toolCallId: call.id, content: INTERRUPTED_RESULT });

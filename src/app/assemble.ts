@@ -20,7 +20,7 @@ import {
   type RequestOverhead,
   resolveCompactionSettings,
 } from "../context/mod.ts";
-import type { EventSink, ToolCall } from "../core/mod.ts";
+import { EventChannel, type EventSink, type ToolCall } from "../core/mod.ts";
 import {
   newSession,
   openSession,
@@ -44,7 +44,7 @@ export interface AssembleOptions {
   workspaceDir: string;
   /** Model calls allowed per task. */
   maxSteps: number;
-  /** Receives agent and compaction events (default: dropped). */
+  /** A first listener for agent and compaction events; more join through `agent.subscribe`. */
   onEvent?: EventSink;
   /** Where sessions live; without it sessions stay in memory. */
   store?: SessionStore;
@@ -97,11 +97,12 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     ...(config.outputLimitField ? { outputLimitField: config.outputLimitField } : {}),
     ...(config.cacheControl ? { cacheControl: true } : {}),
   });
-  const onEvent = options.onEvent ?? (() => {});
+  const events = new EventChannel();
+  if (options.onEvent) events.subscribe(options.onEvent);
   const compactor = new Compactor({
     model,
     settings,
-    onEvent,
+    onEvent: events.emit,
     summaryInConversation: config.summaryInConversation === true,
   });
   const sessionOptions = {
@@ -129,7 +130,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     systemPrompt: prompt,
     reloadSystemPrompt: async () => (await loadSystemPrompt()).prompt,
     maxSteps: options.maxSteps,
-    onEvent,
+    events,
   });
   return { agent, workspace, model, compactor, instructions };
 }

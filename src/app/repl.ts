@@ -5,11 +5,10 @@
  * @module
  */
 import { type Agent, isNote } from "../agent/mod.ts";
-import type { ContextStatus } from "../context/mod.ts";
 import { createCompleter, type DirEntry, type LineInput, openLineInput } from "../editor/mod.ts";
-import { buildTranscript, formatSessionsTable, type Renderer } from "../ui/mod.ts";
+import { buildTranscript, type Renderer } from "../ui/mod.ts";
 import type { SessionInfo } from "../session/mod.ts";
-import { sanitizeLine } from "../terminal/mod.ts";
+import { type CommandOutcome, COMMANDS, findCommand, unknownCommand } from "./commands.ts";
 
 /** What the REPL drives. */
 export interface ReplOptions {
@@ -29,29 +28,8 @@ export interface ReplOptions {
   };
 }
 
-/** The slash commands, for Tab completion. */
-export const COMMANDS = ["/help", "/context", "/compact", "/clear", "/sessions", "/exit"];
-
-const HELP = [
-  "Type a task and press Enter. Commands:",
-  "  /help             this list",
-  "  /context          tokens in use, window, compaction threshold, messages,",
-  "                    summary",
-  "  /compact [focus]  summarize earlier messages now, optionally focused on",
-  "                    some text",
-  "  /clear            start a new session (the current one stays on disk)",
-  "  /sessions         recent sessions: id, start time, messages, first task",
-  "  /exit             leave (also: exit, quit, Ctrl+D)",
-  "Keys:",
-  "  Enter             run the task; a paste is one task, however many lines",
-  "  Alt+Enter, Ctrl+J a new line (so does a trailing \\ before Enter)",
-  "  Up/Down           earlier tasks (kept in .powercode/history)",
-  "  Tab               complete commands and workspace paths",
-  "  Ctrl+C            interrupt a running task (keys typed meanwhile are",
-  "                    dropped); clear the line; twice at an empty prompt: exit",
-  "  Ctrl+D            exit, at an empty prompt",
-  "Keys typed while a task runs wait for the next prompt.",
-].join("\n");
+/** Words that leave the REPL like `/exit`. */
+const LEAVE_WORDS = ["exit", "quit"];
 
 /**
  * Runs the REPL until EOF or exit; returns the process exit code: 0, or 1 when
@@ -91,7 +69,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         editor: {
           ...editor,
           complete: createCompleter({
-            commands: COMMANDS,
+            commands: COMMANDS.map((command) => command.name),
             ...(editor.listDir ? { listDir: editor.listDir } : {}),
           }),
         },
@@ -99,14 +77,31 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       : {}),
   });
   let failed = false;
-  const guard = async (work: (signal: AbortSignal) => Promise<void>) => {
+  // The one error boundary of tasks and commands: Ctrl+C aborts the work, and whatever it
+  // throws ends it with one line while the next line of input still runs.
+  const guard = async (
+    work: (signal: AbortSignal) => Promise<CommandOutcome> | CommandOutcome,
+  ): Promise<CommandOutcome> => {
     running = new AbortController();
+    let outcome: CommandOutcome = undefined;
+    let error: string | undefined;
     try {
-      await work(running.signal);
+      outcome = await work(running.signal);
+    } catch (thrown) {
+      error = thrown instanceof Error ? thrown.message : String(thrown);
     } finally {
       running = undefined;
       renderer.endTask();
     }
+    if (error === undefined) return outcome;
+    failed = true;
+    renderer.failure(error);
+  };
+  const task = async (text: string, signal: AbortSignal) => {
+    renderer.startTask();
+    const result = await options.agent.run(text, signal);
+    renderer.finish(result);
+    if (result.status !== "done") failed = true;
   };
   try {
     for (;;) {
@@ -115,69 +110,25 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       exitArmed = false;
       const text = line.trim();
       if (text === "") continue;
-      if (["exit", "quit", "/exit"].includes(text)) break;
-      if (text.startsWith("/")) {
-        await guard((signal) => runCommand(text, options, signal));
+      if (LEAVE_WORDS.includes(text)) break;
+      if (!text.startsWith("/")) {
+        await guard((signal) => task(text, signal));
         continue;
       }
-      await guard(async (signal) => {
-        renderer.startTask();
-        const result = await options.agent.run(text, signal);
-        renderer.finish(result);
-        if (result.status !== "done") failed = true;
-      });
+      const found = findCommand(COMMANDS, text);
+      if (!found) {
+        renderer.line(unknownCommand(text));
+        continue;
+      }
+      const context = { agent: options.agent, renderer, listSessions: options.listSessions };
+      const outcome = await guard((signal) =>
+        found.command.run(found.args, { ...context, signal })
+      );
+      if (outcome === "exit") break;
     }
   } finally {
     input.close();
   }
   if (terminal) renderer.farewell(options.agent.session.id);
   return failed && !terminal ? 1 : 0;
-}
-
-async function runCommand(text: string, options: ReplOptions, signal: AbortSignal): Promise<void> {
-  const [command = "", ...rest] = text.split(/\s+/);
-  const { renderer, agent } = options;
-  switch (command) {
-    case "/help":
-      return renderer.line(HELP);
-    case "/context":
-      return renderer.line(describeContext(agent.context()));
-    case "/compact": {
-      renderer.startTask("compacting");
-      try {
-        await agent.compact(rest.join(" "), signal);
-      } catch (error) {
-        if (!signal.aborted) throw error;
-        renderer.line("⏹ Compaction interrupted; nothing changed");
-      } finally {
-        renderer.endTask();
-      }
-      return;
-    }
-    case "/clear": {
-      await agent.startNewSession();
-      return renderer.line("Started a new session; the previous one stays in .powercode/sessions/");
-    }
-    case "/sessions":
-      return renderer.line(
-        formatSessionsTable(await options.listSessions(10), {
-          currentId: agent.session.id,
-          width: renderer.width,
-        }),
-      );
-    default:
-      return renderer.line(`Unknown command "${sanitizeLine(command)}": type /help for the list`);
-  }
-}
-
-function describeContext(status: ContextStatus): string {
-  const summary = status.summary
-    ? `yes, covering messages before #${status.compactedUntil}`
-    : "none";
-  return [
-    `Context: approx ${status.estimatedTokens} tokens in use of ${status.contextWindow}`,
-    `  compaction threshold: ${status.threshold} tokens`,
-    `  messages in history: ${status.messages}`,
-    `  summary: ${summary}`,
-  ].join("\n");
 }

@@ -18,6 +18,7 @@ export {
   type AgentEvent,
   type CompactionEvent,
   type CompactionReason,
+  EventChannel,
   type EventSink,
 } from "./events.ts";
 export {
