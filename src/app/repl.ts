@@ -8,6 +8,7 @@ import { type Agent, isNote } from "../agent/mod.ts";
 import { createCompleter, type DirEntry, type LineInput, openLineInput } from "../editor/mod.ts";
 import { buildTranscript, type Renderer } from "../ui/mod.ts";
 import type { SessionInfo } from "../session/mod.ts";
+import { Boundary } from "./boundary.ts";
 import { type CommandOutcome, COMMANDS, findCommand, unknownCommand } from "./commands.ts";
 
 /** What the REPL drives. */
@@ -33,29 +34,74 @@ const LEAVE_WORDS = ["exit", "quit"];
 
 /**
  * Runs the REPL until EOF or exit; returns the process exit code: 0, or 1 when
- * stdin was piped and a task failed.
+ * stdin was piped and a task or command failed.
  */
 export async function runRepl(options: ReplOptions): Promise<number> {
-  const { renderer, terminal } = options;
-  let running: AbortController | undefined;
-  let exitArmed = false;
-  const { editor } = options;
-  const history = options.agent.session.history;
-  if (terminal && history.length > 0) {
-    const compactedUntil = options.agent.session.compaction?.compactedUntil ?? 0;
-    renderer.transcript(buildTranscript(history, compactedUntil));
+  const { renderer, terminal, agent } = options;
+  const boundary = new Boundary(renderer);
+  if (terminal && agent.session.history.length > 0) {
+    const compactedUntil = agent.session.compaction?.compactedUntil ?? 0;
+    renderer.transcript(buildTranscript(agent.session.history, compactedUntil));
   }
+  const input = await openInput(options, boundary);
+  try {
+    for (;;) {
+      const line = await input.next("> ");
+      if (line === undefined) break;
+      const text = line.trim();
+      if (text === "") continue;
+      if (LEAVE_WORDS.includes(text)) break;
+      if (await runLine(text, options, boundary) === "exit") break;
+    }
+  } finally {
+    input.close();
+  }
+  if (terminal) renderer.farewell(agent.session.id);
+  return boundary.failed && !terminal ? 1 : 0;
+}
+
+/** Runs one line of input behind the boundary: a slash command, or else a task. */
+async function runLine(
+  text: string,
+  options: ReplOptions,
+  boundary: Boundary,
+): Promise<CommandOutcome> {
+  const { agent, renderer, listSessions } = options;
+  if (!text.startsWith("/")) {
+    return await boundary.run(async (signal) => {
+      renderer.startTask();
+      const result = await agent.run(text, signal);
+      renderer.finish(result);
+      if (result.status !== "done") boundary.fail();
+    });
+  }
+  const found = findCommand(COMMANDS, text);
+  if (!found) return renderer.line(unknownCommand(text));
+  const context = { agent, renderer, listSessions };
+  return await boundary.run((signal) => found.command.run(found.args, { ...context, signal }));
+}
+
+/**
+ * The line input: Ctrl+C aborts running work (dropping keys typed ahead), clears typed
+ * text, or at an empty prompt hints and then, pressed again, exits.
+ */
+async function openInput(
+  options: ReplOptions,
+  boundary: Boundary,
+): Promise<Pick<LineInput, "next" | "close">> {
+  const { renderer, terminal, editor } = options;
+  let exitArmed = false;
   let opened: LineInput | undefined;
   const input = opened = await openLineInput({
     terminal,
-    history: history.flatMap((message) =>
+    history: options.agent.session.history.flatMap((message) =>
       message.role === "user" && !isNote(message.content) ? [message.content] : []
     ).reverse(),
     onInterrupt: () => {
       const input = opened;
-      if (running) {
+      if (boundary.busy) {
         input?.discardQueued();
-        return running.abort();
+        return boundary.abort();
       }
       if (!input) return;
       if (input.pendingText() !== "") return input.clearLine();
@@ -76,59 +122,13 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       }
       : {}),
   });
-  let failed = false;
-  // The one error boundary of tasks and commands: Ctrl+C aborts the work, and whatever it
-  // throws ends it with one line while the next line of input still runs.
-  const guard = async (
-    work: (signal: AbortSignal) => Promise<CommandOutcome> | CommandOutcome,
-  ): Promise<CommandOutcome> => {
-    running = new AbortController();
-    let outcome: CommandOutcome = undefined;
-    let error: string | undefined;
-    try {
-      outcome = await work(running.signal);
-    } catch (thrown) {
-      error = thrown instanceof Error ? thrown.message : String(thrown);
-    } finally {
-      running = undefined;
-      renderer.endTask();
-    }
-    if (error === undefined) return outcome;
-    failed = true;
-    renderer.failure(error);
-  };
-  const task = async (text: string, signal: AbortSignal) => {
-    renderer.startTask();
-    const result = await options.agent.run(text, signal);
-    renderer.finish(result);
-    if (result.status !== "done") failed = true;
-  };
-  try {
-    for (;;) {
-      const line = await input.next("> ");
-      if (line === undefined) break;
+  return {
+    // A line read disarms the exit, so that a later Ctrl+C hints again.
+    next: async (prompt) => {
+      const line = await input.next(prompt);
       exitArmed = false;
-      const text = line.trim();
-      if (text === "") continue;
-      if (LEAVE_WORDS.includes(text)) break;
-      if (!text.startsWith("/")) {
-        await guard((signal) => task(text, signal));
-        continue;
-      }
-      const found = findCommand(COMMANDS, text);
-      if (!found) {
-        renderer.line(unknownCommand(text));
-        continue;
-      }
-      const context = { agent: options.agent, renderer, listSessions: options.listSessions };
-      const outcome = await guard((signal) =>
-        found.command.run(found.args, { ...context, signal })
-      );
-      if (outcome === "exit") break;
-    }
-  } finally {
-    input.close();
-  }
-  if (terminal) renderer.farewell(options.agent.session.id);
-  return failed && !terminal ? 1 : 0;
+      return line;
+    },
+    close: () => input.close(),
+  };
 }
