@@ -1,6 +1,7 @@
 /**
- * powercode's entry point and composition root: parses flags, loads the
- * provider config, wires the agent and starts the REPL or runs one task.
+ * powercode's entry point and composition root: parses flags, loads the provider
+ * config, assembles the agent, builds the front end on it and runs one mode: the REPL,
+ * one task (-p) or the sessions list.
  *
  * @module
  */

@@ -1,6 +1,6 @@
 /**
  * The agent loop: ask the model, run the tools it asks for, repeat until it answers.
- * The Agent is the REPL's one handle: tasks, context status, compaction, new sessions.
+ * The Agent is the REPL's one handle: tasks, events, context status, compaction, new sessions.
  *
  * @module
  */
