@@ -288,6 +288,18 @@ Deno.test("Agent.compact() reports nothing to compact on a fresh session", async
   assertEquals(events.map((event) => event.type), ["warning"]);
 });
 
+Deno.test("Agent.subscribe() passes on the agent's and its compactor's events until unsubscribed", async () => {
+  const { agent, events } = await scripted(["one", "two"]);
+  const heard: AgentEvent[] = [];
+  const unsubscribe = agent.subscribe((event) => heard.push(event));
+  await agent.compact("", signal);
+  await agent.run("first", signal);
+  unsubscribe();
+  await agent.run("second", signal);
+  assertEquals(heard.map((event) => event.type), ["warning", "thinking", "text"]);
+  assertEquals(events.length, 5, "the listener given to assemble() hears everything");
+});
+
 Deno.test("Agent.run() ends a task with one line when the model fails, and tells the model next time", async () => {
   const { agent, model } = await scripted([
     new ChatError("auth", "The provider refused the key"),

@@ -1,6 +1,6 @@
 /**
  * The agent loop: ask the model, run the tools it asks for, repeat until it answers.
- * The Agent is the REPL's one handle: tasks, context status, compaction, new sessions.
+ * The Agent is the REPL's one handle: tasks, events, context status, compaction, new sessions.
  *
  * @module
  */
@@ -13,7 +13,7 @@ import {
   requestStep,
   type StepOutcome,
 } from "../context/mod.ts";
-import type { AgentEvent, EventSink, ToolCall } from "../core/mod.ts";
+import type { AgentEvent, EventChannel, EventSink, ToolCall } from "../core/mod.ts";
 import type { Session } from "../session/mod.ts";
 import { failedNote, interruptedNote, NO_REPLY } from "./task_notes.ts";
 import type { ToolRegistry } from "../tools/mod.ts";
@@ -32,7 +32,8 @@ export interface AgentOptions {
   reloadSystemPrompt?: () => Promise<string>;
   /** Model calls allowed per task. */
   maxSteps: number;
-  onEvent: EventSink;
+  /** Where the agent reports (its compactor too); {@linkcode Agent.subscribe} joins it. */
+  events: EventChannel;
 }
 
 /** How a task ended. */
@@ -56,6 +57,14 @@ export class Agent {
     this.#options = options;
     this.#session = options.session;
     this.#overhead = { system: options.systemPrompt, tools: options.tools.definitions() };
+  }
+
+  /**
+   * Calls `listener` with every event of the agent and its compactor from now on;
+   * returns the function that stops it.
+   */
+  subscribe(listener: EventSink): () => void {
+    return this.#options.events.subscribe(listener);
   }
 
   /** The session tasks are appended to (read-only: use `startNewSession` to switch). */
@@ -133,7 +142,8 @@ export class Agent {
     signal: AbortSignal,
     partial: { text: string },
   ): Promise<StepOutcome> {
-    const { compactor, model, onEvent } = this.#options;
+    const { compactor, model } = this.#options;
+    const onEvent = this.#options.events.emit;
     const emit = (event: AgentEvent) => {
       // The text streamed so far is abandoned: the retry streams its own.
       if (event.type === "discard_partial" || event.type === "retry") partial.text = "";
@@ -164,7 +174,8 @@ export class Agent {
 
   /** Runs each call in order; after an interruption the remaining calls are answered as interrupted. */
   async #runTools(session: Session, calls: ToolCall[], signal: AbortSignal): Promise<void> {
-    const { tools, onEvent } = this.#options;
+    const { tools } = this.#options;
+    const onEvent = this.#options.events.emit;
     for (const call of calls) {
       if (signal.aborted) {
         session.append({ role: "tool", toolCallId: call.id, content: INTERRUPTED_RESULT });

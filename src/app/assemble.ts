@@ -20,7 +20,7 @@ import {
   type RequestOverhead,
   resolveCompactionSettings,
 } from "../context/mod.ts";
-import type { EventSink, ToolCall } from "../core/mod.ts";
+import { EventChannel, type EventSink, type ToolCall } from "../core/mod.ts";
 import {
   newSession,
   openSession,
@@ -44,7 +44,7 @@ export interface AssembleOptions {
   workspaceDir: string;
   /** Model calls allowed per task. */
   maxSteps: number;
-  /** Receives agent and compaction events (default: dropped). */
+  /** A first listener for agent and compaction events; more join through `agent.subscribe`. */
   onEvent?: EventSink;
   /** Where sessions live; without it sessions stay in memory. */
   store?: SessionStore;
@@ -96,11 +96,12 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     model: config.model,
     ...(config.compat ? { compat: config.compat } : {}),
   });
-  const onEvent = options.onEvent ?? (() => {});
+  const events = new EventChannel();
+  if (options.onEvent) events.subscribe(options.onEvent);
   const compactor = new Compactor({
     model,
     settings,
-    onEvent,
+    onEvent: events.emit,
     summaryInConversation: config.summaryInConversation === true,
   });
   const sessionOptions = {
@@ -128,7 +129,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     systemPrompt: prompt,
     reloadSystemPrompt: async () => (await loadSystemPrompt()).prompt,
     maxSteps: options.maxSteps,
-    onEvent,
+    events,
   });
   return { agent, workspace, model, compactor, instructions };
 }

@@ -22,7 +22,7 @@ import { assemble } from "./assemble.ts";
 import { ConfigError, loadProviderConfig, type ProviderConfig, Redactor } from "../config/mod.ts";
 import { type Compactor, estimateTextTokens } from "../context/mod.ts";
 import type { Message } from "../core/mod.ts";
-import { PlainOutput, Renderer } from "../ui/mod.ts";
+import { createFrontEnd, type Renderer } from "../ui/mod.ts";
 import { createReadFileTool, type Tool, Workspace } from "../tools/mod.ts";
 
 const WORKSPACE_DIR = "workspace";
@@ -76,13 +76,6 @@ interface Demo {
 }
 
 async function run(config: ProviderConfig): Promise<number> {
-  const redactor = Redactor.forConfig(config);
-  const out = redactor.streaming(writeTo(Deno.stdout));
-  const renderer = new Renderer({
-    output: new PlainOutput({ answer: out, status: out }),
-    color: Deno.stdout.isTerminal() && !Deno.env.get("NO_COLOR"),
-    streamAnswer: true,
-  });
   await Deno.mkdir(DEMO_DIR, { recursive: true });
   // The demo's own budget replaces the provider file's; its output limit would not fit it.
   const { maxOutputTokens: _, reserveTokens: _r, keepRecentTokens: _k, ...endpoint } = config;
@@ -91,8 +84,16 @@ async function run(config: ProviderConfig): Promise<number> {
     config: { ...endpoint, ...BUDGET },
     workspaceDir: WORKSPACE_DIR,
     maxSteps: 1,
-    onEvent: redactor.events((event) => renderer.render(event)),
     tools: () => [readFile],
+  });
+  // Plain lines, also on a terminal: no task here runs under a status line.
+  const renderer = await createFrontEnd(agent, {
+    screen: false,
+    color: Deno.stdout.isTerminal() && !Deno.env.get("NO_COLOR"),
+    interactive: true,
+    redactor: Redactor.forConfig(config),
+    fullReasoning: false,
+    model: config.model,
   });
   const demo = { agent, compactor, renderer };
   renderer.line(

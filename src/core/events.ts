@@ -42,3 +42,23 @@ export type AgentEvent =
 
 /** Receives events as they happen. */
 export type EventSink = (event: AgentEvent) => void;
+
+/**
+ * One stream of events that listeners join and leave: the agent and its compactor emit
+ * into it, the front end and tests listen.
+ */
+export class EventChannel {
+  #listeners = new Set<EventSink>();
+
+  /** Delivers `event` to every listener, in the order they joined. */
+  readonly emit: EventSink = (event) => {
+    for (const listener of this.#listeners) listener(event);
+  };
+
+  /** Adds `listener`; returns the function that removes it again. */
+  subscribe(listener: EventSink): () => void {
+    const own: EventSink = (event) => listener(event);
+    this.#listeners.add(own);
+    return () => this.#listeners.delete(own);
+  }
+}

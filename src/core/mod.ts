@@ -19,6 +19,7 @@ export {
   type AgentEvent,
   type CompactionEvent,
   type CompactionReason,
+  EventChannel,
   type EventSink,
 } from "./events.ts";
 export {
