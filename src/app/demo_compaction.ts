@@ -23,6 +23,7 @@ import { ConfigError, loadProviderConfig, type ProviderConfig, Redactor } from "
 import { type Compactor, estimateTextTokens } from "../context/mod.ts";
 import type { Message } from "../core/mod.ts";
 import { createFrontEnd, type Renderer } from "../ui/mod.ts";
+import { writeTo } from "../terminal/mod.ts";
 import { createReadFileTool, type Tool, Workspace } from "../tools/mod.ts";
 
 const WORKSPACE_DIR = "workspace";
@@ -227,13 +228,6 @@ function requireWindow(config: ProviderConfig): void {
     `Cannot run the demo with model "${config.model}": it needs a context window of at least ` +
       `${BUDGET.contextWindow} tokens, the provider file says ${config.contextWindow}`,
   );
-}
-
-function writeTo(file: { writeSync(data: Uint8Array): number }): (text: string) => void {
-  return (text) => {
-    let bytes = encoder.encode(text);
-    while (bytes.length > 0) bytes = bytes.subarray(file.writeSync(bytes));
-  };
 }
 
 function fail(error: unknown, code: number): number {
