@@ -51,6 +51,7 @@ Deno.test("Renderer cuts a tool line to the terminal's width instead of letting 
   renderer.render({
     type: "tool_start",
     call: { id: "c", name: "bash", arguments: JSON.stringify({ command }) },
+    description: { kind: "text", text: command },
   });
   assertEquals(terminal.lines()[0], "● bash for i in $(seq 1 20);…");
 });

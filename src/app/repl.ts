@@ -65,7 +65,8 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   const history = options.agent.session.history;
   if (terminal && history.length > 0) {
     const compactedUntil = options.agent.session.compaction?.compactedUntil ?? 0;
-    renderer.transcript(buildTranscript(history, compactedUntil));
+    const describe = options.agent.describeCall.bind(options.agent);
+    renderer.transcript(buildTranscript(history, compactedUntil, { describe }));
   }
   let opened: LineInput | undefined;
   const input = opened = await openLineInput({

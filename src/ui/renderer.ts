@@ -7,7 +7,7 @@
  */
 import { bold, cyan, dim, green, red, setColorEnabled, yellow } from "@std/fmt/colors";
 import type { TaskResult } from "../agent/mod.ts";
-import type { AgentEvent, ToolCall } from "../core/mod.ts";
+import type { AgentEvent, CallDescription, ToolCall, ToolDetails } from "../core/mod.ts";
 import type { TranscriptEntry } from "./transcript.ts";
 import {
   createTheme,
@@ -50,12 +50,9 @@ export interface RendererOptions {
 
 /** The tool call running now. */
 interface Running {
-  call: ToolCall;
   started: number;
   tail: OutputTail;
 }
-
-const NONZERO_EXIT = /^exit [1-9]\d*$/;
 
 /** Turns events into output; one instance per program run. */
 export class Renderer {
@@ -117,9 +114,9 @@ export class Renderer {
         if (!this.#options.streamAnswer) return;
         return this.line(yellow("(partial answer discarded, retrying)"));
       case "tool_start":
-        this.#running = { call: event.call, started: Date.now(), tail: new OutputTail() };
+        this.#running = { started: Date.now(), tail: new OutputTail() };
         output.activity(`running ${sanitizeLine(event.call.name)}`);
-        return this.#toolLine(event.call);
+        return this.#toolLine(event.call, event.description);
       case "tool_output": {
         const tail = this.#running?.tail;
         tail?.push(event.text);
@@ -127,7 +124,7 @@ export class Renderer {
         return;
       }
       case "tool_end":
-        return this.#toolEnd(event.call, event.ok, event.summary);
+        return this.#toolEnd(event.isError, event.summary, event.details);
       case "retry": {
         const wait = `; retrying in ${
           (event.delayMs / 1000).toFixed(1)
@@ -221,15 +218,15 @@ export class Renderer {
   }
 
   /** `● name argument`: on a terminal cut to its width, so it never wraps mid-word. */
-  #toolLine(call: ToolCall): void {
+  #toolLine(call: ToolCall, description: CallDescription): void {
     const name = sanitizeLine(call.name);
     if (!this.#options.screen) {
-      return this.line(`${cyan("●")} ${bold(name)} ${describeCall(call, dim)}`);
+      return this.line(`${cyan("●")} ${bold(name)} ${describeCall(description, dim)}`);
     }
     const head = `● ${name} `;
-    const argument = describeCall(call, (text) => text);
+    const argument = describeCall(description, (text) => text);
     const shown = truncateWidth(`${head}${argument}`, this.width - 1).slice(head.length);
-    const malformed = argument.startsWith("(malformed");
+    const malformed = description.kind === "malformed";
     this.line(`${cyan("●")} ${bold(name)} ${malformed ? dim(shown) : shown}`);
   }
 
@@ -238,20 +235,20 @@ export class Renderer {
     return dim(text);
   }
 
-  #toolEnd(call: ToolCall, ok: boolean, summary: string): void {
+  /** The result line, drawn by the kind of the details: a command's output, an edit's diff. */
+  #toolEnd(isError: boolean, summary: string, details: ToolDetails | undefined): void {
     const output = this.#options.output;
     const running = this.#running;
     this.#running = undefined;
     output.tail([]);
-    const passed = ok && !NONZERO_EXIT.test(summary);
-    if (this.#options.screen && running && call.name === "bash") {
+    if (this.#options.screen && running && details?.kind === "command") {
       const ms = Date.now() - running.started;
-      const result = { ok: passed, summary, ms, tail: running.tail };
+      const result = { ok: !isError, summary, ms, tail: running.tail };
       return this.line(commandResult(result, output.width(), this.#theme).join("\n"));
     }
-    this.line(`  ${passed ? green("✓") : red("✗")} ${sanitizeLine(summary)}`);
-    if (this.#options.screen && passed && call.name === "edit_file") {
-      const diff = editDiff(call, output.width(), this.#theme);
+    this.line(`  ${isError ? red("✗") : green("✓")} ${sanitizeLine(summary)}`);
+    if (this.#options.screen && !isError && details?.kind === "edit") {
+      const diff = editDiff(details, output.width(), this.#theme);
       if (diff.length > 0) this.line(diff.join("\n"));
     }
   }
