@@ -14,8 +14,8 @@ import { type HiddenPath, probeBwrap, Sandbox, type SandboxMode } from "./sandbo
 export { Workspace } from "./workspace.ts";
 export { ToolSet, type ToolSetOptions } from "./tool_set.ts";
 export type { PolicyVerdict, ToolPolicy, ToolRequest } from "./policy.ts";
-export type { Tool, ToolContext, ToolOutput, ToolParameters, ToolPaths } from "./tool.ts";
-export { type ArgsOf, defineParams, type Params } from "./params.ts";
+export type { Tool, ToolContext, ToolOutput, ToolPaths } from "./tool.ts";
+export { defineParams } from "./params.ts";
 
 /** How {@linkcode createTools} sets up bash. */
 export interface CreateToolsOptions {
