@@ -126,7 +126,8 @@ async function readInBlocks(agent: Agent, readFile: Tool, renderer: Renderer): P
     };
     session.append({ role: "assistant", content: `Reading block ${block}.`, toolCalls: [call] });
     const output = await readFile.execute(args, { signal });
-    session.append({ role: "tool", toolCallId: call.id, content: output.content });
+    const isError = output.isError ?? false;
+    session.append({ role: "tool", toolCallId: call.id, content: output.content, isError });
   }
 }
 
