@@ -1,6 +1,7 @@
 /**
- * powercode's entry point and composition root: parses flags, loads the
- * provider config, wires the agent and starts the REPL or runs one task.
+ * powercode's entry point and composition root: parses flags, loads the provider
+ * config, assembles the agent, builds the front end on it and runs one mode: the REPL,
+ * one task (-p) or the sessions list.
  *
  * @module
  */
@@ -18,7 +19,7 @@ import {
 import type { DirEntry } from "./src/editor/mod.ts";
 import { type SessionChoice, SessionError, SessionStore } from "./src/session/mod.ts";
 import { sanitize, terminalColumns, writeTo } from "./src/terminal/mod.ts";
-import { createOutput, formatSessionsTable, Renderer } from "./src/ui/mod.ts";
+import { createFrontEnd, formatSessionsTable } from "./src/ui/mod.ts";
 
 const WORKSPACE_DIR = "workspace";
 const POWERCODE_DIR = ".powercode";
@@ -53,58 +54,41 @@ async function start(cli: CliOptions): Promise<number> {
   );
   const interactive = cli.print === undefined;
   const terminal = Deno.stdin.isTerminal() && interactive;
-  const screen = Deno.stdout.isTerminal() && interactive;
   const color = Deno.stdout.isTerminal() && !readEnv("NO_COLOR");
   // The key and URL credentials never reach the terminal or a session file.
   const redactor = Redactor.forConfig(config);
-  const renderer = new Renderer({
-    output: await createOutput({
-      screen,
-      color,
-      interactive,
-      redactor,
-      fullReasoning: cli.showReasoning,
-    }),
-    color,
-    streamAnswer: interactive,
-    model: config.model,
-    screen,
-    beforeEnd: () => events.flush(),
-  });
-  // On a terminal the view lays out the answer itself, so it gets the answer redacted too.
-  const events = redactor.events((event) => renderer.render(event), { streamText: screen });
-  // Created now so that the sandbox can hide it from commands from the first task on.
-  await Deno.mkdir(SESSIONS_DIR, { recursive: true });
-  await refuseInsideWorkspace(POWERCODE_DIR, WORKSPACE_DIR, {
-    what: `the sessions directory "${POWERCODE_DIR}"`,
-    fix: "point workspace/ at a directory that does not hold powercode's own files",
-  });
-  const store = new SessionStore(SESSIONS_DIR, { redact: (text) => redactor.redact(text) });
+  // Lines before the front end exists go where its lines go; no live row is shown yet.
+  const notice = redactor.wrap(writeTo(interactive ? Deno.stdout : Deno.stderr));
+  const store = await openStore(redactor);
   if (config.literalKey && isTopLevelProviderFile(providerPath)) {
-    renderer.line(
+    notice(
       `⚠ ${providerPath} holds a literal API key and is tracked by git: use "env:NAME", or a ` +
-        "personal copy in .powercode/ (--provider .powercode/provider.json)",
+        "personal copy in .powercode/ (--provider .powercode/provider.json)\n",
     );
   }
-  if (terminal) {
-    renderer.line(`powercode ${denoConfig.version} · ${config.model} · /help for commands`);
-  }
+  if (terminal) notice(`powercode ${denoConfig.version} · ${config.model} · /help for commands\n`);
   const { agent, instructions } = await assemble({
     config,
     configFile: providerPath,
     workspaceDir: WORKSPACE_DIR,
     maxSteps: cli.maxSteps,
-    onEvent: events,
     store,
     session: sessionChoice(cli),
-    report: (line) => renderer.line(sanitize(line)),
+    report: (line) => notice(`${sanitize(line)}\n`),
     bash: {
       unsandboxedBash: cli.unsandboxedBash,
       hide: [providerPath, POWERCODE_DIR],
       allowGitHooks: cli.allowGitHooks,
     },
   });
-  renderer.watchContext(() => agent.context());
+  const renderer = await createFrontEnd(agent, {
+    screen: Deno.stdout.isTerminal() && interactive,
+    color,
+    interactive,
+    redactor,
+    fullReasoning: cli.showReasoning,
+    model: config.model,
+  });
   if (task !== undefined) {
     return await runPrint(agent, task, {
       renderer,
@@ -127,6 +111,16 @@ async function start(cli: CliOptions): Promise<number> {
       redact: (text) => redactor.redact(text),
     },
   });
+}
+
+/** The session store, its directory created now so that the sandbox hides it from the first task on. */
+async function openStore(redactor: Redactor): Promise<SessionStore> {
+  await Deno.mkdir(SESSIONS_DIR, { recursive: true });
+  await refuseInsideWorkspace(POWERCODE_DIR, WORKSPACE_DIR, {
+    what: `the sessions directory "${POWERCODE_DIR}"`,
+    fix: "point workspace/ at a directory that does not hold powercode's own files",
+  });
+  return new SessionStore(SESSIONS_DIR, { redact: (text) => redactor.redact(text) });
 }
 
 /** A workspace directory's entries, for Tab completion. */

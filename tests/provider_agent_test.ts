@@ -35,7 +35,6 @@ async function run(handler: Handler, options: { screen?: boolean } = {}) {
       : new PlainOutput({ answer: write, status: write }),
     color: false,
     streamAnswer: true,
-    screen,
   });
   const workspaceDir = await Deno.makeTempDir();
   const { agent } = await assemble({

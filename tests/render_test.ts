@@ -7,8 +7,10 @@ import { VirtualScreen } from "./support/screen.ts";
 const ERROR = 'Cannot reach the model server at "http://127.0.0.1:11434/v1" (connection ' +
   'refused): is the server running, and is "baseURL" in provider.json right?';
 
-/** A renderer drawing on a virtual terminal `width` columns wide. */
-function onTerminal(width: number) {
+const CONTEXT = () => ({ estimatedTokens: 1200, contextWindow: 32000 });
+
+/** A renderer drawing on a virtual terminal `width` columns wide (with a context use, if given). */
+function onTerminal(width: number, context?: typeof CONTEXT) {
   const terminal = new VirtualScreen(width, 12);
   const renderer = new Renderer({
     output: new TaskView({
@@ -19,9 +21,38 @@ function onTerminal(width: number) {
     }),
     color: false,
     streamAnswer: true,
-    screen: true,
+    ...(context ? { context } : {}),
   });
   return { terminal, renderer };
+}
+
+/** A renderer writing plain lines, as on a pipe. */
+function onPipe() {
+  const written = { text: "" };
+  const write = (text: string) => written.text += text;
+  const renderer = new Renderer({
+    output: new PlainOutput({ answer: write, status: write }),
+    color: false,
+    streamAnswer: true,
+    context: CONTEXT,
+  });
+  return { written, renderer };
+}
+
+/** A bash call that printed three lines and exited 0, then the task's end. */
+function commandTask(renderer: Renderer): void {
+  const call = { id: "c", name: "bash", arguments: JSON.stringify({ command: "seq 3" }) };
+  renderer.startTask();
+  renderer.render({ type: "tool_start", call, description: { kind: "text", text: "seq 3" } });
+  renderer.render({ type: "tool_output", call, text: "1\n2\n3\n" });
+  renderer.render({
+    type: "tool_end",
+    call,
+    isError: false,
+    summary: "exit 0",
+    details: { kind: "command", command: "seq 3", end: { kind: "exit", code: 0 } },
+  });
+  renderer.finish({ status: "done", answer: "" });
 }
 
 Deno.test("Renderer word-wraps its own lines on a terminal, so no word is broken", () => {
@@ -34,15 +65,35 @@ Deno.test("Renderer word-wraps its own lines on a terminal, so no word is broken
 });
 
 Deno.test("Renderer leaves its lines whole on a pipe", () => {
-  let written = "";
-  const renderer = new Renderer({
-    output: new PlainOutput({ answer: (t) => written += t, status: (t) => written += t }),
-    color: false,
-    streamAnswer: true,
-    screen: false,
-  });
+  const { written, renderer } = onPipe();
   renderer.finish({ status: "failed", error: ERROR });
-  assertEquals(written, `✗ ${ERROR}\n`);
+  assertEquals(written.text, `✗ ${ERROR}\n`);
+});
+
+Deno.test("Renderer shows a command's output and the context use on a terminal only", () => {
+  const { terminal, renderer } = onTerminal(60, CONTEXT);
+  commandTask(renderer);
+  const [head, ...rest] = terminal.lines();
+  assertEquals(head, "● bash seq 3");
+  assertEquals(rest[0]?.replace(/\d+\.\d s$/, "T"), "  ✓ exit 0 · 3 lines · T");
+  assertEquals(rest.slice(1), ["    1", "    2", "    3", "context 1.2k / 32k tokens (4%)"]);
+  const pipe = onPipe();
+  commandTask(pipe.renderer);
+  assertEquals(pipe.written.text, "● bash seq 3\n  ✓ exit 0\n");
+});
+
+Deno.test("Renderer keeps a retry line in place on a terminal and prints it on a pipe", () => {
+  const retry = { type: "retry", attempt: 1, delayMs: 500, reason: "overloaded" } as const;
+  const { terminal, renderer } = onTerminal(60);
+  renderer.startTask();
+  renderer.render(retry);
+  assertEquals(terminal.lines()[0], "↻ overloaded; retrying in 0.5 s (attempt 1)");
+  renderer.render({ type: "text", text: "Hi" });
+  assertEquals(terminal.lines()[0], "Hi");
+  const pipe = onPipe();
+  pipe.renderer.render(retry);
+  pipe.renderer.render({ type: "text", text: "Hi" });
+  assertEquals(pipe.written.text, "↻ overloaded; retrying in 0.5 s (attempt 1)\nHi");
 });
 
 Deno.test("Renderer cuts a tool line to the terminal's width instead of letting it wrap", () => {
@@ -51,6 +102,7 @@ Deno.test("Renderer cuts a tool line to the terminal's width instead of letting 
   renderer.render({
     type: "tool_start",
     call: { id: "c", name: "bash", arguments: JSON.stringify({ command }) },
+    description: { kind: "text", text: command },
   });
   assertEquals(terminal.lines()[0], "● bash for i in $(seq 1 20);…");
 });

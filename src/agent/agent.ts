@@ -1,6 +1,6 @@
 /**
  * The agent loop: ask the model, run the tools it asks for, repeat until it answers.
- * The Agent is the REPL's one handle: tasks, context status, compaction, new sessions.
+ * The Agent is the REPL's one handle: tasks, events, context status, compaction, new sessions.
  *
  * @module
  */
@@ -13,15 +13,22 @@ import {
   requestStep,
   type StepOutcome,
 } from "../context/mod.ts";
-import type { AgentEvent, EventSink, ToolCall } from "../core/mod.ts";
+import type {
+  AgentEvent,
+  CallDescription,
+  EventChannel,
+  EventSink,
+  ToolCall,
+} from "../core/mod.ts";
 import type { Session } from "../session/mod.ts";
 import { failedNote, interruptedNote, NO_REPLY } from "./task_notes.ts";
-import type { ToolRegistry } from "../tools/mod.ts";
+import type { ToolSet } from "../tools/mod.ts";
 
 /** The parts an agent works with. */
 export interface AgentOptions {
   model: ChatModel;
-  tools: ToolRegistry;
+  /** The live tool set: each request carries its definitions as they are at that step. */
+  tools: ToolSet;
   /** The session tasks go to first. */
   session: Session;
   /** Creates the next empty session, for {@linkcode Agent.startNewSession}. */
@@ -32,7 +39,8 @@ export interface AgentOptions {
   reloadSystemPrompt?: () => Promise<string>;
   /** Model calls allowed per task. */
   maxSteps: number;
-  onEvent: EventSink;
+  /** Where the agent reports (its compactor too); {@linkcode Agent.subscribe} joins it. */
+  events: EventChannel;
 }
 
 /** How a task ended. */
@@ -45,17 +53,25 @@ export type TaskResult =
 /** The text recorded as the result of a tool call that never ran to completion. */
 export const INTERRUPTED_RESULT = "Error: interrupted by the user before this tool call finished";
 
-/** Runs tasks against its session; owns the session, the compactor and the request overhead. */
+/** Runs tasks against its session; owns the session, the compactor and the system prompt. */
 export class Agent {
   #options: AgentOptions;
   #session: Session;
-  #overhead: RequestOverhead;
+  #system: string;
 
-  /** Creates an agent; the request overhead (system prompt, tool definitions) is built once. */
+  /** Creates an agent with its system prompt; tool definitions are read from the set per step. */
   constructor(options: AgentOptions) {
     this.#options = options;
     this.#session = options.session;
-    this.#overhead = { system: options.systemPrompt, tools: options.tools.definitions() };
+    this.#system = options.systemPrompt;
+  }
+
+  /**
+   * Calls `listener` with every event of the agent and its compactor from now on;
+   * returns the function that stops it.
+   */
+  subscribe(listener: EventSink): () => void {
+    return this.#options.events.subscribe(listener);
   }
 
   /** The session tasks are appended to (read-only: use `startNewSession` to switch). */
@@ -63,9 +79,19 @@ export class Agent {
     return this.#session;
   }
 
-  /** The system prompt and tool definitions sent with every request. */
+  /** The system prompt and tool definitions the next request carries. */
   get requestOverhead(): RequestOverhead {
     return this.#overhead;
+  }
+
+  /** How a tool call is shown, by the tool it calls (also for calls in a resumed history). */
+  describeCall(call: ToolCall): CallDescription {
+    return this.#options.tools.describe(call);
+  }
+
+  /** The request overhead now: the tool set's definitions only change with its version. */
+  get #overhead(): RequestOverhead {
+    return { system: this.#system, tools: this.#options.tools.definitions() };
   }
 
   /** Token estimate, window, threshold and compaction state, for `/context`. */
@@ -87,10 +113,10 @@ export class Agent {
    * system prompt built afresh (project instructions re-read).
    */
   async startNewSession(): Promise<void> {
-    const system = await this.#options.reloadSystemPrompt?.() ?? this.#overhead.system;
+    const system = await this.#options.reloadSystemPrompt?.() ?? this.#system;
     this.#session.close();
     this.#session = this.#options.newSession();
-    this.#overhead = { ...this.#overhead, system };
+    this.#system = system;
   }
 
   /**
@@ -133,7 +159,8 @@ export class Agent {
     signal: AbortSignal,
     partial: { text: string },
   ): Promise<StepOutcome> {
-    const { compactor, model, onEvent } = this.#options;
+    const { compactor, model } = this.#options;
+    const onEvent = this.#options.events.emit;
     const emit = (event: AgentEvent) => {
       // The text streamed so far is abandoned: the retry streams its own.
       if (event.type === "discard_partial" || event.type === "retry") partial.text = "";
@@ -164,26 +191,29 @@ export class Agent {
 
   /** Runs each call in order; after an interruption the remaining calls are answered as interrupted. */
   async #runTools(session: Session, calls: ToolCall[], signal: AbortSignal): Promise<void> {
-    const { tools, onEvent } = this.#options;
+    const { tools } = this.#options;
+    const onEvent = this.#options.events.emit;
     for (const call of calls) {
       if (signal.aborted) {
-        session.append({ role: "tool", toolCallId: call.id, content: INTERRUPTED_RESULT });
+        session.append({
+          role: "tool",
+          toolCallId: call.id,
+          content: INTERRUPTED_RESULT,
+          isError: true,
+        });
         continue;
       }
-      onEvent({ type: "tool_start", call });
+      onEvent({ type: "tool_start", call, description: tools.describe(call) });
       const result = await tools.execute(
         call,
         signal,
         (text) => onEvent({ type: "tool_output", call, text }),
       );
       const content = signal.aborted ? `${result.content}\n${INTERRUPTED_RESULT}` : result.content;
-      session.append({ role: "tool", toolCallId: call.id, content });
-      onEvent({
-        type: "tool_end",
-        call,
-        ok: result.ok && !signal.aborted,
-        summary: result.summary,
-      });
+      const isError = result.isError || signal.aborted;
+      session.append({ role: "tool", toolCallId: call.id, content, isError });
+      const { summary, details } = result;
+      onEvent({ type: "tool_end", call, isError, summary, ...(details ? { details } : {}) });
     }
     signal.throwIfAborted();
   }

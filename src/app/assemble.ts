@@ -1,5 +1,5 @@
 /**
- * The one wiring of powercode's parts: config → tools → registry → chat client →
+ * The one wiring of powercode's parts: config → tools → tool set → chat client →
  * compaction settings → compactor → system prompt → session → Agent. main.ts, the demo,
  * the bench and the tests all build their agent here.
  *
@@ -20,7 +20,7 @@ import {
   type RequestOverhead,
   resolveCompactionSettings,
 } from "../context/mod.ts";
-import type { EventSink, ToolCall } from "../core/mod.ts";
+import { EventChannel, type EventSink, type ToolCall } from "../core/mod.ts";
 import {
   newSession,
   openSession,
@@ -32,7 +32,8 @@ import {
   createTools,
   type CreateToolsOptions,
   type Tool,
-  ToolRegistry,
+  type ToolPolicy,
+  ToolSet,
   Workspace,
 } from "../tools/mod.ts";
 
@@ -44,7 +45,7 @@ export interface AssembleOptions {
   workspaceDir: string;
   /** Model calls allowed per task. */
   maxSteps: number;
-  /** Receives agent and compaction events (default: dropped). */
+  /** A first listener for agent and compaction events; more join through `agent.subscribe`. */
   onEvent?: EventSink;
   /** Where sessions live; without it sessions stay in memory. */
   store?: SessionStore;
@@ -56,6 +57,8 @@ export interface AssembleOptions {
   bash?: CreateToolsOptions;
   /** Replaces the standard tools, e.g. the demo's read_file alone. */
   tools?: (workspace: Workspace) => Tool[];
+  /** Decides every tool call before it runs (default: all may run). */
+  policy?: ToolPolicy;
   /** Replaces the chat client built from `config` (the tests' scripted model). */
   model?: ChatModel;
   /** Chat client options beyond the config (retries, delays, timeouts). */
@@ -66,6 +69,8 @@ export interface AssembleOptions {
 export interface Assembly {
   agent: Agent;
   workspace: Workspace;
+  /** The live tool set the agent calls through; tools added or removed go with the next request. */
+  tools: ToolSet;
   model: ChatModel;
   compactor: Compactor;
   /** The AGENTS.md read into the system prompt, when there is one. */
@@ -84,11 +89,11 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
   const report = options.report ?? (() => {});
   const { workspace, tools, warnings } = await buildTools(options);
   for (const warning of warnings) report(`⚠ ${warning}`);
-  const registry = new ToolRegistry(tools);
+  const toolSet = new ToolSet(tools, options.policy ? { policy: options.policy } : {});
   const settings = resolveCompactionSettings(config);
   // The base prompt: a large AGENTS.md is the project's matter, not the provider file's.
-  const basePrompt = buildSystemPrompt(workspace.root);
-  requireRoom(settings, { system: basePrompt, tools: registry.definitions() }, options);
+  const basePrompt = buildSystemPrompt(workspace.root, { toolGuidance: toolSet.guidance() });
+  requireRoom(settings, { system: basePrompt, tools: toolSet.definitions() }, options);
   const model = options.model ?? createChatClient({
     ...options.chat,
     baseURL: config.baseURL,
@@ -96,16 +101,17 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     model: config.model,
     ...(config.compat ? { compat: config.compat } : {}),
   });
-  const onEvent = options.onEvent ?? (() => {});
+  const events = new EventChannel();
+  if (options.onEvent) events.subscribe(options.onEvent);
   const compactor = new Compactor({
     model,
     settings,
-    onEvent,
+    onEvent: events.emit,
     summaryInConversation: config.summaryInConversation === true,
   });
   const sessionOptions = {
     model: config.model,
-    pathsOf: (call: ToolCall) => registry.pathsOf(call),
+    pathsOf: (call: ToolCall) => toolSet.pathsOf(call),
   };
   const { store } = options;
   const session = store
@@ -116,21 +122,25 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     : new Session(sessionOptions);
   const loadSystemPrompt = async () => {
     const instructions = await loadProjectInstructions(workspace);
-    return { instructions, prompt: buildSystemPrompt(workspace.root, instructions?.text) };
+    const prompt = buildSystemPrompt(workspace.root, {
+      toolGuidance: toolSet.guidance(),
+      instructions: instructions?.text,
+    });
+    return { instructions, prompt };
   };
   const { instructions, prompt } = await loadSystemPrompt();
   const agent = new Agent({
     model,
-    tools: registry,
+    tools: toolSet,
     session,
     newSession: () => store ? newSession(store, sessionOptions) : new Session(sessionOptions),
     compactor,
     systemPrompt: prompt,
     reloadSystemPrompt: async () => (await loadSystemPrompt()).prompt,
     maxSteps: options.maxSteps,
-    onEvent,
+    events,
   });
-  return { agent, workspace, model, compactor, instructions };
+  return { agent, workspace, tools: toolSet, model, compactor, instructions };
 }
 
 /** Throws when not even one message fits between the request's fixed part and the reserve. */

@@ -22,7 +22,8 @@ import { assemble } from "./assemble.ts";
 import { ConfigError, loadProviderConfig, type ProviderConfig, Redactor } from "../config/mod.ts";
 import { type Compactor, estimateTextTokens } from "../context/mod.ts";
 import type { Message } from "../core/mod.ts";
-import { PlainOutput, Renderer } from "../ui/mod.ts";
+import { createFrontEnd, type Renderer } from "../ui/mod.ts";
+import { writeTo } from "../terminal/mod.ts";
 import { createReadFileTool, type Tool, Workspace } from "../tools/mod.ts";
 
 const WORKSPACE_DIR = "workspace";
@@ -76,13 +77,6 @@ interface Demo {
 }
 
 async function run(config: ProviderConfig): Promise<number> {
-  const redactor = Redactor.forConfig(config);
-  const out = redactor.streaming(writeTo(Deno.stdout));
-  const renderer = new Renderer({
-    output: new PlainOutput({ answer: out, status: out }),
-    color: Deno.stdout.isTerminal() && !Deno.env.get("NO_COLOR"),
-    streamAnswer: true,
-  });
   await Deno.mkdir(DEMO_DIR, { recursive: true });
   // The demo's own budget replaces the provider file's; its output limit would not fit it.
   const { maxOutputTokens: _, reserveTokens: _r, keepRecentTokens: _k, ...endpoint } = config;
@@ -91,8 +85,16 @@ async function run(config: ProviderConfig): Promise<number> {
     config: { ...endpoint, ...BUDGET },
     workspaceDir: WORKSPACE_DIR,
     maxSteps: 1,
-    onEvent: redactor.events((event) => renderer.render(event)),
     tools: () => [readFile],
+  });
+  // Plain lines, also on a terminal: no task here runs under a status line.
+  const renderer = await createFrontEnd(agent, {
+    screen: false,
+    color: Deno.stdout.isTerminal() && !Deno.env.get("NO_COLOR"),
+    interactive: true,
+    redactor: Redactor.forConfig(config),
+    fullReasoning: false,
+    model: config.model,
   });
   const demo = { agent, compactor, renderer };
   renderer.line(
@@ -124,7 +126,8 @@ async function readInBlocks(agent: Agent, readFile: Tool, renderer: Renderer): P
     };
     session.append({ role: "assistant", content: `Reading block ${block}.`, toolCalls: [call] });
     const output = await readFile.execute(args, { signal });
-    session.append({ role: "tool", toolCallId: call.id, content: output.content });
+    const isError = output.isError ?? false;
+    session.append({ role: "tool", toolCallId: call.id, content: output.content, isError });
   }
 }
 
@@ -226,13 +229,6 @@ function requireWindow(config: ProviderConfig): void {
     `Cannot run the demo with model "${config.model}": it needs a context window of at least ` +
       `${BUDGET.contextWindow} tokens, the provider file says ${config.contextWindow}`,
   );
-}
-
-function writeTo(file: { writeSync(data: Uint8Array): number }): (text: string) => void {
-  return (text) => {
-    let bytes = encoder.encode(text);
-    while (bytes.length > 0) bytes = bytes.subarray(file.writeSync(bytes));
-  };
 }
 
 function fail(error: unknown, code: number): number {

@@ -5,11 +5,11 @@
  * @module
  */
 import { type Agent, isNote } from "../agent/mod.ts";
-import type { ContextStatus } from "../context/mod.ts";
 import { createCompleter, type DirEntry, type LineInput, openLineInput } from "../editor/mod.ts";
-import { buildTranscript, formatSessionsTable, type Renderer } from "../ui/mod.ts";
+import { buildTranscript, type Renderer } from "../ui/mod.ts";
 import type { SessionInfo } from "../session/mod.ts";
-import { sanitizeLine } from "../terminal/mod.ts";
+import { Boundary } from "./boundary.ts";
+import { type CommandOutcome, COMMANDS, findCommand, unknownCommand } from "./commands.ts";
 
 /** What the REPL drives. */
 export interface ReplOptions {
@@ -29,55 +29,80 @@ export interface ReplOptions {
   };
 }
 
-/** The slash commands, for Tab completion. */
-export const COMMANDS = ["/help", "/context", "/compact", "/clear", "/sessions", "/exit"];
-
-const HELP = [
-  "Type a task and press Enter. Commands:",
-  "  /help             this list",
-  "  /context          tokens in use, window, compaction threshold, messages,",
-  "                    summary",
-  "  /compact [focus]  summarize earlier messages now, optionally focused on",
-  "                    some text",
-  "  /clear            start a new session (the current one stays on disk)",
-  "  /sessions         recent sessions: id, start time, messages, first task",
-  "  /exit             leave (also: exit, quit, Ctrl+D)",
-  "Keys:",
-  "  Enter             run the task; a paste is one task, however many lines",
-  "  Alt+Enter, Ctrl+J a new line (so does a trailing \\ before Enter)",
-  "  Up/Down           earlier tasks (kept in .powercode/history)",
-  "  Tab               complete commands and workspace paths",
-  "  Ctrl+C            interrupt a running task (keys typed meanwhile are",
-  "                    dropped); clear the line; twice at an empty prompt: exit",
-  "  Ctrl+D            exit, at an empty prompt",
-  "Keys typed while a task runs wait for the next prompt.",
-].join("\n");
+/** Words that leave the REPL like `/exit`. */
+const LEAVE_WORDS = ["exit", "quit"];
 
 /**
  * Runs the REPL until EOF or exit; returns the process exit code: 0, or 1 when
- * stdin was piped and a task failed.
+ * stdin was piped and a task or command failed.
  */
 export async function runRepl(options: ReplOptions): Promise<number> {
-  const { renderer, terminal } = options;
-  let running: AbortController | undefined;
-  let exitArmed = false;
-  const { editor } = options;
-  const history = options.agent.session.history;
-  if (terminal && history.length > 0) {
-    const compactedUntil = options.agent.session.compaction?.compactedUntil ?? 0;
-    renderer.transcript(buildTranscript(history, compactedUntil));
+  const { renderer, terminal, agent } = options;
+  const boundary = new Boundary(renderer);
+  if (terminal && agent.session.history.length > 0) {
+    const compactedUntil = agent.session.compaction?.compactedUntil ?? 0;
+    const describe = agent.describeCall.bind(agent);
+    renderer.transcript(buildTranscript(agent.session.history, compactedUntil, { describe }));
   }
+  const input = await openInput(options, boundary);
+  try {
+    for (;;) {
+      const line = await input.next("> ");
+      if (line === undefined) break;
+      const text = line.trim();
+      if (text === "") continue;
+      if (LEAVE_WORDS.includes(text)) break;
+      if (await runLine(text, options, boundary) === "exit") break;
+    }
+  } finally {
+    input.close();
+  }
+  if (terminal) renderer.farewell(agent.session.id);
+  return boundary.failed && !terminal ? 1 : 0;
+}
+
+/** Runs one line of input behind the boundary: a slash command, or else a task. */
+async function runLine(
+  text: string,
+  options: ReplOptions,
+  boundary: Boundary,
+): Promise<CommandOutcome> {
+  const { agent, renderer, listSessions } = options;
+  if (!text.startsWith("/")) {
+    return await boundary.run(async (signal) => {
+      renderer.startTask();
+      const result = await agent.run(text, signal);
+      renderer.finish(result);
+      if (result.status !== "done") boundary.fail();
+    });
+  }
+  const found = findCommand(COMMANDS, text);
+  if (!found) return renderer.line(unknownCommand(text));
+  const context = { agent, renderer, listSessions };
+  return await boundary.run((signal) => found.command.run(found.args, { ...context, signal }));
+}
+
+/**
+ * The line input: Ctrl+C aborts running work (dropping keys typed ahead), clears typed
+ * text, or at an empty prompt hints and then, pressed again, exits.
+ */
+async function openInput(
+  options: ReplOptions,
+  boundary: Boundary,
+): Promise<Pick<LineInput, "next" | "close">> {
+  const { renderer, terminal, editor } = options;
+  let exitArmed = false;
   let opened: LineInput | undefined;
   const input = opened = await openLineInput({
     terminal,
-    history: history.flatMap((message) =>
+    history: options.agent.session.history.flatMap((message) =>
       message.role === "user" && !isNote(message.content) ? [message.content] : []
     ).reverse(),
     onInterrupt: () => {
       const input = opened;
-      if (running) {
+      if (boundary.busy) {
         input?.discardQueued();
-        return running.abort();
+        return boundary.abort();
       }
       if (!input) return;
       if (input.pendingText() !== "") return input.clearLine();
@@ -91,93 +116,20 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         editor: {
           ...editor,
           complete: createCompleter({
-            commands: COMMANDS,
+            commands: COMMANDS.map((command) => command.name),
             ...(editor.listDir ? { listDir: editor.listDir } : {}),
           }),
         },
       }
       : {}),
   });
-  let failed = false;
-  const guard = async (work: (signal: AbortSignal) => Promise<void>) => {
-    running = new AbortController();
-    try {
-      await work(running.signal);
-    } finally {
-      running = undefined;
-      renderer.endTask();
-    }
-  };
-  try {
-    for (;;) {
-      const line = await input.next("> ");
-      if (line === undefined) break;
+  return {
+    // A line read disarms the exit, so that a later Ctrl+C hints again.
+    next: async (prompt) => {
+      const line = await input.next(prompt);
       exitArmed = false;
-      const text = line.trim();
-      if (text === "") continue;
-      if (["exit", "quit", "/exit"].includes(text)) break;
-      if (text.startsWith("/")) {
-        await guard((signal) => runCommand(text, options, signal));
-        continue;
-      }
-      await guard(async (signal) => {
-        renderer.startTask();
-        const result = await options.agent.run(text, signal);
-        renderer.finish(result);
-        if (result.status !== "done") failed = true;
-      });
-    }
-  } finally {
-    input.close();
-  }
-  if (terminal) renderer.farewell(options.agent.session.id);
-  return failed && !terminal ? 1 : 0;
-}
-
-async function runCommand(text: string, options: ReplOptions, signal: AbortSignal): Promise<void> {
-  const [command = "", ...rest] = text.split(/\s+/);
-  const { renderer, agent } = options;
-  switch (command) {
-    case "/help":
-      return renderer.line(HELP);
-    case "/context":
-      return renderer.line(describeContext(agent.context()));
-    case "/compact": {
-      renderer.startTask("compacting");
-      try {
-        await agent.compact(rest.join(" "), signal);
-      } catch (error) {
-        if (!signal.aborted) throw error;
-        renderer.line("⏹ Compaction interrupted; nothing changed");
-      } finally {
-        renderer.endTask();
-      }
-      return;
-    }
-    case "/clear": {
-      await agent.startNewSession();
-      return renderer.line("Started a new session; the previous one stays in .powercode/sessions/");
-    }
-    case "/sessions":
-      return renderer.line(
-        formatSessionsTable(await options.listSessions(10), {
-          currentId: agent.session.id,
-          width: renderer.width,
-        }),
-      );
-    default:
-      return renderer.line(`Unknown command "${sanitizeLine(command)}": type /help for the list`);
-  }
-}
-
-function describeContext(status: ContextStatus): string {
-  const summary = status.summary
-    ? `yes, covering messages before #${status.compactedUntil}`
-    : "none";
-  return [
-    `Context: approx ${status.estimatedTokens} tokens in use of ${status.contextWindow}`,
-    `  compaction threshold: ${status.threshold} tokens`,
-    `  messages in history: ${status.messages}`,
-    `  summary: ${summary}`,
-  ].join("\n");
+      return line;
+    },
+    close: () => input.close(),
+  };
 }

@@ -5,6 +5,7 @@
  * @module
  */
 import type { ToolCall } from "./messages.ts";
+import type { CallDescription, ToolDetails } from "./tool_result.ts";
 
 /** Why a compaction runs. */
 export type CompactionReason = "automatic" | "manual" | "overflow";
@@ -34,11 +35,31 @@ export type AgentEvent =
   | { type: "text"; text: string }
   | { type: "reasoning"; text: string }
   | { type: "discard_partial" }
-  | { type: "tool_start"; call: ToolCall }
-  /** Live output of a running tool (bash), for the terminal only. */
+  | { type: "tool_start"; call: ToolCall; description: CallDescription }
+  /** Live output of a running tool (a command's), for the terminal only. */
   | { type: "tool_output"; call: ToolCall; text: string }
-  | { type: "tool_end"; call: ToolCall; ok: boolean; summary: string }
+  | { type: "tool_end"; call: ToolCall; isError: boolean; summary: string; details?: ToolDetails }
   | { type: "retry"; attempt: number; delayMs: number; reason: string };
 
 /** Receives events as they happen. */
 export type EventSink = (event: AgentEvent) => void;
+
+/**
+ * One stream of events that listeners join and leave: the agent and its compactor emit
+ * into it, the front end and tests listen.
+ */
+export class EventChannel {
+  #listeners = new Set<EventSink>();
+
+  /** Delivers `event` to every listener, in the order they joined. */
+  readonly emit: EventSink = (event) => {
+    for (const listener of this.#listeners) listener(event);
+  };
+
+  /** Adds `listener`; returns the function that removes it again. */
+  subscribe(listener: EventSink): () => void {
+    const own: EventSink = (event) => listener(event);
+    this.#listeners.add(own);
+    return () => this.#listeners.delete(own);
+  }
+}

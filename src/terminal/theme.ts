@@ -1,6 +1,6 @@
 /**
- * The colours and text styles of powercode's screen, as SGR sequences, or none.
- * Independent of @std/fmt's global colour switch so that each renderer decides for itself.
+ * The colours and text styles of powercode's output, as SGR sequences, or none: the one
+ * colour system, chosen per output rather than by a global switch.
  *
  * @module
  */

@@ -6,7 +6,7 @@
  */
 import { fitWidth, textWidth } from "./width.ts";
 
-/** Turns plain text into styled text (adds colour codes), e.g. `bold` from @std/fmt. */
+/** Turns plain text into styled text (adds colour codes), e.g. a theme's `bold`. */
 export type Style = (text: string) => string;
 
 /** A piece of text with one style. */

@@ -1,12 +1,10 @@
 /**
- * powercode's views and wording: the renderer of agent events, tool and task views,
- * transcripts and tables.
+ * powercode's views and wording: the one front end (output, renderer, redaction), the
+ * renderer of agent events, tool and task views, transcripts and tables.
  *
  * @module
  */
-export { PlainOutput } from "./plain_output.ts";
+export { createFrontEnd, type FrontEndOptions, type Watched } from "./front_end.ts";
 export { Renderer } from "./renderer.ts";
 export { formatSessionsTable } from "./sessions_table.ts";
-export { type TaskOutput } from "./task_view.ts";
 export { buildTranscript } from "./transcript.ts";
-export { createOutput, type OutputOptions } from "./output.ts";

@@ -4,11 +4,11 @@
  *
  * @module
  */
-import { sanitize } from "../terminal/mod.ts";
-import type { TaskOutput, TaskStatus } from "./task_view.ts";
+import { sanitize, type Writer } from "../terminal/mod.ts";
+import type { TaskOutput, TaskStatus } from "./task_output.ts";
 
-/** Where plain text goes. */
-export type Writer = (text: string) => void;
+/** Pipes have no width: tables and cut lines are laid out for this many columns. */
+const PIPE_COLUMNS = 80;
 
 /**
  * Writes streamed answer text to `answer` and lines to `status` (which may be the same
@@ -40,12 +40,32 @@ export class PlainOutput implements TaskOutput {
   /** Nothing to show: no live rows on a pipe. */
   tail(_rows: string[]): void {}
 
+  /** Only `brief`, if any: the details are for a live terminal. */
+  detail(_rows: () => string[], brief?: string): void {
+    if (brief !== undefined) this.line(brief);
+  }
+
+  /** A line like any other: nothing on a pipe is redrawn. */
+  notice(row: (width: number) => string): void {
+    this.line(row(PIPE_COLUMNS));
+  }
+
+  /** `row` unchanged: a pipe does not wrap. */
+  fit(row: string): string {
+    return row;
+  }
+
+  /** `text` whole: a pipe does not wrap. */
+  wrap(text: string): string[] {
+    return [text];
+  }
+
   /** Nothing to show: reasoning stays off pipes and `-p` output. */
   reasoning(_chunk: string): void {}
 
-  /** Pipes have no width: tables and cut lines are laid out for 80 columns. */
+  /** Pipes have no width: tables are laid out for 80 columns. */
   width(): number {
-    return 80;
+    return PIPE_COLUMNS;
   }
 
   /** Writes answer text as it comes, sanitized. */

@@ -5,20 +5,12 @@
  *
  * @module
  */
-import { bold, cyan, dim, green, red, setColorEnabled, yellow } from "@std/fmt/colors";
 import type { TaskResult } from "../agent/mod.ts";
-import type { AgentEvent, ToolCall } from "../core/mod.ts";
+import type { AgentEvent, CallDescription, EventSink, ToolCall, ToolDetails } from "../core/mod.ts";
 import type { TranscriptEntry } from "./transcript.ts";
-import {
-  createTheme,
-  sanitize,
-  sanitizeLine,
-  type Theme,
-  truncateWidth,
-  wrapText,
-} from "../terminal/mod.ts";
+import { createTheme, sanitize, sanitizeLine, type Theme, truncateWidth } from "../terminal/mod.ts";
 import { formatContext } from "./status_line.ts";
-import type { TaskOutput } from "./task_view.ts";
+import type { TaskOutput } from "./task_output.ts";
 import { compactionEndLine, compactionStartLine } from "./compaction_lines.ts";
 import { commandResult, describeCall, editDiff, OutputTail, tailRows } from "./tool_view.ts";
 import { transcriptLine } from "./transcript_view.ts";
@@ -39,49 +31,47 @@ export interface RendererOptions {
   streamAnswer: boolean;
   /** The model's name, for the status line. */
   model?: string;
+  /** The context use now, for the status line and the line after each task. */
+  context?: () => ContextUse;
   /**
-   * A live terminal: a running command's output, its line count and duration, edit
-   * diffs, and after each task a dim line with the context use.
+   * Stands between the events given to {@linkcode Renderer.sink} and `render` (redaction);
+   * what it holds back is flushed when a task ends.
    */
-  screen?: boolean;
-  /** Called when a task ends, before its last output (releases text held for redaction). */
-  beforeEnd?: () => void;
+  filter?: (render: EventSink) => EventSink & { flush(): void };
 }
 
 /** The tool call running now. */
 interface Running {
-  call: ToolCall;
   started: number;
   tail: OutputTail;
 }
 
-const NONZERO_EXIT = /^exit [1-9]\d*$/;
-
 /** Turns events into output; one instance per program run. */
 export class Renderer {
   #options: RendererOptions;
-  #context: (() => ContextUse) | undefined;
+  #sink: EventSink & { flush(): void };
   #writing = false;
   #theme: Theme;
   #running: Running | undefined;
   /** A retry line shown in place on a terminal, removed by the next event. */
   #retrying = false;
 
-  /** Creates a renderer; enables or disables colours globally for this process. */
+  /** Creates a renderer. */
   constructor(options: RendererOptions) {
     this.#options = options;
     this.#theme = createTheme(options.color);
-    setColorEnabled(options.color);
+    const render = (event: AgentEvent) => this.render(event);
+    this.#sink = options.filter?.(render) ?? Object.assign(render, { flush() {} });
   }
 
-  /** Where the status line and the line after each task read the context use. */
-  watchContext(context: () => ContextUse): void {
-    this.#context = context;
+  /** The listener to give the agent: events pass the filter, then {@linkcode render}. */
+  get sink(): EventSink {
+    return this.#sink;
   }
 
   /** A task (or a command such as /compact) begins: the status line appears. */
   startTask(activity = "thinking"): void {
-    const use = this.#context?.();
+    const use = this.#options.context?.();
     this.#writing = false;
     this.#options.output.start({
       model: this.#options.model ?? "",
@@ -92,13 +82,14 @@ export class Renderer {
   /** Renders one event. */
   render(event: AgentEvent): void {
     const output = this.#options.output;
+    const { yellow, green } = this.#theme;
     if (this.#retrying && event.type !== "retry") {
       this.#retrying = false;
       output.tail([]);
     }
     switch (event.type) {
       case "thinking": {
-        const use = this.#context?.();
+        const use = this.#options.context?.();
         if (use) output.context(use.estimatedTokens);
         this.#writing = false;
         return output.activity("thinking");
@@ -109,39 +100,35 @@ export class Renderer {
         this.#writing = true;
         return output.text(event.text);
       case "reasoning":
-        // Reasoning shows progress on a live terminal only; pipes and -p carry none of it.
-        if (!this.#options.screen) return;
         output.activity("reasoning");
         return output.reasoning(event.text);
       case "discard_partial":
         if (!this.#options.streamAnswer) return;
         return this.line(yellow("(partial answer discarded, retrying)"));
       case "tool_start":
-        this.#running = { call: event.call, started: Date.now(), tail: new OutputTail() };
+        this.#running = { started: Date.now(), tail: new OutputTail() };
         output.activity(`running ${sanitizeLine(event.call.name)}`);
-        return this.#toolLine(event.call);
+        return this.#toolLine(event.call, event.description);
       case "tool_output": {
         const tail = this.#running?.tail;
         tail?.push(event.text);
-        if (tail && this.#options.screen) output.tail(tailRows(tail, output.width(), this.#theme));
+        if (tail) output.tail(tailRows(tail, output.width(), this.#theme));
         return;
       }
       case "tool_end":
-        return this.#toolEnd(event.call, event.ok, event.summary);
+        return this.#toolEnd(event.isError, event.summary, event.details);
       case "retry": {
         const wait = `; retrying in ${
           (event.delayMs / 1000).toFixed(1)
         } s (attempt ${event.attempt})`;
         const reason = sanitizeLine(event.reason.split("\n")[0] ?? "");
-        // On a terminal the row stays one column short of the width (the live region's rule).
-        const margin = this.#options.screen ? 1 : 0;
-        const room = Math.max(20, this.width - margin - "↻ ".length - wait.length);
-        const text = `↻ ${truncateWidth(reason, room)}${wait}`;
-        if (!this.#options.screen) return this.line(yellow(text));
-        // On a terminal the retry line stays in place until the next event replaces it.
         output.activity("waiting to retry");
+        // The retry line stays in place, where the output can, until the next event.
         this.#retrying = true;
-        return output.tail([yellow(truncateWidth(text, this.width - 1))]);
+        return output.notice((width) => {
+          const room = Math.max(20, width - "↻ ".length - wait.length);
+          return yellow(truncateWidth(`↻ ${truncateWidth(reason, room)}${wait}`, width));
+        });
       }
       case "compaction_start":
         output.activity(event.reason === "manual" ? "summarizing earlier messages" : "compacting");
@@ -165,13 +152,13 @@ export class Renderer {
   /** The last line of an interactive run: how to continue the session, if it was saved. */
   farewell(sessionId: string | undefined): void {
     if (sessionId) {
-      this.line(dim(`Session ${sanitizeLine(sessionId)} saved: powercode -c continues it`));
+      this.line(this.dim(`Session ${sanitizeLine(sessionId)} saved: powercode -c continues it`));
     }
   }
 
   /** Redraws a resumed conversation compactly (see {@linkcode buildTranscript}). */
   transcript(entries: readonly TranscriptEntry[]): void {
-    for (const entry of entries) this.line(transcriptLine(entry));
+    for (const entry of entries) this.line(transcriptLine(entry, this.#theme));
   }
 
   /** Renders how a task ended; the status line goes. */
@@ -181,11 +168,11 @@ export class Renderer {
       case "done":
         break;
       case "interrupted":
-        this.line(yellow("⏹ Interrupted; the session is kept, type the next task"));
+        this.line(this.#theme.yellow("⏹ Interrupted; the session is kept, type the next task"));
         break;
       case "failed":
       case "step_limit":
-        this.#styled(`✗ ${sanitize(result.error)}`, red);
+        this.failure(result.error);
         break;
       default: {
         const unknown: never = result;
@@ -197,9 +184,14 @@ export class Renderer {
 
   /** Ends a task or command without an outcome line: the status line goes. */
   endTask(): void {
-    this.#options.beforeEnd?.();
+    this.#sink.flush();
     this.#retrying = false;
     this.#options.output.stop();
+  }
+
+  /** One `✗ message` line, for work that failed (`message` from outside: it is sanitized). */
+  failure(message: string): void {
+    this.#styled(`✗ ${sanitize(message)}`, this.#theme.red);
   }
 
   /**
@@ -211,54 +203,52 @@ export class Renderer {
   }
 
   /**
-   * Prints a line of powercode's own wording in one colour: on a terminal word-wrapped to its
-   * width (the terminal would break words), on pipes unchanged.
+   * Prints a line of powercode's own wording in one colour, laid out by the output (a
+   * terminal word-wraps it to its width, since the terminal itself would break words).
    */
   #styled(text: string, style: (text: string) => string): void {
-    if (!this.#options.screen) return this.line(style(text));
-    const rows = text.split("\n").flatMap((line) => wrapText(line, this.width - 1));
-    this.line(rows.map(style).join("\n"));
+    this.line(this.#options.output.wrap(text).map(style).join("\n"));
   }
 
-  /** `● name argument`: on a terminal cut to its width, so it never wraps mid-word. */
-  #toolLine(call: ToolCall): void {
+  /** `● name argument`, cut by the output where it would wrap mid-word. */
+  #toolLine(call: ToolCall, description: CallDescription): void {
+    const { cyan, bold, dim } = this.#theme;
     const name = sanitizeLine(call.name);
-    if (!this.#options.screen) {
-      return this.line(`${cyan("●")} ${bold(name)} ${describeCall(call, dim)}`);
-    }
     const head = `● ${name} `;
-    const argument = describeCall(call, (text) => text);
-    const shown = truncateWidth(`${head}${argument}`, this.width - 1).slice(head.length);
-    const malformed = argument.startsWith("(malformed");
+    const argument = describeCall(description, (text) => text);
+    const shown = this.#options.output.fit(`${head}${argument}`).slice(head.length);
+    const malformed = description.kind === "malformed";
     this.line(`${cyan("●")} ${bold(name)} ${malformed ? dim(shown) : shown}`);
   }
 
   /** Dims text, for hints. */
   dim(text: string): string {
-    return dim(text);
+    return this.#theme.dim(text);
   }
 
-  #toolEnd(call: ToolCall, ok: boolean, summary: string): void {
+  /** The result line, drawn by the kind of the details: a command's output, an edit's diff. */
+  #toolEnd(isError: boolean, summary: string, details: ToolDetails | undefined): void {
     const output = this.#options.output;
     const running = this.#running;
     this.#running = undefined;
     output.tail([]);
-    const passed = ok && !NONZERO_EXIT.test(summary);
-    if (this.#options.screen && running && call.name === "bash") {
+    const { green, red } = this.#theme;
+    const line = `  ${isError ? red("✗") : green("✓")} ${sanitizeLine(summary)}`;
+    if (running && details?.kind === "command") {
       const ms = Date.now() - running.started;
-      const result = { ok: passed, summary, ms, tail: running.tail };
-      return this.line(commandResult(result, output.width(), this.#theme).join("\n"));
+      const result = { ok: !isError, summary, ms, tail: running.tail };
+      return output.detail(() => commandResult(result, output.width(), this.#theme), line);
     }
-    this.line(`  ${passed ? green("✓") : red("✗")} ${sanitizeLine(summary)}`);
-    if (this.#options.screen && passed && call.name === "edit_file") {
-      const diff = editDiff(call, output.width(), this.#theme);
-      if (diff.length > 0) this.line(diff.join("\n"));
+    this.line(line);
+    if (!isError && details?.kind === "edit") {
+      output.detail(() => editDiff(details, output.width(), this.#theme));
     }
   }
 
   #printContext(): void {
-    const use = this.#context?.();
-    if (!this.#options.screen || !use) return;
-    this.line(dim(`context ${formatContext(use.estimatedTokens, use.contextWindow)}`));
+    const use = this.#options.context?.();
+    if (!use) return;
+    const text = `context ${formatContext(use.estimatedTokens, use.contextWindow)}`;
+    this.#options.output.detail(() => [this.#theme.dim(text)]);
   }
 }

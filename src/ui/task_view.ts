@@ -13,8 +13,11 @@ import {
   type RegionIo,
   type TextStream,
   type Theme,
+  truncateWidth,
+  wrapText,
 } from "../terminal/mod.ts";
 import { formatStatusLine } from "./status_line.ts";
+import type { TaskOutput, TaskStatus } from "./task_output.ts";
 
 /** How the view draws. */
 export interface TaskViewOptions {
@@ -35,35 +38,6 @@ export interface TaskViewOptions {
 
 /** Live rows of reasoning shown while it streams, when collapsed. */
 const REASONING_PREVIEW_ROWS = 3;
-
-/** The status line's fixed parts for one task. */
-export interface TaskStatus {
-  model: string;
-  contextTokens?: number;
-  contextWindow?: number;
-}
-
-/** Where a renderer's output goes: a live terminal view, or plain writers for pipes. */
-export interface TaskOutput {
-  /** A task begins (`activity`: what the status line says first). */
-  start(status: TaskStatus, activity?: string): void;
-  /** What is happening now, e.g. "running bash". */
-  activity(text: string): void;
-  /** The context use in tokens, as last estimated. */
-  context(tokens: number): void;
-  /** Streamed answer text from the model (unsanitized). */
-  text(chunk: string): void;
-  /** Streamed reasoning from the model (unsanitized), shown dim where shown at all. */
-  reasoning(chunk: string): void;
-  /** One or more finished, safe lines. */
-  line(text: string): void;
-  /** Live rows above the status line (a running command's output); [] removes them. */
-  tail(rows: string[]): void;
-  /** Columns available for a row. */
-  width(): number;
-  /** The task ended. */
-  stop(): void;
-}
 
 const DEFAULT_ROWS = 24;
 
@@ -138,6 +112,27 @@ export class TaskView implements TaskOutput {
   tail(rows: string[]): void {
     this.#tail = rows;
     this.#redraw();
+  }
+
+  /** Prints the rows, if any. */
+  detail(rows: () => string[], _brief?: string): void {
+    const shown = rows();
+    if (shown.length > 0) this.line(shown.join("\n"));
+  }
+
+  /** Shows the row in place of the live rows until they change. */
+  notice(row: (width: number) => string): void {
+    this.tail([row(this.#rowWidth())]);
+  }
+
+  /** `row` cut to the width, so that the terminal never wraps it. */
+  fit(row: string): string {
+    return truncateWidth(row, this.#rowWidth());
+  }
+
+  /** Each line of `text` word-wrapped to the width (the terminal would break words). */
+  wrap(text: string): string[] {
+    return text.split("\n").flatMap((line) => wrapText(line, this.#rowWidth()));
   }
 
   /** The terminal's width. */
@@ -217,6 +212,11 @@ export class TaskView implements TaskOutput {
     return this.#options.markdown
       ? new MarkdownStream({ width, color: this.#options.color })
       : new PlainStream(width);
+  }
+
+  /** Rows stay one column short of the width (the live region's rule). */
+  #rowWidth(): number {
+    return this.#options.io.columns() - 1;
   }
 
   #now(): number {

@@ -4,13 +4,13 @@
  *
  * @module
  */
-import { bold, cyan, dim, green, red } from "@std/fmt/colors";
 import type { TranscriptEntry } from "./transcript.ts";
-import { sanitize, sanitizeLine } from "../terminal/mod.ts";
+import { sanitize, sanitizeLine, type Theme } from "../terminal/mod.ts";
 import { describeCall } from "./tool_view.ts";
 
-/** One entry as terminal lines (colours as set for @std/fmt by the renderer). */
-export function transcriptLine(entry: TranscriptEntry): string {
+/** One entry as terminal lines, in the colours of `theme`. */
+export function transcriptLine(entry: TranscriptEntry, theme: Theme): string {
+  const { bold, cyan, dim, green, red } = theme;
   switch (entry.kind) {
     case "summary":
       return dim(`── the ${entry.messages} messages above are summarized for the model ──`);
@@ -24,7 +24,7 @@ export function transcriptLine(entry: TranscriptEntry): string {
         : `${sanitize(entry.text)}\n${dim(`  … ${entry.moreLines} more lines`)}`;
     case "tool":
       return `${cyan("●")} ${bold(sanitizeLine(entry.call.name))} ${
-        describeCall(entry.call, dim)
+        describeCall(entry.description, dim)
       } ${entry.ok ? green("✓") : red("✗")}`;
     case "note":
       return dim(`⏹ ${sanitize(entry.text)}`);

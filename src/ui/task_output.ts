@@ -1,0 +1,50 @@
+/**
+ * Where the renderer's output goes: the one interface of the live terminal view and of
+ * plain writers for pipes. The renderer words everything; the outputs differ in how
+ * much they show and how they lay it out, so the renderer never asks which it has.
+ *
+ * @module
+ */
+
+/** The status line's fixed parts for one task. */
+export interface TaskStatus {
+  model: string;
+  contextTokens?: number;
+  contextWindow?: number;
+}
+
+/** A live terminal view, or plain writers for pipes. */
+export interface TaskOutput {
+  /** A task begins (`activity`: what the status line says first). */
+  start(status: TaskStatus, activity?: string): void;
+  /** What is happening now, e.g. "running bash". */
+  activity(text: string): void;
+  /** The context use in tokens, as last estimated. */
+  context(tokens: number): void;
+  /** Streamed answer text from the model (unsanitized). */
+  text(chunk: string): void;
+  /** Streamed reasoning from the model (unsanitized), shown dim where shown at all. */
+  reasoning(chunk: string): void;
+  /** One or more finished, safe lines. */
+  line(text: string): void;
+  /**
+   * Rows only a live terminal shows (a command's line count and last lines, an edit's
+   * diff, the context use after a task); elsewhere `brief` instead, when given.
+   */
+  detail(rows: () => string[], brief?: string): void;
+  /**
+   * A row that stands until the next output (a retry): `row(width)` builds it at most
+   * `width` columns wide.
+   */
+  notice(row: (width: number) => string): void;
+  /** Live rows above the status line (a running command's output); [] removes them. */
+  tail(rows: string[]): void;
+  /** `row` cut to one line where a terminal would wrap it (mid-word); unchanged elsewhere. */
+  fit(row: string): string;
+  /** Plain `text` as the rows to style one by one: word-wrapped on a terminal, else whole. */
+  wrap(text: string): string[];
+  /** Columns available for a table. */
+  width(): number;
+  /** The task ended. */
+  stop(): void;
+}

@@ -1,0 +1,35 @@
+/**
+ * End-to-end: slash commands run behind the REPL's error boundary, through
+ * `deno task start` on piped stdin in a temp project.
+ */
+import { assertEquals } from "@std/assert";
+import { startFakeServer } from "./support/fake_server.ts";
+import { sequence, text } from "./support/scripts.ts";
+import { createTempProject } from "./support/project.ts";
+import { ENV, provider } from "./support/sessions.ts";
+
+Deno.test("powercode shows a command that throws as one ✗ line and runs the next queued line", async () => {
+  await using project = await createTempProject();
+  const answers = sequence([text("First."), text("Second.")]);
+  await using server = await startFakeServer({
+    handler: async (request, index) => {
+      // /clear re-reads AGENTS.md, which is by then a directory it cannot read.
+      if (index === 0) await Deno.mkdir(`${project.workspace}/AGENTS.md`);
+      return answers(request, index);
+    },
+  });
+  await project.writeProvider(provider(server.url));
+  const result = await project.run([], { stdin: "first task\n/clear\nsecond task\n", env: ENV });
+  assertEquals(result, {
+    code: 1,
+    stdout: "First.\n" +
+      '✗ Cannot read project instructions "AGENTS.md": it is a directory; list it with bash (ls)\n' +
+      "Second.\n",
+    stderr: "",
+  });
+  assertEquals(server.requests.at(-1)?.body?.messages.slice(1), [
+    { role: "user", content: "first task" },
+    { role: "assistant", content: "First." },
+    { role: "user", content: "second task" },
+  ]);
+});

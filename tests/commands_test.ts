@@ -1,0 +1,60 @@
+import { assertEquals } from "@std/assert";
+import { COMMANDS, findCommand, formatHelp, unknownCommand } from "../src/app/commands.ts";
+
+Deno.test("formatHelp() lists each command's usage and wrapped help, then the keys", () => {
+  assertEquals(
+    formatHelp(COMMANDS),
+    [
+      "Type a task and press Enter. Commands:",
+      "  /help             this list",
+      "  /context          tokens in use, window, compaction threshold, messages,",
+      "                    summary",
+      "  /compact [focus]  summarize earlier messages now, optionally focused on",
+      "                    some text",
+      "  /clear            start a new session (the current one stays on disk)",
+      "  /sessions         recent sessions: id, start time, messages, first task",
+      "  /exit             leave (also: exit, quit, Ctrl+D)",
+      "Keys:",
+      "  Enter             run the task; a paste is one task, however many lines",
+      "  Alt+Enter, Ctrl+J a new line (so does a trailing \\ before Enter)",
+      "  Up/Down           earlier tasks (kept in .powercode/history)",
+      "  Tab               complete commands and workspace paths",
+      "  Ctrl+C            interrupt a running task (keys typed meanwhile are",
+      "                    dropped); clear the line; twice at an empty prompt: exit",
+      "  Ctrl+D            exit, at an empty prompt",
+      "Keys typed while a task runs wait for the next prompt.",
+    ].join("\n"),
+  );
+});
+
+Deno.test("formatHelp() wraps a new command's help under its description column", () => {
+  const undo = {
+    name: "/undo",
+    usage: "/undo [n]",
+    help: "put back the files the last n tasks changed, newest first, and say which ones",
+    run: () => {},
+  };
+  assertEquals(formatHelp([undo]).split("\n").slice(1, 3), [
+    "  /undo [n]         put back the files the last n tasks changed, newest",
+    "                    first, and say which ones",
+  ]);
+});
+
+Deno.test("findCommand() finds a command by its name and passes the rest as arguments", () => {
+  const found = findCommand(COMMANDS, "/compact  the  failing tests");
+  assertEquals([found?.command.name, found?.args], ["/compact", "the failing tests"]);
+  assertEquals(findCommand(COMMANDS, "/help")?.args, "");
+  assertEquals(findCommand(COMMANDS, "/hel"), undefined);
+  assertEquals(unknownCommand("/nope now"), 'Unknown command "/nope": type /help for the list');
+});
+
+Deno.test("COMMANDS names the commands Tab completes, in the order /help lists them", () => {
+  assertEquals(COMMANDS.map((command) => command.name), [
+    "/help",
+    "/context",
+    "/compact",
+    "/clear",
+    "/sessions",
+    "/exit",
+  ]);
+});
