@@ -502,6 +502,7 @@ async function twoTurns(first: Reply, rules: ProviderRule[]) {
     role: "tool",
     toolCallId: call.id,
     content: "ok",
+    isError: false,
   }));
   await client.complete({ system: "s", messages: [start, message, ...results] });
   const sent = (server.requests[1]?.raw as Fields).messages as Fields[];
