@@ -6,6 +6,7 @@
  */
 import { parseToolArguments, type ToolCall } from "../core/mod.ts";
 import { fitWidth, sanitizeLine, textWidth, type Theme, truncateWidth } from "../terminal/mod.ts";
+import { changedLines } from "./line_diff.ts";
 
 /** Output lines shown while a command runs and after it ends. */
 const TAIL_LINES = 4;
@@ -84,24 +85,18 @@ export function editDiff(call: ToolCall, width: number, theme: Theme): string[] 
   if (!parsed.ok) return [];
   const { old_string: before, new_string: after } = parsed.args;
   if (typeof before !== "string" || typeof after !== "string") return [];
-  let removed = before.split("\n");
-  let added = after.split("\n");
-  while (removed.length > 1 && added.length > 1 && removed[0] === added[0]) {
-    removed = removed.slice(1);
-    added = added.slice(1);
-  }
-  while (removed.length > 1 && added.length > 1 && removed.at(-1) === added.at(-1)) {
-    removed = removed.slice(0, -1);
-    added = added.slice(0, -1);
-  }
+  const diff = changedLines(before, after, DIFF_LINES);
+  // A line longer than this cannot fit the row: sanitizing all of it is wasted work.
+  const cap = 4 * width + 8;
   const line = (sign: string, text: string, style: (text: string) => string) =>
-    style(truncateWidth(`${INDENT}${sign} ${sanitizeLine(text)}`, width - 1));
+    style(truncateWidth(`${INDENT}${sign} ${sanitizeLine(text.slice(0, cap))}`, width - 1));
   const lines = [
-    ...removed.map((text) => line("-", text, theme.red)),
-    ...added.map((text) => line("+", text, theme.green)),
+    ...diff.removed.map((text) => line("-", text, theme.red)),
+    ...diff.added.map((text) => line("+", text, theme.green)),
   ];
-  if (lines.length <= DIFF_LINES) return lines;
-  const more = lines.length - DIFF_LINES + 1;
+  const total = diff.removedCount + diff.addedCount;
+  if (total <= DIFF_LINES) return lines;
+  const more = total - DIFF_LINES + 1;
   return [...lines.slice(0, DIFF_LINES - 1), theme.dim(`${INDENT}… ${more} more lines`)];
 }
 
