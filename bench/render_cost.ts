@@ -97,8 +97,8 @@ export function renderCostSection(options: RenderCostOptions, rows: RenderCostRo
     `view (markdown, colours, a ${COLUMNS}×${ROWS} terminal, its frame limit and timer), from ` +
     `the first chunk to the end of the answer; ${options.runs} runs. Before issue 18 (commit ` +
     "1104453) the open line was rendered in full on every chunk and emphasis parsing was " +
-    "quadratic in the unmatched markers: the first 10 KB of one 24 KB line of this shape took " +
-    "19.5 s, growing with the cube of the length.",
+    "quadratic in the unmatched markers: one 24 KB line of this shape took 290 s (4-byte " +
+    "chunks, the open line's rows asked for after each), growing with the cube of its length.",
     "",
     "| Answer | Shape | Time, ms | MB/s | Written to the terminal |",
     "| ---: | --- | ---: | ---: | ---: |",
