@@ -51,7 +51,10 @@ export interface AssembleOptions {
   store?: SessionStore;
   /** Which session to open from `store` (default: a new one). */
   session?: SessionChoice;
-  /** One-line notices, in order: bash sandbox warnings, then session notices (resumed, load warnings). */
+  /**
+   * One-line notices, in order: bash sandbox warnings, session notices (resumed, load
+   * warnings), a skipped AGENTS.md (again at each new session).
+   */
   report?: (line: string) => void;
   /** How bash is set up (sandbox probe, hidden paths, unsandboxed mode). */
   bash?: CreateToolsOptions;
@@ -121,7 +124,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     })
     : new Session(sessionOptions);
   const loadSystemPrompt = async () => {
-    const instructions = await loadProjectInstructions(workspace);
+    const instructions = await loadProjectInstructions(workspace, { warn: report });
     const prompt = buildSystemPrompt(workspace.root, {
       toolGuidance: toolSet.guidance(),
       instructions: instructions?.text,
