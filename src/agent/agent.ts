@@ -18,15 +18,24 @@ import type { Session } from "../session/mod.ts";
 import { failedNote, interruptedNote, NO_REPLY } from "./task_notes.ts";
 import type { ToolRegistry } from "../tools/mod.ts";
 
+/** A model requests can go to: its profile's name, the chat model, the compactor for its window. */
+export interface ModelSlot {
+  name: string;
+  model: ChatModel;
+  compactor: Compactor;
+}
+
 /** The parts an agent works with. */
 export interface AgentOptions {
-  model: ChatModel;
+  /** The model requests go to first ({@linkcode Agent.useModel} switches). */
+  slot: ModelSlot;
+  /** The profile a session runs on until it records a switch (the provider file's default). */
+  defaultProfile: string;
   tools: ToolRegistry;
   /** The session tasks go to first. */
   session: Session;
   /** Creates the next empty session, for {@linkcode Agent.startNewSession}. */
   newSession: () => Session;
-  compactor: Compactor;
   systemPrompt: string;
   /** Builds the system prompt afresh for a new session (re-reads AGENTS.md). */
   reloadSystemPrompt?: () => Promise<string>;
@@ -46,17 +55,38 @@ export type TaskResult =
 /** The text recorded as the result of a tool call that never ran to completion. */
 export const INTERRUPTED_RESULT = "Error: interrupted by the user before this tool call finished";
 
-/** Runs tasks against its session; owns the session, the compactor and the request overhead. */
+/** Runs tasks against its session; owns the session, the model slot and the request overhead. */
 export class Agent {
   #options: AgentOptions;
   #session: Session;
   #overhead: RequestOverhead;
+  #slot: ModelSlot;
 
-  /** Creates an agent; the request overhead (system prompt, tool definitions) is built once. */
+  /**
+   * Creates an agent; the request overhead (system prompt, tool definitions) is built once.
+   * A session that has history and ran on another profile records the switch now.
+   */
   constructor(options: AgentOptions) {
     this.#options = options;
     this.#session = options.session;
     this.#overhead = { system: options.systemPrompt, tools: options.tools.definitions() };
+    this.#slot = options.slot;
+    if (this.#session.history.length > 0) this.#recordSlot();
+  }
+
+  /** The model requests go to now. */
+  get slot(): ModelSlot {
+    return this.#slot;
+  }
+
+  /**
+   * Sends the next requests to `slot`. The switch is recorded in the session (at once when
+   * it has history, else with its first task), which makes the usage snapshot of the
+   * previous model stale, so the next request is estimated whole against the new window.
+   */
+  useModel(slot: ModelSlot): void {
+    this.#slot = slot;
+    if (this.#session.history.length > 0) this.#recordSlot();
   }
 
   /**
@@ -79,7 +109,7 @@ export class Agent {
 
   /** Token estimate, window, threshold and compaction state, for `/context`. */
   context(): ContextStatus {
-    return this.#options.compactor.status(this.#session, this.#overhead);
+    return this.#slot.compactor.status(this.#session, this.#overhead);
   }
 
   /**
@@ -88,7 +118,8 @@ export class Agent {
    */
   compact(focus: string, signal: AbortSignal): Promise<CompactionOutcome> {
     const options = { signal, ...(focus ? { focus } : {}) };
-    return this.#options.compactor.compact(this.#session, this.#overhead, options);
+    this.#recordSlot();
+    return this.#slot.compactor.compact(this.#session, this.#overhead, options);
   }
 
   /**
@@ -110,6 +141,7 @@ export class Agent {
   async run(task: string, signal: AbortSignal): Promise<TaskResult> {
     const { maxSteps } = this.#options;
     const session = this.#session;
+    this.#recordSlot();
     session.append({ role: "user", content: task });
     const partial = { text: "" };
     try {
@@ -142,7 +174,7 @@ export class Agent {
     signal: AbortSignal,
     partial: { text: string },
   ): Promise<StepOutcome> {
-    const { compactor, model } = this.#options;
+    const { compactor, model } = this.#slot;
     const onEvent = this.#options.events.emit;
     const emit = (event: AgentEvent) => {
       // The text streamed so far is abandoned: the retry streams its own.
@@ -170,6 +202,13 @@ export class Agent {
     const warning = outcome.type === "reply" && finishWarning(outcome.reply.finishReason);
     if (warning) onEvent({ type: "warning", message: warning });
     return outcome;
+  }
+
+  /** Records the current profile in the session when it is not the one the session runs on. */
+  #recordSlot(): void {
+    const session = this.#session;
+    const current = session.profile ?? this.#options.defaultProfile;
+    if (current !== this.#slot.name) session.recordProfile(this.#slot.name);
   }
 
   /** Runs each call in order; after an interruption the remaining calls are answered as interrupted. */

@@ -3,7 +3,7 @@
  *
  * @module
  */
-export { Agent, type TaskResult } from "./agent.ts";
+export { Agent, type ModelSlot, type TaskResult } from "./agent.ts";
 export { loadProjectInstructions, type ProjectInstructions } from "./project_instructions.ts";
 export { buildSystemPrompt } from "./system_prompt.ts";
 export { isNote, NO_REPLY, noteSummary } from "./task_notes.ts";

@@ -10,4 +10,11 @@ export {
   type ProviderConfig,
   refuseInsideWorkspace,
 } from "./provider_config.ts";
+export {
+  loadProviderProfiles,
+  parseProviderProfiles,
+  type ProviderProfiles,
+  SINGLE_PROFILE,
+  singleProfile,
+} from "./profiles.ts";
 export { Redactor } from "./redact.ts";

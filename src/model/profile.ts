@@ -28,6 +28,11 @@ export interface ProviderProfile {
    * Mistral's rule); other ids are rewritten to that shape on the wire, history keeps them.
    */
   toolCallIds: "any" | "alnum9";
+  /**
+   * Where the reasoning effort goes: `reasoning_effort` (OpenAI, DeepSeek, Gemini, Groq,
+   * xAI), or `reasoning.effort` (OpenRouter's `reasoning: {effort}` object).
+   */
+  reasoningEffortField: "reasoning_effort" | "reasoning.effort";
 }
 
 /** Profile fields set by hand, each replacing the detected value. */
@@ -40,6 +45,7 @@ const PROFILE_VALUES: { readonly [K in keyof ProviderProfile]: readonly Provider
   replayReasoning: [true, false],
   extraContent: [true, false],
   toolCallIds: ["any", "alnum9"],
+  reasoningEffortField: ["reasoning_effort", "reasoning.effort"],
 };
 
 /** provider.json fields that set a profile field directly, kept from before `"compat"`. */
@@ -50,21 +56,26 @@ const OPENAI_REASONING_MODEL = /(^|\/)(o1|o3|o4|gpt-5)([-.:_]|$)/i;
 /** Mistral's API, and Mistral models wherever they run (their chat template checks the ids). */
 const MISTRAL_HOST = /(^|\.)mistral\.ai$/i;
 const MISTRAL_MODEL = /(^|\/)(mistral|mixtral|codestral|devstral|magistral|ministral|pixtral)/i;
+/** OpenRouter takes the effort inside its unified `reasoning` object. */
+const OPENROUTER_HOST = /(^|\.)openrouter\.ai$/i;
 
 /**
  * The profile detected for `model` at `baseURL`: `max_completion_tokens` for OpenAI's
  * reasoning models, 9-character tool-call ids for Mistral's API and models, no cache marks,
- * reasoning and `extra_content` sent back where the reply carried them.
+ * reasoning and `extra_content` sent back where the reply carried them, the reasoning effort
+ * as `reasoning.effort` for OpenRouter and `reasoning_effort` elsewhere.
  * Contract: pure; any URL and model name give a profile.
  */
 export function detectProfile(baseURL: string, model: string): ProviderProfile {
-  const mistral = MISTRAL_HOST.test(hostOf(baseURL)) || MISTRAL_MODEL.test(model);
+  const host = hostOf(baseURL);
+  const mistral = MISTRAL_HOST.test(host) || MISTRAL_MODEL.test(model);
   return {
     outputLimitField: OPENAI_REASONING_MODEL.test(model) ? "max_completion_tokens" : "max_tokens",
     cacheControl: false,
     replayReasoning: true,
     extraContent: true,
     toolCallIds: mistral ? "alnum9" : "any",
+    reasoningEffortField: OPENROUTER_HOST.test(host) ? "reasoning.effort" : "reasoning_effort",
   };
 }
 
