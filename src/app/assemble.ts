@@ -115,11 +115,11 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
       `Unknown --model "${options.profile}": the profiles of "${profiles.configFile}" are ${names}`,
     );
   }
-  let agent: Agent | undefined;
+  const built: { agent?: Agent } = {};
   const sessionOptions = {
     // A new session's header names the model it starts on, read when its file is created.
     get model() {
-      return profiles.config(agent?.slot.name ?? profiles.defaultProfile).model;
+      return profiles.config(built.agent?.slot.name ?? profiles.defaultProfile).model;
     },
     pathsOf: (call: ToolCall) => registry.pathsOf(call),
   };
@@ -140,7 +140,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     return { instructions, prompt: buildSystemPrompt(workspace.root, instructions?.text) };
   };
   const { instructions, prompt } = await loadSystemPrompt();
-  agent = new Agent({
+  const agent = built.agent = new Agent({
     slot,
     defaultProfile: profiles.defaultProfile,
     tools: registry,
