@@ -11,6 +11,7 @@ const PLAIN: ProviderProfile = {
   outputLimitField: "max_tokens",
   cacheControl: false,
   replayReasoning: true,
+  reasoningOnToolCalls: false,
   extraContent: true,
   toolCallIds: "any",
   reasoningEffortField: "reasoning_effort",
@@ -29,7 +30,9 @@ Deno.test("detectProfile() reads the endpoint's quirks from the base URL and the
     ["https://openrouter.ai/api/v1", "anthropic/claude-sonnet-4", {
       reasoningEffortField: "reasoning.effort",
     }],
-    ["https://api.deepseek.com/v1", "deepseek-reasoner", {}],
+    ["https://api.deepseek.com/v1", "deepseek-reasoner", { reasoningOnToolCalls: true }],
+    ["https://api.moonshot.ai/v1", "kimi-k2-thinking", { reasoningOnToolCalls: true }],
+    ["http://127.0.0.1:11434/v1", "deepseek-r1:14b", {}],
     ["https://generativelanguage.googleapis.com/v1beta/openai", "gemini-2.5-pro", {}],
     ["https://api.mistral.ai/v1", "my-fine-tune", { toolCallIds: "alnum9" }],
     ["https://openrouter.ai/api/v1", "mistralai/devstral-small", {

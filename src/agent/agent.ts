@@ -15,6 +15,7 @@ import {
 } from "../context/mod.ts";
 import type { AgentEvent, EventChannel, EventSink, ToolCall } from "../core/mod.ts";
 import type { Session } from "../session/mod.ts";
+import { fitWindow } from "./fit_window.ts";
 import { failedNote, interruptedNote, NO_REPLY } from "./task_notes.ts";
 import type { ToolRegistry } from "../tools/mod.ts";
 
@@ -61,6 +62,8 @@ export class Agent {
   #session: Session;
   #overhead: RequestOverhead;
   #slot: ModelSlot;
+  /** A switch was recorded: the next request first compacts until the history fits. */
+  #fitPending = false;
 
   /**
    * Creates an agent; the request overhead (system prompt, tool definitions) is built once.
@@ -82,7 +85,8 @@ export class Agent {
   /**
    * Sends the next requests to `slot`. The switch is recorded in the session (at once when
    * it has history, else with its first task), which makes the usage snapshot of the
-   * previous model stale, so the next request is estimated whole against the new window.
+   * previous model stale, so the next request is estimated whole against the new window;
+   * before it, the history is compacted (in as many rounds as it takes) until it fits.
    */
   useModel(slot: ModelSlot): void {
     this.#slot = slot;
@@ -194,6 +198,10 @@ export class Agent {
         onRetry: (info) => emit({ type: "retry", ...info }),
       });
     };
+    if (this.#fitPending) {
+      await fitWindow(compactor, session, this.#overhead, signal);
+      this.#fitPending = false;
+    }
     const outcome = await requestStep(compactor, session, this.#overhead, {
       signal,
       onEvent: emit,
@@ -208,7 +216,9 @@ export class Agent {
   #recordSlot(): void {
     const session = this.#session;
     const current = session.profile ?? this.#options.defaultProfile;
-    if (current !== this.#slot.name) session.recordProfile(this.#slot.name);
+    if (current === this.#slot.name) return;
+    session.recordProfile(this.#slot.name);
+    this.#fitPending = true;
   }
 
   /** Runs each call in order; after an interruption the remaining calls are answered as interrupted. */

@@ -76,18 +76,18 @@ export function effortCommand(args: string, context: ModelCommandContext): void 
 
 /** The `/model` table: a `*` before the current profile, then name, model, window, effort. */
 export function formatProfiles(profiles: Profiles, current: string): string {
-  const rows = profiles.list().map((profile) => [
-    profile.name === current ? "*" : " ",
-    sanitizeLine(profile.name),
-    sanitizeLine(profile.model),
-    `${formatTokens(profile.contextWindow)} window`,
-    profile.effort ? `effort ${profile.effort}` : "",
-  ]);
-  const widths = [1, 2, 3].map((column) =>
-    Math.max(...rows.map((row) => Array.from(row[column] ?? "").length))
-  );
+  const rows = profiles.list().map((profile) => ({
+    mark: profile.name === current ? "*" : " ",
+    name: sanitizeLine(profile.name),
+    model: sanitizeLine(profile.model),
+    window: `${formatTokens(profile.contextWindow)} window`,
+    effort: profile.effort ? `  effort ${profile.effort}` : "",
+  }));
+  const width = (column: "name" | "model" | "window") =>
+    Math.max(...rows.map((row) => row[column].length));
   const lines = rows.map((row) =>
-    row.map((cell, column) => cell.padEnd(widths[column - 1] ?? 0)).join("  ").trimEnd()
+    `${row.mark} ${row.name.padEnd(width("name"))}  ${row.model.padEnd(width("model"))}  ` +
+    `${row.window.padEnd(width("window"))}${row.effort}`.trimEnd()
   );
   return [
     `Profiles in ${sanitizeLine(profiles.configFile)} (* current):`,

@@ -133,7 +133,8 @@ function toWireMessage(message: Message, profile: ProviderProfile, model: string
  * `reasoning_content`, and only where the profile sends it back; arguments that are not a
  * JSON object are sent as "{}" (the tool result already told the model), so strict servers
  * accept the history; history keeps the original. A reply another model wrote (switched
- * profiles) goes without its provider fields: no reasoning, no `extra`.
+ * profiles) goes without its provider fields: no reasoning (an empty one where the profile
+ * wants it on every tool-call turn), no `extra`.
  */
 function toWireAssistant(
   message: AssistantMessage,
@@ -143,10 +144,15 @@ function toWireAssistant(
   if (message.toolCalls.length === 0) return { role: "assistant", content: message.content };
   const own = message.model === undefined || message.model === model;
   const replay = own && profile.replayReasoning && message.replayReasoning;
+  const reasoning = replay
+    ? message.reasoning ?? ""
+    : profile.reasoningOnToolCalls
+    ? ""
+    : undefined;
   return {
     role: "assistant",
     content: message.content || null,
-    ...(replay ? { reasoning_content: message.reasoning ?? "" } : {}),
+    ...(reasoning !== undefined ? { reasoning_content: reasoning } : {}),
     tool_calls: message.toolCalls.map((call): WireToolCall => ({
       ...(own && profile.extraContent ? call.extra : {}),
       id: wireId(call.id, profile),
