@@ -11,6 +11,7 @@ export {
   refuseInsideWorkspace,
 } from "./provider_config.ts";
 export {
+  defaultConfig,
   loadProviderProfiles,
   parseProviderProfiles,
   type ProviderProfiles,

@@ -78,6 +78,16 @@ export function singleProfile(config: ProviderConfig): ProviderProfiles {
   };
 }
 
+/**
+ * The configuration of the file's default profile.
+ * Contract: throws `TypeError` only for a value `parseProviderProfiles` never returns.
+ */
+export function defaultConfig(file: ProviderProfiles): ProviderConfig {
+  const config = file.profiles.get(file.defaultProfile);
+  if (!config) throw new TypeError(`No default profile "${file.defaultProfile}" in the file`);
+  return config;
+}
+
 function readProfiles(
   data: Record<string, unknown>,
   env: EnvReader,
