@@ -111,7 +111,7 @@ Deno.test("toWireRequest() sends reasoning and extra back only to the model that
     type: "function" as const,
     function: { name: "read_file", arguments: '{"path":"a"}' },
   };
-  const signedCall = { ...wireCall, extra_content: { google: { thought_signature: "sig" } } };
+  const signedCall = { ...wireCall, "extra_content": { google: { "thought_signature": "sig" } } };
   assertEquals(turn(reasoned("m1"), "m1"), {
     role: "assistant",
     content: null,
