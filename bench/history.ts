@@ -34,7 +34,7 @@ export function taskMessages(task: number): Message[] {
         arguments: JSON.stringify({ path }),
       }],
     },
-    { role: "tool", toolCallId: `call_${label}_r`, content: code },
+    { role: "tool", toolCallId: `call_${label}_r`, content: code, isError: false },
     {
       role: "assistant",
       content: `I will add the check to compute${label}().`,
@@ -48,6 +48,7 @@ export function taskMessages(task: number): Message[] {
       role: "tool",
       toolCallId: `call_${label}_w`,
       content: `Wrote ${patch.length} bytes to ${path}`,
+      isError: false,
     },
     {
       role: "assistant",

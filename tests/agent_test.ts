@@ -5,7 +5,7 @@ import { ChatError, type ChatModel } from "../src/model/chat_model.ts";
 import type { AgentEvent } from "../src/core/events.ts";
 import { estimateRequestTokens } from "../src/context/tokens.ts";
 import { failedNote, interruptedNote, NO_REPLY } from "../src/agent/task_notes.ts";
-import type { Tool } from "../src/tools/mod.ts";
+import { defineParams, type Tool, type ToolPolicy } from "../src/tools/mod.ts";
 import { type Handler, startFakeServer } from "./support/fake_server.ts";
 import { call, ScriptedModel, type ScriptStep } from "./support/scripted_model.ts";
 import {
@@ -21,7 +21,9 @@ import {
 const WAIT_TOOL: Tool = {
   name: "wait",
   description: "Waits until interrupted",
-  params: {},
+  effect: "exec",
+  parameters: defineParams({}),
+  describe: () => "",
   execute: (_args, { signal }) =>
     new Promise((_resolve, reject) =>
       signal.addEventListener("abort", () => reject(new Error("interrupted")), { once: true })
@@ -29,16 +31,29 @@ const WAIT_TOOL: Tool = {
 };
 
 /** A tool that echoes its `text` argument. */
-const ECHO_TOOL: Tool<{ text: { type: "string"; description: string } }> = {
+const ECHO_TOOL: Tool<{ text: string }> = {
   name: "echo",
   description: "Echoes text",
-  params: { text: { type: "string", description: "What to echo" } },
+  effect: "read",
+  parameters: defineParams({ text: { type: "string", description: "What to echo" } }),
+  describe: ({ text }) => text,
   execute: ({ text }) => Promise.resolve({ content: `echo: ${text}`, summary: "echoed" }),
+};
+
+/** A tool added to the set between two tasks. */
+const SHOUT_TOOL: Tool<{ text: string }> = {
+  name: "shout",
+  description: "Shouts text",
+  effect: "read",
+  parameters: defineParams({ text: { type: "string", description: "What to shout" } }),
+  describe: ({ text }) => text,
+  execute: ({ text }) => Promise.resolve({ content: text.toUpperCase(), summary: "shouted" }),
 };
 
 interface AgentSetup {
   contextWindow?: number;
   reserveTokens?: number;
+  policy?: ToolPolicy;
   maxSteps?: number;
   model?: ChatModel;
   url?: string;
@@ -49,7 +64,7 @@ interface AgentSetup {
 async function agentWith(setup: AgentSetup) {
   const events: AgentEvent[] = [];
   const workspaceDir = await Deno.makeTempDir();
-  const { agent } = await assemble({
+  const { agent, tools } = await assemble({
     config: {
       baseURL: setup.url ?? "http://127.0.0.1:9/v1",
       apiKey: "k",
@@ -62,18 +77,19 @@ async function agentWith(setup: AgentSetup) {
     onEvent: (event) => events.push(event),
     tools: () => [WAIT_TOOL, ECHO_TOOL],
     ...(setup.model ? { model: setup.model } : {}),
+    ...(setup.policy ? { policy: setup.policy } : {}),
     chat: {
       maxRetries: setup.delays ? 2 : 0,
       delay: (ms) => (setup.delays?.push(ms), Promise.resolve()),
     },
   });
   await Deno.remove(workspaceDir);
-  return { agent, events };
+  return { agent, tools, events };
 }
 
-async function scripted(steps: ScriptStep[], maxSteps = 5) {
+async function scripted(steps: ScriptStep[], maxSteps = 5, policy?: ToolPolicy) {
   const model = new ScriptedModel(steps);
-  return { model, ...await agentWith({ model, maxSteps }) };
+  return { model, ...await agentWith({ model, maxSteps, ...(policy ? { policy } : {}) }) };
 }
 
 async function overServer(handler: Handler, setup: AgentSetup = {}) {
@@ -94,21 +110,22 @@ Deno.test("Agent.run() emits the exact event sequence of a two-step task", async
   assertEquals(events, [
     { type: "thinking" },
     { type: "text", text: "Echoing." },
-    { type: "tool_start", call: echo },
-    { type: "tool_end", call: echo, ok: true, summary: "echoed" },
+    { type: "tool_start", call: echo, description: { kind: "text", text: "hi" } },
+    { type: "tool_end", call: echo, isError: false, summary: "echoed" },
     { type: "thinking" },
     { type: "text", text: "Done: hi" },
   ]);
   assertEquals(agent.session.history, [
     { role: "user", content: "echo hi" },
     { role: "assistant", content: "Echoing.", toolCalls: [echo] },
-    { role: "tool", toolCallId: "c1", content: "echo: hi" },
+    { role: "tool", toolCallId: "c1", content: "echo: hi", isError: false },
     { role: "assistant", content: "Done: hi", toolCalls: [] },
   ]);
   assertEquals(model.requests[1]?.messages.at(-1), {
     role: "tool",
     toolCallId: "c1",
     content: "echo: hi",
+    isError: false,
   });
   assertEquals(agent.session.usage, { totalTokens: 70, historyLength: 4 });
 });
@@ -146,11 +163,12 @@ Deno.test("Agent.run() answers an unknown tool with an error result and goes on"
     role: "tool",
     toolCallId: "x",
     content: `Error: ${message}`,
+    isError: true,
   });
   assertEquals(events.find((event) => event.type === "tool_end"), {
     type: "tool_end",
     call: call("x", "delete_everything", {}),
-    ok: false,
+    isError: true,
     summary: message,
   });
 });
@@ -166,11 +184,13 @@ Deno.test("Agent.run() answers malformed JSON arguments with an error result and
     role: "tool",
     toolCallId: "m",
     content: 'Error: Cannot run echo: arguments are not valid JSON: "{\\"text\\": \\"unclosed"',
+    isError: true,
   });
   assertEquals(agent.session.history[4], {
     role: "tool",
     toolCallId: "p",
     content: 'Error: Cannot run echo: unknown argument "__proto__"',
+    isError: true,
   });
   assertEquals(model.requests.length, 3);
 });
@@ -202,8 +222,13 @@ Deno.test("Agent.run() answers every tool call when interrupted during a tool", 
   controller.abort();
   assertEquals(await running, { status: "interrupted" });
   assertEquals(agent.session.history.slice(2), [
-    { role: "tool", toolCallId: "a", content: `Error: interrupted\n${INTERRUPTED_RESULT}` },
-    { role: "tool", toolCallId: "b", content: INTERRUPTED_RESULT },
+    {
+      role: "tool",
+      toolCallId: "a",
+      content: `Error: interrupted\n${INTERRUPTED_RESULT}`,
+      isError: true,
+    },
+    { role: "tool", toolCallId: "b", content: INTERRUPTED_RESULT, isError: true },
     { role: "user", content: interruptedNote() },
   ]);
 });
@@ -333,5 +358,70 @@ Deno.test("Agent.run() keeps the partial answer of an interrupted reply, then a 
     { role: "user", content: "explain" },
     { role: "assistant", content: "The first half", toolCalls: [] },
     { role: "user", content: interruptedNote() },
+  ]);
+});
+
+Deno.test("Agent.run() sends the tool set as it is at each step: unchanged definitions byte-identical, an added tool in the next request", async () => {
+  const { server, agent, tools } = await overServer(sequence([
+    toolCalls([{ id: "e", name: "echo", args: { text: "a" } }]),
+    text("first"),
+    text("second"),
+  ]));
+  await using _ = server;
+  assertEquals(await agent.run("one", signal), { status: "done", answer: "first" });
+  tools.add(SHOUT_TOOL);
+  assertEquals(await agent.run("two", signal), { status: "done", answer: "second" });
+  const sent = server.requests.map(({ raw }) => JSON.stringify((raw as { tools: unknown }).tools));
+  assertEquals(sent.length, 3);
+  assertEquals(sent[1], sent[0]);
+  assertEquals(server.requests.map(({ body }) => body?.tools?.map((tool) => tool.function.name)), [
+    ["wait", "echo"],
+    ["wait", "echo"],
+    ["wait", "echo", "shout"],
+  ]);
+  assertEquals(JSON.parse(sent[2] ?? "").at(-1), {
+    type: "function",
+    function: {
+      name: "shout",
+      description: "Shouts text",
+      parameters: {
+        type: "object",
+        properties: { text: { type: "string", description: "What to shout" } },
+        required: ["text"],
+      },
+    },
+  });
+});
+
+Deno.test("Agent.run() answers a call the policy refuses with an error result the model reads, and goes on", async () => {
+  const policy: ToolPolicy = ({ effect }) =>
+    effect === "exec"
+      ? { kind: "refuse", reason: "commands are off in this mode; answer from what you know" }
+      : { kind: "allow" };
+  const { agent, events, model } = await scripted(
+    [
+      { toolCalls: [call("w", "wait", {}), call("e", "echo", { text: "hi" })] },
+      "Answered without waiting.",
+    ],
+    5,
+    policy,
+  );
+  assertEquals(await agent.run("wait, then echo", signal), {
+    status: "done",
+    answer: "Answered without waiting.",
+  });
+  const refusal = "Cannot run wait: commands are off in this mode; answer from what you know";
+  assertEquals(model.requests[1]?.messages.slice(-2), [
+    { role: "tool", toolCallId: "w", content: `Error: ${refusal}`, isError: true },
+    { role: "tool", toolCallId: "e", content: "echo: hi", isError: false },
+  ]);
+  assertEquals(events.filter((event) => event.type === "tool_end"), [
+    { type: "tool_end", call: call("w", "wait", {}), isError: true, summary: refusal },
+    {
+      type: "tool_end",
+      call: call("e", "echo", { text: "hi" }),
+      isError: false,
+      summary: "echoed",
+    },
   ]);
 });

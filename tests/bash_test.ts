@@ -1,8 +1,13 @@
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "@std/assert";
 import { createBashTool } from "../src/tools/bash.ts";
 import { createTools } from "../src/tools/mod.ts";
-import { probeBwrap, Sandbox, type SandboxMode } from "../src/tools/sandbox.ts";
-import type { ToolOutput } from "../src/tools/registry.ts";
+import {
+  probeBwrap,
+  READ_ONLY_UNSANDBOXED_MESSAGE,
+  Sandbox,
+  type SandboxMode,
+} from "../src/tools/sandbox.ts";
+import type { ToolOutput } from "../src/tools/tool.ts";
 import { createSandboxProject, SECRET_KEY, SECRET_SESSION } from "./support/sandbox_project.ts";
 
 const HAS_BWRAP = await probeBwrap();
@@ -66,6 +71,8 @@ Deno.test("bash() reports interleaved output and the exit code", async () => {
     assertEquals(await bash(root, { command }), {
       content: "out\nerr\nmore\nexit code 3",
       summary: "exit 3",
+      isError: true,
+      details: { kind: "command", command: command, end: { kind: "exit", code: 3 } },
     });
   });
 });
@@ -75,6 +82,12 @@ Deno.test("bash() runs in the workspace and may write there", async () => {
     assertEquals(await bash(root, { command: "pwd; echo made > made.txt" }), {
       content: `${root}\nexit code 0`,
       summary: "exit 0",
+      isError: false,
+      details: {
+        kind: "command",
+        command: "pwd; echo made > made.txt",
+        end: { kind: "exit", code: 0 },
+      },
     });
     assertEquals(await Deno.readTextFile(`${root}/made.txt`), "made\n");
   });
@@ -95,6 +108,46 @@ Deno.test("bash() cannot write outside the workspace", async () => {
   });
 });
 
+Deno.test("Sandbox.run() with a read-only workspace lets commands read it but not change it", async () => {
+  await withWorkspace(async (root) => {
+    await Deno.writeTextFile(`${root}/kept.txt`, "kept\n");
+    const sandbox = new Sandbox(root, "bwrap", { workspace: "ro" });
+    const signal = new AbortController().signal;
+    const { output, end } = await sandbox.run(
+      "exec 2>&1; cat kept.txt; echo x > f; rm kept.txt; ls",
+      {
+        timeoutMs: 10_000,
+        signal,
+      },
+    );
+    assertEquals(end, { kind: "exit", code: 0 });
+    assertEquals(
+      output.text,
+      [
+        "kept",
+        "bash: line 1: f: Read-only file system",
+        "rm: cannot remove 'kept.txt': Read-only file system",
+        "kept.txt",
+        "",
+      ].join("\n"),
+    );
+    assertEquals(await Array.fromAsync(Deno.readDir(root), (entry) => entry.name), ["kept.txt"]);
+    assertStringIncludes(
+      createBashTool(sandbox).description,
+      "Sandbox: the workspace is read-only (commands cannot change it), /tmp is private",
+    );
+    await assertRejects(
+      () =>
+        new Sandbox(root, "unsandboxed", { workspace: "ro" }).run("true", {
+          timeoutMs: 1000,
+          signal,
+        }),
+      Error,
+      READ_ONLY_UNSANDBOXED_MESSAGE,
+    );
+  });
+});
+
 Deno.test("bash() gives commands a clean environment without the API key", async () => {
   const previous = Deno.env.get("OPENAI_API_KEY");
   Deno.env.set("OPENAI_API_KEY", "sk-powercode-test-secret");
@@ -104,6 +157,8 @@ Deno.test("bash() gives commands a clean environment without the API key", async
         content: "HOME=/tmp\nLANG=C.UTF-8\nPATH=/usr/local/bin:/usr/bin:/bin\n" +
           `PWD=${root}\nSHLVL=1\nTERM=dumb\n_=/usr/bin/env\nexit code 0`,
         summary: "exit 0",
+        isError: false,
+        details: { kind: "command", command: "env | sort", end: { kind: "exit", code: 0 } },
       });
     });
   } finally {
@@ -126,6 +181,8 @@ Deno.test("bash() has no network", async () => {
         content: "bash: connect: Connection refused\n" +
           `bash: line 1: /dev/tcp/127.0.0.1/${port}: Connection refused\nexit code 1`,
         summary: "exit 1",
+        isError: true,
+        details: { kind: "command", command: command, end: { kind: "exit", code: 1 } },
       });
     } finally {
       listener.close();
@@ -143,6 +200,12 @@ Deno.test(
       assertEquals(await bash(root, { command: stubbornTree(mark), timeout_seconds: 1 }), {
         content: "(no output)\ntimed out after 1 s; the command and all its processes were killed",
         summary: "timed out",
+        isError: true,
+        details: {
+          kind: "command",
+          command: stubbornTree(mark),
+          end: { kind: "timeout", seconds: 1 },
+        },
       });
       assert(Date.now() - started < 3000, "the kill does not wait for the children");
       assertEquals(await survivors(mark), "");
@@ -171,6 +234,12 @@ Deno.test("bash() ends background processes with the command", async () => {
     assertEquals(await bash(root, { command: `sleep ${mark} & echo started` }), {
       content: "started\nexit code 0",
       summary: "exit 0",
+      isError: false,
+      details: {
+        kind: "command",
+        command: `sleep ${mark} & echo started`,
+        end: { kind: "exit", code: 0 },
+      },
     });
     assertEquals(await survivors(mark), "");
   });
@@ -184,6 +253,8 @@ Deno.test("bash() keeps the last 2000 lines with a note", async () => {
         "earlier lines were dropped. To see them, redirect the output to a file " +
         `(cmd > out.txt 2>&1) and read it with read_file]\n\n${kept}\nexit code 0`,
       summary: "exit 0",
+      isError: false,
+      details: { kind: "command", command: "seq 1 5000", end: { kind: "exit", code: 0 } },
     });
   });
 });
@@ -197,6 +268,8 @@ Deno.test("bash() keeps the last 50 KB of a long output", async () => {
         "earlier lines were dropped. To see them, redirect the output to a file " +
         `(cmd > out.txt 2>&1) and read it with read_file]\n\n${kept.join("\n")}\nexit code 0`,
       summary: "exit 0",
+      isError: false,
+      details: { kind: "command", command: command, end: { kind: "exit", code: 0 } },
     });
   });
 });
@@ -210,6 +283,8 @@ Deno.test("bash() reports an interruption before the start without running", asy
       content:
         "(no output)\ninterrupted by the user; the command and all its processes were killed",
       summary: "interrupted",
+      isError: true,
+      details: { kind: "command", command: "touch ran", end: { kind: "interrupted" } },
     });
     assertEquals(await Deno.stat(`${root}/ran`).catch(() => "absent"), "absent");
   });
@@ -269,6 +344,8 @@ Deno.test("bash() unsandboxed clears the environment", async () => {
       assertEquals(await bash(root, { command }, "unsandboxed"), {
         content: `0\n/tmp ${root}\nexit code 0`,
         summary: "exit 0",
+        isError: false,
+        details: { kind: "command", command, end: { kind: "exit", code: 0 } },
       });
     });
   } finally {

@@ -177,7 +177,7 @@ Deno.test("createChatClient() with cacheControl marks the system prompt and the 
       content: "",
       toolCalls: [{ id: "c1", name: "read_file", arguments: '{"path":"a"}' }],
     },
-    { role: "tool", toolCallId: "c1", content: "the file" },
+    { role: "tool", toolCallId: "c1", content: "the file", isError: false },
   ];
   await cached.complete({ system: "s", messages, tools: [READ_TOOL] });
   await cached.complete({

@@ -24,7 +24,7 @@ function calls(...ids: string[]): Message {
 }
 
 function result(id: string, tokens: number): Message {
-  return { role: "tool", toolCallId: id, content: text(tokens) };
+  return { role: "tool", toolCallId: id, content: text(tokens), isError: false };
 }
 
 // Estimated sizes: user(n)/reply(n) ≈ n + 5; result("cN", n) ≈ n + 8; calls(1 id) ≈ 20.

@@ -1,7 +1,7 @@
 import { assertEquals, assertRejects } from "@std/assert";
 import type { Workspace } from "../src/tools/workspace.ts";
 import { createEditFileTool } from "../src/tools/edit_file.ts";
-import type { ToolOutput } from "../src/tools/registry.ts";
+import type { ToolOutput } from "../src/tools/tool.ts";
 import { withWorkspace } from "./support/workspace.ts";
 
 function edit(
@@ -25,6 +25,13 @@ Deno.test("editFile() replaces unique text and reports the lines changed", async
     assertEquals(result, {
       content: `Edited "a.ts": replaced 1 occurrence; changed lines 5-7`,
       summary: "lines 5-7",
+      details: {
+        kind: "edit",
+        path: "a.ts",
+        occurrences: 1,
+        removed: ["  return 1;"],
+        added: ["  const two = 2;", "  return two;"],
+      },
     });
     assertEquals(
       await Deno.readTextFile(`${workspace.root}/a.ts`),
@@ -59,6 +66,13 @@ Deno.test("editFile() replaces every occurrence with replace_all", async () => {
     assertEquals(result, {
       content: `Edited "a.ts": replaced 2 occurrences; changed lines 2, 6`,
       summary: "lines 2, 6",
+      details: {
+        kind: "edit",
+        path: "a.ts",
+        occurrences: 2,
+        removed: ["return 1;"],
+        added: ["return $&;"],
+      },
     });
     assertEquals(
       await Deno.readTextFile(`${workspace.root}/a.ts`),
@@ -106,6 +120,13 @@ Deno.test("editFile() matches LF text in a CRLF file and keeps CRLF", async () =
     assertEquals(result, {
       content: `Edited "win.txt": replaced 1 occurrence; changed lines 1-2`,
       summary: "lines 1-2",
+      details: {
+        kind: "edit",
+        path: "win.txt",
+        occurrences: 1,
+        removed: ["one", "two"],
+        added: ["1", "2"],
+      },
     });
     assertEquals(await Deno.readTextFile(`${workspace.root}/win.txt`), "1\r\n2\r\nthree\r\n");
   });
@@ -117,6 +138,7 @@ Deno.test("editFile() deletes text and reports the line", async () => {
     assertEquals(await edit(workspace, { path: "a.txt", old_string: "drop\n", new_string: "" }), {
       content: `Edited "a.txt": replaced 1 occurrence; changed line 2`,
       summary: "line 2",
+      details: { kind: "edit", path: "a.txt", occurrences: 1, removed: ["drop", ""], added: [""] },
     });
     assertEquals(await Deno.readTextFile(`${workspace.root}/a.txt`), "keep\nkeep too\n");
   });

@@ -1,6 +1,7 @@
 import { assertEquals, assertRejects } from "@std/assert";
 import { createEditFileTool } from "../src/tools/edit_file.ts";
 import { createWriteFileTool } from "../src/tools/write_file.ts";
+import { Workspace } from "../src/tools/workspace.ts";
 import { createTempProject } from "./support/project.ts";
 import { text, toolCalls } from "./support/scripts.ts";
 import { ENV, provider, startScriptedServer } from "./support/sessions.ts";
@@ -41,9 +42,10 @@ Deno.test("write_file and edit_file refuse .git/hooks and .git/config, also thro
   });
 });
 
-Deno.test("write_file with allowGitHooks writes a hook", async () => {
-  await withWorkspace(async (workspace) => {
-    const write = createWriteFileTool(workspace, { allowGitHooks: true });
+Deno.test("write_file in a workspace whose git control is writable writes a hook", async () => {
+  await withWorkspace(async ({ root }) => {
+    const workspace = await Workspace.open(root, { gitControl: "writable" });
+    const write = createWriteFileTool(workspace);
     await write.execute({ path: ".git/hooks/pre-commit", content: "exit 0\n" }, { signal });
     assertEquals(await Deno.readTextFile(`${workspace.root}/.git/hooks/pre-commit`), "exit 0\n");
   });

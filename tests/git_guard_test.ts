@@ -70,12 +70,12 @@ Deno.test("Sandbox.run() keeps a .git file (a worktree's gitdir pointer) read-on
   assertEquals(await tree(project.root), [".git"]);
 });
 
-Deno.test("Sandbox.run() with allowGitHooks lets commands write hooks and config", async () => {
+Deno.test("Sandbox.run() with writable git control lets commands write hooks and config", async () => {
   await using project = await createSandboxProject();
   await fakeRepository(project);
   const command = `printf '${HOOK.replaceAll("\n", "\\n")}' > .git/hooks/pre-commit; ` +
     "echo '# more' >> .git/config";
-  assertEquals(await project.run(command, { allowGitHooks: true }), { output: "", code: 0 });
+  assertEquals(await project.run(command, { gitControl: "writable" }), { output: "", code: 0 });
   assertEquals(await Deno.readTextFile(`${project.root}/.git/hooks/pre-commit`), HOOK);
   assertEquals(
     await Deno.readTextFile(`${project.root}/.git/config`),
@@ -89,5 +89,5 @@ Deno.test("createBashTool() tells the model that git hooks and config are read-o
   const describe = (options: SandboxOptions) =>
     createBashTool(new Sandbox("/ws", "bwrap", options)).description;
   assertStringIncludes(describe({}), note);
-  assertEquals(describe({ allowGitHooks: true }).includes(".git"), false);
+  assertEquals(describe({ gitControl: "writable" }).includes(".git"), false);
 });

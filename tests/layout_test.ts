@@ -1,4 +1,5 @@
 import { assertEquals } from "@std/assert";
+import { createTools } from "../src/tools/mod.ts";
 import { importSpecifiers, LAYERS, layoutViolations } from "./support/layout.ts";
 
 const ROOT = new URL("../", import.meta.url);
@@ -23,6 +24,25 @@ async function sourceModules() {
 
 Deno.test("src/ keeps its layout: doors, layers, no cycles, openai only in model/", async () => {
   assertEquals(layoutViolations(await sourceModules()), []);
+});
+
+Deno.test("no module outside src/tools/ names a tool in a string", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const { tools } = await createTools(dir, { unsandboxedBash: true });
+    const names = new RegExp(`["'\`](${tools.map((tool) => tool.name).join("|")})["'\`]`);
+    const paths = ["main.ts", ...await typeScriptFiles("src")].filter((path) =>
+      !path.startsWith("src/tools/")
+    );
+    const naming = [];
+    for (const path of paths) {
+      const match = (await Deno.readTextFile(new URL(path, ROOT))).match(names);
+      if (match) naming.push(`${path}: ${match[0]}`);
+    }
+    assertEquals(naming, []);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("every folder of src/ is a layer with a mod.ts door", async () => {

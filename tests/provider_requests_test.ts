@@ -52,6 +52,7 @@ function toolTurn(reply: AssistantMessage): Message[] {
       role: "tool",
       toolCallId: call.id,
       content: "sunny",
+      isError: false,
     })),
   ];
 }

@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertRejects } from "@std/assert";
 import type { Workspace } from "../src/tools/workspace.ts";
 import { createReadFileTool } from "../src/tools/read_file.ts";
-import type { ToolOutput } from "../src/tools/registry.ts";
+import type { ToolOutput } from "../src/tools/tool.ts";
 import { within } from "./support/special_files.ts";
 import { withWorkspace } from "./support/workspace.ts";
 
@@ -23,6 +23,7 @@ Deno.test("readFile() returns a small file whole", async () => {
     assertEquals(await read(workspace, { path: "a.txt" }), {
       content: "one\ntwo\nthree",
       summary: "3 lines",
+      details: { kind: "read", path: "a.txt", firstLine: 1, lastLine: 3, totalLines: 3 },
     });
   });
 });
@@ -33,10 +34,12 @@ Deno.test("readFile() reads a page with offset and limit and says how to read on
     assertEquals(await read(workspace, { path: "a.txt", offset: 2, limit: 2 }), {
       content: "line 2\nline 3\n\n[Showing lines 2-3 of 5. Use offset=4 to read on]",
       summary: "lines 2-3 of 5",
+      details: { kind: "read", path: "a.txt", firstLine: 2, lastLine: 3, totalLines: 5 },
     });
     assertEquals(await read(workspace, { path: "a.txt", offset: 4 }), {
       content: "line 4\nline 5\n",
       summary: "lines 4-5 of 5",
+      details: { kind: "read", path: "a.txt", firstLine: 4, lastLine: 5, totalLines: 5 },
     });
   });
 });
@@ -47,6 +50,7 @@ Deno.test("readFile() stops at 2000 lines", async () => {
     assertEquals(await read(workspace, { path: "long.txt", limit: 5000 }), {
       content: `${numbered(1, 2000)}\n[Showing lines 1-2000 of 2500. Use offset=2001 to read on]`,
       summary: "lines 1-2000 of 2500",
+      details: { kind: "read", path: "long.txt", firstLine: 1, lastLine: 2000, totalLines: 2500 },
     });
   });
 });
@@ -58,6 +62,7 @@ Deno.test("readFile() stops at 50 KB", async () => {
     assertEquals(await read(workspace, { path: "wide.txt" }), {
       content: `${line.repeat(512)}\n[Showing lines 1-512 of 1000. Use offset=513 to read on]`,
       summary: "lines 1-512 of 1000",
+      details: { kind: "read", path: "wide.txt", firstLine: 1, lastLine: 512, totalLines: 1000 },
     });
   });
 });
@@ -69,6 +74,7 @@ Deno.test("readFile() shows the start of a line longer than 50 KB", async () => 
       content: `${"é".repeat(25600)}\n\n[Line 1 is longer than 50.0 KB: showing only its start; ` +
         `see the rest with bash (sed -n '1p' FILE | cut -b 51201-). Use offset=2 to read on]`,
       summary: "line 1 of 2",
+      details: { kind: "read", path: "min.js", firstLine: 1, lastLine: 1, totalLines: 2 },
     });
   });
 });
@@ -79,6 +85,7 @@ Deno.test("readFile() reports an empty file", async () => {
     assertEquals(await read(workspace, { path: "empty.txt" }), {
       content: "(empty file)",
       summary: "0 lines",
+      details: { kind: "read", path: "empty.txt", firstLine: 0, lastLine: 0, totalLines: 0 },
     });
   });
 });
@@ -105,6 +112,7 @@ Deno.test("readFile() counts a last line without a newline", async () => {
     assertEquals(await read(workspace, { path: "a.txt", offset: 2 }), {
       content: "two",
       summary: "line 2 of 2",
+      details: { kind: "read", path: "a.txt", firstLine: 2, lastLine: 2, totalLines: 2 },
     });
     await assertRejects(
       () => read(workspace, { path: "a.txt", offset: 3 }),
@@ -183,11 +191,13 @@ Deno.test("readFile() pages an 8 GB file at once, reading only what it returns",
       content: `${numbered(1, 2000)}\n[Showing lines 1-2000; the file is too large to count ` +
         "its lines. Use offset=2001 to read on]",
       summary: "lines 1-2000 (8.0 GB file)",
+      details: { kind: "read", path: "huge.log", firstLine: 1, lastLine: 2000 },
     });
     assertEquals(await within(2000, read(workspace, { path: "huge.log", offset: 2001 })), {
       content: `${numbered(2001, 3000)}\n[Showing lines 2001-3000; the file is too large to ` +
         "count its lines. Use offset=3001 to read on]",
       summary: "lines 2001-3000 (8.0 GB file)",
+      details: { kind: "read", path: "huge.log", firstLine: 2001, lastLine: 3000 },
     });
     await assertRejects(
       () => within(2000, read(workspace, { path: "huge.log", offset: 3001 })),
@@ -228,6 +238,13 @@ Deno.test("readFile() reads the end of a 40 MB file and counts all its lines", a
     assertEquals(await read(workspace, { path: "big.txt", offset: 1048575 }), {
       content: line.repeat(2),
       summary: "lines 1048575-1048576 of 1048576",
+      details: {
+        kind: "read",
+        path: "big.txt",
+        firstLine: 1048575,
+        lastLine: 1048576,
+        totalLines: 1048576,
+      },
     });
   });
 });

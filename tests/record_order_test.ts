@@ -20,7 +20,8 @@ const assistant = (...ids: string[]) =>
     content: "",
     toolCalls: ids.map((id) => ({ id, name: "read_file", arguments: "{}" })),
   });
-const result = (id: string) => message({ role: "tool", toolCallId: id, content: "ok" });
+const result = (id: string) =>
+  message({ role: "tool", toolCallId: id, content: "ok", isError: false });
 
 Deno.test("SessionStore.load() refuses a record that contradicts the records before it", async () => {
   await withStore(async (store, dir) => {

@@ -59,7 +59,7 @@ Deno.test("Redactor.events() redacts every event before it is shown, reasoning a
   const call = { id: "c1", name: "bash", arguments: JSON.stringify({ command: `echo ${KEY}` }) };
   sink({ type: "reasoning", text: "The key is sk-live-01" });
   sink({ type: "reasoning", text: "23456789abcdef." });
-  sink({ type: "tool_start", call });
+  sink({ type: "tool_start", call, description: { kind: "text", text: `echo ${KEY}` } });
   sink({ type: "retry", attempt: 1, delayMs: 500, reason: `401 for ${KEY}` });
   sink({ type: "text", text: `${KEY.slice(0, 4)}` });
   assertEquals(seen, [
@@ -68,6 +68,7 @@ Deno.test("Redactor.events() redacts every event before it is shown, reasoning a
     {
       type: "tool_start",
       call: { ...call, arguments: JSON.stringify({ command: "echo [redacted]" }) },
+      description: { kind: "text", text: "echo [redacted]" },
     },
     { type: "retry", attempt: 1, delayMs: 500, reason: "401 for [redacted]" },
     { type: "text", text: "sk-l" },

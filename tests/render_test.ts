@@ -43,9 +43,15 @@ function onPipe() {
 function commandTask(renderer: Renderer): void {
   const call = { id: "c", name: "bash", arguments: JSON.stringify({ command: "seq 3" }) };
   renderer.startTask();
-  renderer.render({ type: "tool_start", call });
+  renderer.render({ type: "tool_start", call, description: { kind: "text", text: "seq 3" } });
   renderer.render({ type: "tool_output", call, text: "1\n2\n3\n" });
-  renderer.render({ type: "tool_end", call, ok: true, summary: "exit 0" });
+  renderer.render({
+    type: "tool_end",
+    call,
+    isError: false,
+    summary: "exit 0",
+    details: { kind: "command", command: "seq 3", end: { kind: "exit", code: 0 } },
+  });
   renderer.finish({ status: "done", answer: "" });
 }
 
@@ -96,6 +102,7 @@ Deno.test("Renderer cuts a tool line to the terminal's width instead of letting 
   renderer.render({
     type: "tool_start",
     call: { id: "c", name: "bash", arguments: JSON.stringify({ command }) },
+    description: { kind: "text", text: command },
   });
   assertEquals(terminal.lines()[0], "● bash for i in $(seq 1 20);…");
 });

@@ -55,6 +55,30 @@ Deno.test("powercode --continue redraws the conversation; Ctrl+D leaves a fresh 
   assertEquals(await pane.end(), { dead: true, status: 0 });
 });
 
+Deno.test("powercode --continue redraws each tool call with the outcome it had", async () => {
+  await using scripted = await startScriptedServer();
+  await using project = await createTempProject();
+  await project.writeProvider(provider(scripted.server.url));
+  scripted.play([
+    toolCalls([
+      { id: "call_1", name: "bash", args: { command: "exit 3" } },
+      { id: "call_2", name: "read_file", args: { path: "missing.txt" } },
+      { id: "call_3", name: "bash", args: { command: "true" } },
+    ]),
+    text("Tried."),
+  ]);
+  await project.run([], { stdin: "try things\n", env: ENV });
+  await using pane = await startInTmux(project, { env: { NO_COLOR: "1" }, args: ["--continue"] });
+  assertEquals(screenLines(await pane.screen()).slice(-6), [
+    "› try things",
+    "● bash exit 3 ✗",
+    "● read_file missing.txt ✗",
+    "● bash true ✓",
+    "Tried.",
+    PROMPT.trim(),
+  ]);
+});
+
 Deno.test("powercode drops lines typed during a task when Ctrl+C interrupts it", async () => {
   await using scripted = await startScriptedServer();
   await using project = await createTempProject();

@@ -32,7 +32,7 @@ const CONVERSATION: Message[] = [
     content: "I will read it.",
     toolCalls: [{ id: "c1", name: "read_file", arguments: '{"path":"notes.md"}' }],
   },
-  { role: "tool", toolCallId: "c1", content: "line 1\nline 2" },
+  { role: "tool", toolCallId: "c1", content: "line 1\nline 2", isError: false },
   {
     role: "assistant",
     content: "",
@@ -45,8 +45,8 @@ const CONVERSATION: Message[] = [
       { id: "c3", name: "bash", arguments: '{"command":"deno test","timeout_seconds":60}' },
     ],
   },
-  { role: "tool", toolCallId: "c2", content: "ok" },
-  { role: "tool", toolCallId: "c3", content: "exit 0" },
+  { role: "tool", toolCallId: "c2", content: "ok", isError: false },
+  { role: "tool", toolCallId: "c3", content: "exit 0", isError: false },
   { role: "assistant", content: "Done.", toolCalls: [] },
 ];
 
@@ -75,7 +75,7 @@ function step(index: number, resultChars: number): Message[] {
       content: "",
       toolCalls: [{ id, name: "read_file", arguments: `{"path":"${id}.txt"}` }],
     },
-    { role: "tool", toolCallId: id, content: `${id}:` + "r".repeat(resultChars) },
+    { role: "tool", toolCallId: id, content: `${id}:` + "r".repeat(resultChars), isError: false },
   ];
 }
 

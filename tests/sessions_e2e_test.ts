@@ -283,7 +283,7 @@ Deno.test("powercode /clear starts a new session file and /sessions lists id, ti
   assertEquals(Object.keys(first ?? {}).sort(), ["created", "id", "model", "type", "version"]);
   assertEquals({ ...first, created: "" }, {
     type: "session",
-    version: 1,
+    version: 2,
     id: fresh,
     created: "",
     model: "fake-model",

@@ -22,7 +22,7 @@ Deno.test("SessionStore.create() writes the header line before returning", async
     assertEquals(file.path, `${dir}/${file.id}.jsonl`);
     const [header] = lines(file.path);
     const { created } = header as { created: unknown };
-    assertEquals(header, { type: "session", version: 1, id: file.id, created, model: "gpt-test" });
+    assertEquals(header, { type: "session", version: 2, id: file.id, created, model: "gpt-test" });
     assertEquals(typeof created === "string" && created >= before && created <= now(), true);
     assertEquals(Deno.readTextFileSync(file.path).endsWith("}\n"), true);
   });
@@ -79,7 +79,12 @@ Deno.test("SessionStore.load() round-trips every record type into an equal Sessi
       content: "",
       toolCalls: [{ id: "c1", name: "read_file", arguments: '{"path":"notes.md"}' }],
     });
-    original.append({ role: "tool", toolCallId: "c1", content: 'line 1\n"quoted" ünïcode' });
+    original.append({
+      role: "tool",
+      toolCallId: "c1",
+      content: 'line 1\n"quoted" ünïcode',
+      isError: false,
+    });
     original.recordUsage({ totalTokens: 120, historyLength: 3 });
     original.applyCompaction({ summary: "Read notes.md.", compactedUntil: 2 }, {
       tokensBefore: 120,
@@ -168,6 +173,90 @@ Deno.test("SessionStore.load() rejects a malformed line with its file and number
   });
 });
 
+/** An assistant message calling tools `ids`, as a session line. */
+function callsLine(...ids: string[]): string {
+  const toolCalls = ids.map((id) => ({ id, name: "t", arguments: "{}" }));
+  return JSON.stringify({
+    type: "message",
+    message: { role: "assistant", content: "", toolCalls },
+  });
+}
+
+/** A tool result as a session line, with `isError` only when given. */
+function resultLine(id: string, content: string, isError?: boolean): string {
+  const message = {
+    role: "tool",
+    toolCallId: id,
+    content,
+    ...(isError === undefined ? {} : { isError }),
+  };
+  return JSON.stringify({ type: "message", message });
+}
+
+Deno.test("SessionStore writes whether a tool call failed (version 2) and reads it back", async () => {
+  await withStore(async (store) => {
+    const file = store.create({ model: "m" });
+    const records: SessionRecord[] = [
+      {
+        type: "message",
+        message: {
+          role: "assistant",
+          content: "",
+          toolCalls: [
+            { id: "a", name: "t", arguments: "{}" },
+            { id: "b", name: "t", arguments: "{}" },
+          ],
+        },
+      },
+      {
+        type: "message",
+        message: { role: "tool", toolCallId: "a", content: "exit code 3", isError: true },
+      },
+      {
+        type: "message",
+        message: { role: "tool", toolCallId: "b", content: "Error: x", isError: false },
+      },
+    ];
+    for (const record of records) file.write(record);
+    file.close();
+    const [header, ...written] = lines(file.path);
+    assertEquals((header as { version: number }).version, 2);
+    assertEquals(written, records);
+    const loaded = await store.load(file.id);
+    loaded.file.close();
+    assertEquals(loaded.records, records);
+  });
+});
+
+Deno.test("SessionStore.load() derives isError of version 1 tool results from their text, and requires it in version 2", async () => {
+  await withStore(async (store, dir) => {
+    const body = [
+      callsLine("a", "b", "c"),
+      resultLine("a", "Error: Cannot run t: boom"),
+      resultLine("b", "exit code 3"),
+      resultLine("c", "written after resuming", true),
+    ].join("\n") + "\n";
+    await writeSession(dir, "old", body);
+    const loaded = await store.load("old");
+    loaded.file.close();
+    assertEquals(
+      loaded.records.slice(1).map((record) => record.type === "message" && record.message),
+      [
+        { role: "tool", toolCallId: "a", content: "Error: Cannot run t: boom", isError: true },
+        { role: "tool", toolCallId: "b", content: "exit code 3", isError: false },
+        { role: "tool", toolCallId: "c", content: "written after resuming", isError: true },
+      ],
+    );
+    const v2 = `${callsLine("a")}\n${resultLine("a", "Error: boom")}\n`;
+    await writeSession(dir, "new", v2, { version: 2 });
+    await assertRejects(
+      () => store.load("new"),
+      SessionError,
+      'line 3 is not a valid "message" record',
+    );
+  });
+});
+
 Deno.test("SessionStore.load() refuses a session that is open elsewhere until it is closed", async () => {
   await withStore(async (store, dir) => {
     const created = store.create({ model: "m" });
@@ -188,7 +277,7 @@ Deno.test("SessionStore.load() rejects a missing header and an unsupported versi
     const path = `${dir}/bad.jsonl`;
     const cases: [string, string][] = [
       [JSON.stringify(USER) + "\n", "line 1 is not a session header"],
-      ['{"type":"session","version":2,"id":"bad"}\n', "line 1 has unsupported version 2"],
+      ['{"type":"session","version":3,"id":"bad"}\n', "line 1 has unsupported version 3"],
       ['{"type":"session","version":1,"id":"bad"}\n', "line 1 is not a valid session header"],
       ["", "line 1 is not a session header"],
     ];

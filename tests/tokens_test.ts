@@ -9,7 +9,7 @@ import {
   estimateTextTokens,
 } from "../src/context/tokens.ts";
 import { createTools } from "../src/tools/mod.ts";
-import { ToolRegistry } from "../src/tools/registry.ts";
+import { ToolSet } from "../src/tools/tool_set.ts";
 import { factProseText } from "./support/facts.ts";
 import { countTextTokens } from "./support/tokens.ts";
 
@@ -42,7 +42,7 @@ async function toolDefinitionsJson(): Promise<string> {
       unsandboxedBash: false,
       probe: () => Promise.resolve(false),
     });
-    const wire = new ToolRegistry(tools).definitions().map((definition) => ({
+    const wire = new ToolSet(tools).definitions().map((definition) => ({
       type: "function",
       function: definition,
     }));
@@ -96,14 +96,14 @@ Deno.test("estimateMessageTokens() counts content, tool call id, name and argume
     4 + 3 + text("call_1") + text("read_file") + text('{"path":"notes.md"}'),
   );
   assertEquals(
-    estimateMessageTokens({ role: "tool", toolCallId: "call_1", content }),
+    estimateMessageTokens({ role: "tool", toolCallId: "call_1", content, isError: false }),
     4 + text("call_1") + text(content),
   );
 });
 
 Deno.test("estimateMessageTokens() counts a long tool output as the part the memory shows", () => {
   const content = "word ".repeat(8000);
-  const message: Message = { role: "tool", toolCallId: "call_1", content };
+  const message: Message = { role: "tool", toolCallId: "call_1", content, isError: false };
   assertEquals(estimateMessageTokens(message), 4 + text("call_1") + text(content));
   // head 4000 + tail 4000 characters + 12 for the marker
   assertEquals(
@@ -125,7 +125,12 @@ Deno.test("estimateRequestTokens() includes the system prompt and the tool defin
 Deno.test("estimateContextTokens() adds later messages to the last usage", () => {
   const session = sessionOf([{ role: "user", content: "read notes" }, READ_CALL]);
   session.recordUsage({ totalTokens: 5000, historyLength: 2 });
-  const added: Message = { role: "tool", toolCallId: "call_1", content: "x".repeat(400) };
+  const added: Message = {
+    role: "tool",
+    toolCallId: "call_1",
+    content: "x".repeat(400),
+    isError: false,
+  };
   session.append(added);
   const memory = [...session.history];
   assertEquals(
@@ -171,7 +176,12 @@ Deno.test("estimateContextTokens() ignores usage from before the last compaction
 });
 
 Deno.test("estimatePrefixTokens() subtracts the messages after the prefix from the usage, at their least", () => {
-  const result: Message = { role: "tool", toolCallId: "call_1", content: "word ".repeat(2000) };
+  const result: Message = {
+    role: "tool",
+    toolCallId: "call_1",
+    content: "word ".repeat(2000),
+    isError: false,
+  };
   const answer: Message = { role: "assistant", content: "Read it.", toolCalls: [] };
   const session = sessionOf([{ role: "user", content: "read notes" }, READ_CALL, result, answer]);
   const prefix = session.history.slice(0, 2);

@@ -1,7 +1,9 @@
 import { assertEquals } from "@std/assert";
 import { createTheme } from "../src/terminal/theme.ts";
+import { changedLines } from "../src/tools/edit_file.ts";
 import {
   commandResult,
+  type EditDetails,
   editDiff,
   formatDuration,
   OutputTail,
@@ -16,12 +18,9 @@ function tailOf(...chunks: string[]): OutputTail {
   return tail;
 }
 
-function editCall(before: string, after: string) {
-  return {
-    id: "call_1",
-    name: "edit_file",
-    arguments: JSON.stringify({ path: "a.ts", old_string: before, new_string: after }),
-  };
+/** The details the edit tool gives for replacing `before` with `after`. */
+function editCall(before: string, after: string): EditDetails {
+  return { kind: "edit", path: "a.ts", occurrences: 1, ...changedLines(before, after) };
 }
 
 Deno.test("OutputTail keeps the last four lines and counts all, across chunk boundaries", () => {

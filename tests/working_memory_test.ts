@@ -70,10 +70,10 @@ Deno.test("repairPairing() synthesizes missing results after the call's other re
     calls("c1", "c2", "c3"),
     result("c1"),
     result("c3"),
-    result("c2", MISSING_RESULT),
+    result("c2", MISSING_RESULT, true),
     { role: "user", content: "next" },
     calls("c4"),
-    result("c4", MISSING_RESULT),
+    result("c4", MISSING_RESULT, true),
   ]);
   assertEquals(messages, before);
 });

@@ -1,5 +1,8 @@
 import { assertEquals, assertRejects } from "@std/assert";
-import { Workspace } from "../src/tools/workspace.ts";
+import { MAX_EDIT_BYTES, Workspace } from "../src/tools/workspace.ts";
+import { makeFifo } from "./support/special_files.ts";
+
+type ErrorClass = new (message?: string) => Error;
 
 /** A temp dir holding `ws/` (the workspace) and `outside/` with `secret.txt`. */
 async function withWorkspace(
@@ -227,5 +230,45 @@ console.log(JSON.stringify(results));`,
       `Cannot access "out/secret.txt": path escapes the workspace`,
     ]);
     assertEquals(await Deno.readTextFile(`${parent}/ws/sub/w.txt`), "hi");
+  });
+});
+
+Deno.test("Workspace.resolveWrite() applies every write guard: size, escape, git control, special files", async () => {
+  await withWorkspace(async (workspace, parent) => {
+    const root = workspace.root;
+    await Deno.mkdir(`${root}/.git/hooks`, { recursive: true });
+    await Deno.writeTextFile(`${root}/a.txt`, "abc");
+    await makeFifo(`${root}/pipe`);
+    const refused = async (path: string, bytes: number, error: ErrorClass, message: string) =>
+      await assertRejects(
+        () => workspace.resolveWrite(path, { action: "write", bytes }),
+        error,
+        message,
+      );
+    await refused(
+      "a.txt",
+      MAX_EDIT_BYTES + 1,
+      RangeError,
+      'Cannot write "a.txt": the new content is 10.0 MB',
+    );
+    await refused(
+      "../outside/secret.txt",
+      1,
+      Deno.errors.PermissionDenied,
+      "path escapes the workspace",
+    );
+    await refused(".git/hooks/pre-commit", 1, Deno.errors.PermissionDenied, "--allow-git-hooks");
+    await refused("pipe", 1, TypeError, 'Cannot write "pipe": it is a FIFO (named pipe)');
+    const target = await workspace.resolveWrite("a.txt", { action: "write", bytes: 3 });
+    assertEquals([target.absolute, target.existing?.size], [`${parent}/ws/a.txt`, 3]);
+    assertEquals(await workspace.resolveWrite("new/b.txt", { action: "write" }), {
+      absolute: `${parent}/ws/new/b.txt`,
+      existing: undefined,
+    });
+    const writable = await Workspace.open(root, { gitControl: "writable" });
+    assertEquals(
+      (await writable.resolveWrite(".git/hooks/pre-commit", { action: "write" })).absolute,
+      `${root}/.git/hooks/pre-commit`,
+    );
   });
 });

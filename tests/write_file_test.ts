@@ -1,7 +1,7 @@
 import { assertEquals, assertRejects } from "@std/assert";
 import type { Workspace } from "../src/tools/workspace.ts";
 import { createWriteFileTool } from "../src/tools/write_file.ts";
-import type { ToolOutput } from "../src/tools/registry.ts";
+import type { ToolOutput } from "../src/tools/tool.ts";
 import { withWorkspace } from "./support/workspace.ts";
 
 function write(workspace: Workspace, path: string, content: string): Promise<ToolOutput> {
@@ -18,6 +18,7 @@ Deno.test("writeFile() creates parent directories and reports bytes written", as
     assertEquals(await write(workspace, "a/b/c.txt", "héllo"), {
       content: `Wrote 6 bytes to "a/b/c.txt" (new file)`,
       summary: "created, 1 line, 6 B",
+      details: { kind: "write", path: "a/b/c.txt", created: true, lines: 1, bytes: 6 },
     });
     assertEquals(await Deno.readTextFile(`${workspace.root}/a/b/c.txt`), "héllo");
     assertEquals(await names(`${workspace.root}/a/b`), ["c.txt"]);
@@ -33,6 +34,7 @@ Deno.test("writeFile() replaces a file atomically and keeps its mode", async () 
     assertEquals(await write(workspace, "run.sh", "#!/bin/sh\n"), {
       content: `Wrote 10 bytes to "run.sh" (replaced 11 bytes)`,
       summary: "overwritten, 1 line, 10 B",
+      details: { kind: "write", path: "run.sh", created: false, lines: 1, bytes: 10 },
     });
     const after = await Deno.stat(path);
     assertEquals(await Deno.readTextFile(path), "#!/bin/sh\n");

@@ -13,11 +13,17 @@ import {
   requestStep,
   type StepOutcome,
 } from "../context/mod.ts";
-import type { AgentEvent, EventChannel, EventSink, ToolCall } from "../core/mod.ts";
+import type {
+  AgentEvent,
+  CallDescription,
+  EventChannel,
+  EventSink,
+  ToolCall,
+} from "../core/mod.ts";
 import type { Session } from "../session/mod.ts";
 import { fitWindow } from "./fit_window.ts";
 import { failedNote, interruptedNote, NO_REPLY } from "./task_notes.ts";
-import type { ToolRegistry } from "../tools/mod.ts";
+import type { ToolSet } from "../tools/mod.ts";
 
 /** A model requests can go to: its profile's name, the chat model, the compactor for its window. */
 export interface ModelSlot {
@@ -32,7 +38,8 @@ export interface AgentOptions {
   slot: ModelSlot;
   /** The profile a session runs on until it records a switch (the provider file's default). */
   defaultProfile: string;
-  tools: ToolRegistry;
+  /** The live tool set: each request carries its definitions as they are at that step. */
+  tools: ToolSet;
   /** The session tasks go to first. */
   session: Session;
   /** Creates the next empty session, for {@linkcode Agent.startNewSession}. */
@@ -56,23 +63,23 @@ export type TaskResult =
 /** The text recorded as the result of a tool call that never ran to completion. */
 export const INTERRUPTED_RESULT = "Error: interrupted by the user before this tool call finished";
 
-/** Runs tasks against its session; owns the session, the model slot and the request overhead. */
+/** Runs tasks against its session; owns the session, the model slot and the system prompt. */
 export class Agent {
   #options: AgentOptions;
   #session: Session;
-  #overhead: RequestOverhead;
+  #system: string;
   #slot: ModelSlot;
   /** A switch was recorded: the next request first compacts until the history fits. */
   #fitPending = false;
 
   /**
-   * Creates an agent; the request overhead (system prompt, tool definitions) is built once.
+   * Creates an agent with its system prompt; tool definitions are read from the set per step.
    * A session that has history and ran on another profile records the switch now.
    */
   constructor(options: AgentOptions) {
     this.#options = options;
     this.#session = options.session;
-    this.#overhead = { system: options.systemPrompt, tools: options.tools.definitions() };
+    this.#system = options.systemPrompt;
     this.#slot = options.slot;
     if (this.#session.history.length > 0) this.#recordSlot();
   }
@@ -106,9 +113,19 @@ export class Agent {
     return this.#session;
   }
 
-  /** The system prompt and tool definitions sent with every request. */
+  /** The system prompt and tool definitions the next request carries. */
   get requestOverhead(): RequestOverhead {
     return this.#overhead;
+  }
+
+  /** How a tool call is shown, by the tool it calls (also for calls in a resumed history). */
+  describeCall(call: ToolCall): CallDescription {
+    return this.#options.tools.describe(call);
+  }
+
+  /** The request overhead now: the tool set's definitions only change with its version. */
+  get #overhead(): RequestOverhead {
+    return { system: this.#system, tools: this.#options.tools.definitions() };
   }
 
   /** Token estimate, window, threshold and compaction state, for `/context`. */
@@ -131,10 +148,10 @@ export class Agent {
    * system prompt built afresh (project instructions re-read).
    */
   async startNewSession(): Promise<void> {
-    const system = await this.#options.reloadSystemPrompt?.() ?? this.#overhead.system;
+    const system = await this.#options.reloadSystemPrompt?.() ?? this.#system;
     this.#session.close();
     this.#session = this.#options.newSession();
-    this.#overhead = { ...this.#overhead, system };
+    this.#system = system;
   }
 
   /**
@@ -227,23 +244,25 @@ export class Agent {
     const onEvent = this.#options.events.emit;
     for (const call of calls) {
       if (signal.aborted) {
-        session.append({ role: "tool", toolCallId: call.id, content: INTERRUPTED_RESULT });
+        session.append({
+          role: "tool",
+          toolCallId: call.id,
+          content: INTERRUPTED_RESULT,
+          isError: true,
+        });
         continue;
       }
-      onEvent({ type: "tool_start", call });
+      onEvent({ type: "tool_start", call, description: tools.describe(call) });
       const result = await tools.execute(
         call,
         signal,
         (text) => onEvent({ type: "tool_output", call, text }),
       );
       const content = signal.aborted ? `${result.content}\n${INTERRUPTED_RESULT}` : result.content;
-      session.append({ role: "tool", toolCallId: call.id, content });
-      onEvent({
-        type: "tool_end",
-        call,
-        ok: result.ok && !signal.aborted,
-        summary: result.summary,
-      });
+      const isError = result.isError || signal.aborted;
+      session.append({ role: "tool", toolCallId: call.id, content, isError });
+      const { summary, details } = result;
+      onEvent({ type: "tool_end", call, isError, summary, ...(details ? { details } : {}) });
     }
     signal.throwIfAborted();
   }

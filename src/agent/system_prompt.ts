@@ -4,19 +4,29 @@
  * @module
  */
 
+/** What a system prompt holds besides powercode's own lines. */
+export interface SystemPromptParts {
+  /** The tool set's lines on using its tools (`ToolSet.guidance()`), in its order. */
+  toolGuidance?: readonly string[];
+  /** The project's own instructions (AGENTS.md). */
+  instructions?: string | undefined;
+}
+
 /**
- * Builds the system prompt for a workspace whose real path is `workspaceRoot`, with the
- * project's own instructions (AGENTS.md) at the end when there are some.
+ * Builds the system prompt for a workspace whose real path is `workspaceRoot`: powercode's
+ * lines with the tools' guidance among them, and the project's own instructions at the end
+ * when there are some.
+ * Contract: names a tool only through the guidance the tool set gives.
  */
-export function buildSystemPrompt(workspaceRoot: string, instructions?: string): string {
+export function buildSystemPrompt(workspaceRoot: string, parts: SystemPromptParts = {}): string {
   const base = [
     "You are powercode, a coding agent working in a terminal for the person you talk with.",
     `Your tools act only inside the workspace directory ${workspaceRoot}; every path is relative to it, and nothing outside it can be read, written or run.`,
-    "Read a file before you change it. Prefer edit_file for small changes and write_file for new files.",
-    "After changing code, run commands with bash to verify that it works (bash runs sandboxed, without network access).",
+    ...parts.toolGuidance ?? [],
     "When the task is done, answer briefly with what you did and what you found.",
     "Answer in the language the user writes in.",
   ].join("\n");
+  const { instructions } = parts;
   if (instructions === undefined) return base;
   return `${base}\n\n# Project instructions (AGENTS.md in the workspace)\n\n${instructions}`;
 }

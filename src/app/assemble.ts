@@ -1,5 +1,5 @@
 /**
- * The one wiring of powercode's parts: config → tools → registry → profiles (per profile:
+ * The one wiring of powercode's parts: config → tools → tool set → profiles (per profile:
  * chat client → compaction settings → compactor) → system prompt → session → Agent.
  * main.ts, the demo, the bench and the tests all build their agent here.
  *
@@ -39,7 +39,8 @@ import {
   createTools,
   type CreateToolsOptions,
   type Tool,
-  ToolRegistry,
+  type ToolPolicy,
+  ToolSet,
   Workspace,
 } from "../tools/mod.ts";
 
@@ -71,6 +72,8 @@ export interface AssembleOptions {
   bash?: CreateToolsOptions;
   /** Replaces the standard tools, e.g. the demo's read_file alone. */
   tools?: (workspace: Workspace) => Tool[];
+  /** Decides every tool call before it runs (default: all may run). */
+  policy?: ToolPolicy;
   /** Replaces the chat client of every profile (the tests' scripted model). */
   model?: ChatModel;
   /** Chat client options beyond the config (retries, delays, timeouts). */
@@ -81,6 +84,8 @@ export interface AssembleOptions {
 export interface Assembly {
   agent: Agent;
   workspace: Workspace;
+  /** The live tool set the agent calls through; tools added or removed go with the next request. */
+  tools: ToolSet;
   /** The first profile's chat model and compactor. */
   model: ChatModel;
   compactor: Compactor;
@@ -101,7 +106,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
   const report = options.report ?? (() => {});
   const { workspace, tools, warnings } = await buildTools(options);
   for (const warning of warnings) report(`⚠ ${warning}`);
-  const registry = new ToolRegistry(tools);
+  const toolSet = new ToolSet(tools, options.policy ? { policy: options.policy } : {});
   const events = new EventChannel();
   if (options.onEvent) events.subscribe(options.onEvent);
   const profiles: Profiles = new Profiles(
@@ -121,7 +126,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     get model() {
       return profiles.config(built.agent?.slot.name ?? profiles.defaultProfile).model;
     },
-    pathsOf: (call: ToolCall) => registry.pathsOf(call),
+    pathsOf: (call: ToolCall) => toolSet.pathsOf(call),
   };
   const { store } = options;
   const session = store
@@ -132,18 +137,25 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     : new Session(sessionOptions);
   const active = startProfile(profiles, options.profile, session.profile, report);
   // The base prompt: a large AGENTS.md is the project's matter, not the provider file's.
-  const overhead = { system: buildSystemPrompt(workspace.root), tools: registry.definitions() };
+  const overhead = {
+    system: buildSystemPrompt(workspace.root, { toolGuidance: toolSet.guidance() }),
+    tools: toolSet.definitions(),
+  };
   requireRoom(profiles, active, overhead);
   const slot = profiles.slot(active);
   const loadSystemPrompt = async () => {
     const instructions = await loadProjectInstructions(workspace);
-    return { instructions, prompt: buildSystemPrompt(workspace.root, instructions?.text) };
+    const prompt = buildSystemPrompt(workspace.root, {
+      toolGuidance: toolSet.guidance(),
+      instructions: instructions?.text,
+    });
+    return { instructions, prompt };
   };
   const { instructions, prompt } = await loadSystemPrompt();
   const agent = built.agent = new Agent({
     slot,
     defaultProfile: profiles.defaultProfile,
-    tools: registry,
+    tools: toolSet,
     session,
     newSession: () => store ? newSession(store, sessionOptions) : new Session(sessionOptions),
     systemPrompt: prompt,
@@ -154,6 +166,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
   return {
     agent,
     workspace,
+    tools: toolSet,
     model: slot.model,
     compactor: slot.compactor,
     instructions,

@@ -29,6 +29,7 @@ import {
 import { type Compactor, estimateTextTokens } from "../context/mod.ts";
 import type { Message } from "../core/mod.ts";
 import { createFrontEnd, type Renderer } from "../ui/mod.ts";
+import { writeTo } from "../terminal/mod.ts";
 import { createReadFileTool, type Tool, Workspace } from "../tools/mod.ts";
 
 const WORKSPACE_DIR = "workspace";
@@ -133,7 +134,8 @@ async function readInBlocks(agent: Agent, readFile: Tool, renderer: Renderer): P
     };
     session.append({ role: "assistant", content: `Reading block ${block}.`, toolCalls: [call] });
     const output = await readFile.execute(args, { signal });
-    session.append({ role: "tool", toolCallId: call.id, content: output.content });
+    const isError = output.isError ?? false;
+    session.append({ role: "tool", toolCallId: call.id, content: output.content, isError });
   }
 }
 
@@ -235,13 +237,6 @@ function requireWindow(config: ProviderConfig): void {
     `Cannot run the demo with model "${config.model}": it needs a context window of at least ` +
       `${BUDGET.contextWindow} tokens, the provider file says ${config.contextWindow}`,
   );
-}
-
-function writeTo(file: { writeSync(data: Uint8Array): number }): (text: string) => void {
-  return (text) => {
-    let bytes = encoder.encode(text);
-    while (bytes.length > 0) bytes = bytes.subarray(file.writeSync(bytes));
-  };
 }
 
 function fail(error: unknown, code: number): number {

@@ -45,7 +45,8 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   const boundary = new Boundary(renderer);
   if (terminal && agent.session.history.length > 0) {
     const compactedUntil = agent.session.compaction?.compactedUntil ?? 0;
-    renderer.transcript(buildTranscript(agent.session.history, compactedUntil));
+    const describe = agent.describeCall.bind(agent);
+    renderer.transcript(buildTranscript(agent.session.history, compactedUntil, { describe }));
   }
   const input = await openInput(options, boundary);
   try {

@@ -7,14 +7,12 @@
  */
 import { PLACEHOLDER_KEY, type ProviderConfig } from "./provider_config.ts";
 import type { AgentEvent, EventSink } from "../core/mod.ts";
+import type { Writer } from "../terminal/mod.ts";
 
 /** What a secret is replaced with. */
 export const REDACTED = "[redacted]";
 /** Shorter keys are not redacted: they would match ordinary words. */
 export const MIN_SECRET_LENGTH = 8;
-
-/** Where text goes (a terminal stream). */
-export type Writer = (text: string) => void;
 
 /** Replaces a fixed set of secrets in text. */
 export class Redactor {

@@ -137,7 +137,7 @@ export function repairPairing(messages: readonly Message[]): Message[] {
 }
 
 function missingResult(toolCallId: string): ToolResultMessage {
-  return { role: "tool", toolCallId, content: MISSING_RESULT };
+  return { role: "tool", toolCallId, content: MISSING_RESULT, isError: true };
 }
 
 function pairSafe(text: string, index: number): number {

@@ -5,6 +5,7 @@
  * @module
  */
 import type { ToolCall } from "./messages.ts";
+import type { CallDescription, ToolDetails } from "./tool_result.ts";
 
 /** Why a compaction runs. */
 export type CompactionReason = "automatic" | "manual" | "overflow";
@@ -34,10 +35,10 @@ export type AgentEvent =
   | { type: "text"; text: string }
   | { type: "reasoning"; text: string }
   | { type: "discard_partial" }
-  | { type: "tool_start"; call: ToolCall }
-  /** Live output of a running tool (bash), for the terminal only. */
+  | { type: "tool_start"; call: ToolCall; description: CallDescription }
+  /** Live output of a running tool (a command's), for the terminal only. */
   | { type: "tool_output"; call: ToolCall; text: string }
-  | { type: "tool_end"; call: ToolCall; ok: boolean; summary: string }
+  | { type: "tool_end"; call: ToolCall; isError: boolean; summary: string; details?: ToolDetails }
   | { type: "retry"; attempt: number; delayMs: number; reason: string };
 
 /** Receives events as they happen. */

@@ -48,6 +48,8 @@ export interface ToolResultMessage {
   role: "tool";
   toolCallId: string;
   content: string;
+  /** The call failed (see `ToolResult.isError`); kept in history, never sent to the model. */
+  isError: boolean;
 }
 
 /** One entry of the conversation history. */

@@ -1,5 +1,6 @@
 /**
- * The vocabulary every layer shares: messages, tool calls, agent events, value checks.
+ * The vocabulary every layer shares: messages, tool calls and results, agent events, value
+ * checks.
  *
  * @module
  */
@@ -31,4 +32,11 @@ export {
   type UserMessage,
 } from "./messages.ts";
 export { parseToolArguments } from "./tool_arguments.ts";
+export {
+  type CallDescription,
+  type CommandEnd,
+  type ToolDetails,
+  type ToolEffect,
+  type ToolResult,
+} from "./tool_result.ts";
 export { utf8Length } from "./utf8.ts";

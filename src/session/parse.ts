@@ -7,10 +7,11 @@
 import { isObject } from "../core/mod.ts";
 import { RecordOrder } from "./record_order.ts";
 import {
+  fromVersion1,
   isRecordType,
   isSessionHeader,
   isSessionRecord,
-  SESSION_VERSION,
+  isSessionVersion,
   type SessionHeader,
 } from "./records.ts";
 import type { SessionRecord } from "./session.ts";
@@ -58,14 +59,15 @@ export function parseSession(bytes: Uint8Array, path: string): ParsedSession {
   }
   const [first, ...rest] = values;
   if (!isObject(first) || first.type !== "session") throw fail("line 1 is not a session header");
-  if (first.version !== SESSION_VERSION) {
+  if (!isSessionVersion(first.version)) {
     throw fail(`line 1 has unsupported version ${JSON.stringify(first.version)}`);
   }
   if (!isSessionHeader(first)) throw fail("line 1 is not a valid session header");
   const order = new RecordOrder();
-  const records = rest.map((value, index) => {
+  const records = rest.map((parsed, index) => {
     const line = index + 2;
-    if (!isObject(value)) throw fail(`line ${line} is not a JSON object`);
+    if (!isObject(parsed)) throw fail(`line ${line} is not a JSON object`);
+    const value = first.version === 1 ? fromVersion1(parsed) : parsed;
     if (!isRecordType(value.type)) {
       throw fail(`line ${line} has unknown record type ${JSON.stringify(value.type)}`);
     }

@@ -16,13 +16,16 @@ import {
 } from "../core/mod.ts";
 import type { SessionRecord } from "./session.ts";
 
-/** The session file format version this code reads and writes. */
-export const SESSION_VERSION = 1;
+/** The session file format version this code writes (2: tool results carry `isError`). */
+export const SESSION_VERSION = 2;
+
+/** The versions this code reads: 1 (tool results without `isError`) and 2. */
+export type SessionVersion = 1 | 2;
 
 /** The first line of a session file. */
 export interface SessionHeader {
   type: "session";
-  version: 1;
+  version: SessionVersion;
   id: string;
   created: string;
   model: string;
@@ -43,7 +46,7 @@ const MESSAGE_SHAPES = new Map<unknown, Shape>([
     replayReasoning: optional((v) => v === true),
     model: optional(isString),
   }],
-  ["tool", { toolCallId: isString, content: isString }],
+  ["tool", { toolCallId: isString, content: isString, isError: isBoolean }],
 ]);
 const USAGE: Shape = { totalTokens: isCount, historyLength: isCount };
 const STATE: Shape = { summary: isString, compactedUntil: isCount };
@@ -68,6 +71,11 @@ export function isRecordType(type: unknown): boolean {
   return RECORD_SHAPES.has(type);
 }
 
+/** Whether `version` is one this code reads. */
+export function isSessionVersion(version: unknown): version is SessionVersion {
+  return version === 1 || version === 2;
+}
+
 /**
  * Checks a parsed first line against {@link SessionHeader}, including the version.
  * Contract: pure.
@@ -75,5 +83,22 @@ export function isRecordType(type: unknown): boolean {
 export function isSessionHeader(
   value: Record<string, unknown>,
 ): value is Record<string, unknown> & SessionHeader {
-  return value.type === "session" && value.version === SESSION_VERSION && hasShape(value, HEADER);
+  return value.type === "session" && isSessionVersion(value.version) && hasShape(value, HEADER);
+}
+
+/**
+ * A line of a version 1 file as version 2 has it: a tool result without `isError` gets it,
+ * derived from the one mark version 1 had: its text starts with "Error:". The only place
+ * where a result's text decides whether it failed.
+ * Contract: pure; any other value is returned as it is, for the record checks to judge.
+ */
+export function fromVersion1(value: Record<string, unknown>): Record<string, unknown> {
+  const { message } = value;
+  if (value.type !== "message" || !isObject(message) || message.role !== "tool") return value;
+  if (message.isError !== undefined || typeof message.content !== "string") return value;
+  return { ...value, message: { ...message, isError: message.content.startsWith("Error:") } };
+}
+
+function isBoolean(value: unknown): value is boolean {
+  return typeof value === "boolean";
 }

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { writeTo } from "./write_all.ts";
 /** The terminal, as a line editor uses it. */
 export interface TerminalIo {
   /** Byte chunks from the terminal in raw mode; the end of input counts as Ctrl+D. */
@@ -30,14 +31,10 @@ const FALLBACK_ROWS = 24;
  */
 export function openTerminal(): Terminal {
   Deno.stdin.setRaw(true);
-  const encoder = new TextEncoder();
   let closed = false;
   return {
     input: Deno.stdin.readable,
-    write(text) {
-      let bytes = encoder.encode(text);
-      while (bytes.length > 0) bytes = bytes.subarray(Deno.stdout.writeSync(bytes));
-    },
+    write: writeTo(Deno.stdout),
     columns: terminalColumns,
     onResize(listener) {
       Deno.addSignalListener("SIGWINCH", listener);

@@ -3,7 +3,9 @@
  *
  * @module
  */
-import type { Params, Tool } from "./tool.ts";
+import type { CommandEnd } from "../core/mod.ts";
+import { type ArgsOf, defineParams, type Params } from "./params.ts";
+import type { Tool } from "./tool.ts";
 import type { CommandRunner, RunEnd } from "./sandbox.ts";
 import { MAX_BYTES, MAX_LINES } from "./truncate.ts";
 
@@ -33,15 +35,19 @@ const BASH_PARAMS = {
  * Creates the `bash` tool running commands through `runner`.
  * Contract: the content is the output (with a note when cut) followed by a
  * last line `exit code N`, `timed out after N s; ...` or `interrupted; ...`;
- * the summary is `exit N`, `timed out` or `interrupted`. A non-zero exit is a
- * result, not an error. Throws when the runner refuses (bubblewrap missing) or
- * the arguments are out of range.
+ * the summary is `exit N`, `timed out` or `interrupted`. A command that did not exit 0 is an
+ * error result (the model reads its output as it is). Throws when the runner refuses
+ * (bubblewrap missing) or the arguments are out of range.
  */
-export function createBashTool(runner: CommandRunner): Tool<typeof BASH_PARAMS> {
+export function createBashTool(runner: CommandRunner): Tool<ArgsOf<typeof BASH_PARAMS>> {
   return {
     name: "bash",
-    description: describe(runner),
-    params: BASH_PARAMS,
+    effect: "exec",
+    description: describeTool(runner),
+    parameters: defineParams(BASH_PARAMS),
+    guidance: "After changing code, run commands with bash to verify that it works (bash runs " +
+      "sandboxed, without network access).",
+    describe: ({ command }) => command,
     async execute(args, { signal, onOutput }) {
       const { command, timeout_seconds: seconds = DEFAULT_TIMEOUT_SECONDS } = args;
       if (command.trim() === "") throw new TypeError("Cannot run bash: command is empty");
@@ -59,7 +65,12 @@ export function createBashTool(runner: CommandRunner): Tool<typeof BASH_PARAMS> 
       const parts = output.note === "" ? [] : [output.note, ""];
       parts.push(output.text === "" ? "(no output)" : output.text.replace(/\n$/, ""));
       parts.push(endLine(end));
-      return { content: parts.join("\n"), summary: endSummary(end) };
+      return {
+        content: parts.join("\n"),
+        summary: endSummary(end),
+        isError: end.kind !== "exit" || end.code !== 0,
+        details: { kind: "command", command, end: commandEnd(end) },
+      };
     },
   };
 }
@@ -95,7 +106,22 @@ function endSummary(end: RunEnd): string {
   }
 }
 
-function describe({ mode, allowGitHooks }: CommandRunner): string {
+function commandEnd(end: RunEnd): CommandEnd {
+  switch (end.kind) {
+    case "exit":
+      return end;
+    case "timeout":
+      return { kind: "timeout", seconds: end.timeoutMs / 1000 };
+    case "aborted":
+      return { kind: "interrupted" };
+    default: {
+      const never: never = end;
+      return never;
+    }
+  }
+}
+
+function describeTool({ mode, gitControl, workspace }: CommandRunner): string {
   const common = "Run a shell command with `bash -c` in the workspace (the current directory). " +
     "stdout and stderr are combined; only the last " +
     `${MAX_LINES} lines / ${MAX_BYTES / 1024} KB are returned, with a note when output was cut ` +
@@ -104,10 +130,15 @@ function describe({ mode, allowGitHooks }: CommandRunner): string {
     "on timeout every process of the command is killed. stdin is empty: do not run " +
     "interactive programs.";
   switch (mode) {
-    case "bwrap":
-      return `${common} Sandbox: only the workspace is writable, /tmp is private and empty, ` +
+    case "bwrap": {
+      const writable = workspace === "ro"
+        ? "the workspace is read-only (commands cannot change it), "
+        : "only the workspace is writable, ";
+      return `${common} Sandbox: ${writable}/tmp is private and empty, ` +
         "there is no network and no Unix socket (socketpair works), HOME is /tmp, and " +
-        "background processes end with the command." + (allowGitHooks ? "" : GIT_NOTE);
+        "background processes end with the command." +
+        (workspace === "rw" && gitControl === "protected" ? GIT_NOTE : "");
+    }
     case "unsandboxed":
       return `${common} The command runs without a sandbox; stay inside the workspace.`;
     case "unavailable":

@@ -48,12 +48,17 @@ export interface HiddenPath {
   isDirectory: boolean;
 }
 
+/** How commands see the workspace: read-write, or read-only (nothing in it can change). */
+export type WorkspaceMode = "rw" | "ro";
+
 /** What a sandboxed run mounts besides the system. */
 export interface ProfileOptions {
   /** Real paths covered by an empty tmpfs (directories) or /dev/null (files). */
   hidden: readonly HiddenPath[];
   /** Mounts applied after the workspace's bind (see `guardGit`). */
   extraMounts: readonly string[];
+  /** How the workspace is bound (default `rw`). */
+  workspace?: WorkspaceMode;
 }
 
 /**
@@ -61,7 +66,7 @@ export interface ProfileOptions {
  * from {@linkcode sandboxFilter} must be written to bwrap's stdin.
  *
  * Contract: `/` read-only, `/proc/sys` read-only, a private `/tmp`, the
- * hidden paths masked, the workspace read-write, no network, own
+ * hidden paths masked, the workspace read-write (read-only when `ro`), no network, own
  * pid/ipc/uts/user namespaces, no capabilities, a new session, killed with
  * its parent.
  */
@@ -74,7 +79,7 @@ export function bwrapArgs(root: string, options: ProfileOptions, command: string
     ...options.hidden.flatMap(({ path, isDirectory }) =>
       isDirectory ? ["--tmpfs", path, "--remount-ro", path] : ["--ro-bind", "/dev/null", path]
     ),
-    ...["--bind", root, root, ...options.extraMounts],
+    ...[options.workspace === "ro" ? "--ro-bind" : "--bind", root, root, ...options.extraMounts],
     ...["--die-with-parent", "--new-session", "--chdir", root],
     ...["--", "bash", "-c", SANDBOX_ENTRY, "bash", command],
   ];

@@ -3,11 +3,11 @@
  *
  * @module
  */
-import { refuseGitControl } from "./git_control.ts";
-import { checkContentSize, MAX_EDIT_BYTES, readTextFile, writeFileAtomic } from "./text_file.ts";
+import { readTextFile, writeFileAtomic } from "./text_file.ts";
 import { formatSize } from "./truncate.ts";
-import type { Params, Tool } from "./tool.ts";
-import { PATH_PARAMETER, type Workspace } from "./workspace.ts";
+import { type ArgsOf, defineParams, type Params } from "./params.ts";
+import type { Tool } from "./tool.ts";
+import { MAX_EDIT_BYTES, PATH_PARAMETER, type Workspace } from "./workspace.ts";
 
 /** Most changed line ranges listed in a report. */
 const MAX_RANGES = 20;
@@ -28,23 +28,25 @@ const EDIT_FILE_PARAMS = {
  * Contract: changes the file only when `old_string` occurs exactly once, or at
  * least once with `replace_all`; otherwise throws a message saying how many
  * times it occurs and what to do. Writes atomically and reports the lines changed.
- * Contract: refuses FIFOs, sockets and devices without blocking, and files (before or
- * after the edit) larger than {@linkcode MAX_EDIT_BYTES}.
+ * Contract: refuses what {@linkcode Workspace.resolveWrite} refuses (escapes, git's control
+ * files, FIFOs, sockets and devices without blocking) and files (before or after the edit)
+ * larger than {@linkcode MAX_EDIT_BYTES}.
  * Contract: when the file uses CRLF line endings and `old_string` uses LF, both
  * strings are matched and written with CRLF.
  */
-export function createEditFileTool(
-  workspace: Workspace,
-  options: { allowGitHooks?: boolean } = {},
-): Tool<typeof EDIT_FILE_PARAMS> {
+export function createEditFileTool(workspace: Workspace): Tool<ArgsOf<typeof EDIT_FILE_PARAMS>> {
   return {
     name: "edit_file",
+    effect: "write",
     description: "Replace exact text in an existing file. old_string must match the file " +
       "exactly, including whitespace and indentation, and must occur exactly once unless " +
       "replace_all is true; include a few surrounding lines to make it unique. Read the file " +
       "first. To create a file or rewrite it completely, use write_file. Files larger than " +
       `${formatSize(MAX_EDIT_BYTES)} are refused.`,
-    params: EDIT_FILE_PARAMS,
+    parameters: defineParams(EDIT_FILE_PARAMS),
+    guidance: "Read a file before you change it. Prefer edit_file for small changes and " +
+      "write_file for new files.",
+    describe: ({ path }) => path,
     paths: ({ path }) => ({ modified: [path] }),
     async execute(args) {
       const { path, old_string: oldText, new_string: newText, replace_all = false } = args;
@@ -56,7 +58,7 @@ export function createEditFileTool(
       if (oldText === newText) {
         throw new TypeError(`Cannot edit "${path}": old_string and new_string are identical`);
       }
-      if (!options.allowGitHooks) refuseGitControl(workspace, await workspace.resolve(path), path);
+      await workspace.resolveWrite(path, { action: "edit" });
       const text = await readTextFile(workspace, path, "edit");
       const [from, to] = matchLineEndings(text, oldText, newText);
       const starts = occurrences(text, from);
@@ -74,8 +76,11 @@ export function createEditFileTool(
       }
       const { result, ranges } = replaceAt(text, starts, from, to);
       const data = new TextEncoder().encode(result);
-      checkContentSize(data.length, path, "edit");
-      await writeFileAtomic(await workspace.resolve(path), data);
+      const { absolute } = await workspace.resolveWrite(path, {
+        action: "edit",
+        bytes: data.length,
+      });
+      await writeFileAtomic(absolute, data);
       const count = starts.length === 1 ? "1 occurrence" : `${starts.length} occurrences`;
       const listed = ranges.slice(0, MAX_RANGES).join(", ") +
         (ranges.length > MAX_RANGES ? ", …" : "");
@@ -83,6 +88,12 @@ export function createEditFileTool(
       return {
         content: `Edited "${path}": replaced ${count}; changed ${noun} ${listed}`,
         summary: `${noun} ${listed}`,
+        details: {
+          kind: "edit",
+          path,
+          occurrences: starts.length,
+          ...changedLines(oldText, newText),
+        },
       };
     },
   };
@@ -94,6 +105,27 @@ function matchLineEndings(text: string, oldText: string, newText: string): [stri
   }
   if (text.includes(oldText)) return [oldText, newText];
   return [oldText.replaceAll("\n", "\r\n"), newText.replaceAll(/\r?\n/g, "\r\n")];
+}
+
+/**
+ * The lines `before` and `after` differ in, for the edit's diff: both split into lines,
+ * without the lines they share at their start and end (at least one line stays on each side).
+ */
+export function changedLines(
+  before: string,
+  after: string,
+): { removed: string[]; added: string[] } {
+  let removed = before.split("\n");
+  let added = after.split("\n");
+  while (removed.length > 1 && added.length > 1 && removed[0] === added[0]) {
+    removed = removed.slice(1);
+    added = added.slice(1);
+  }
+  while (removed.length > 1 && added.length > 1 && removed.at(-1) === added.at(-1)) {
+    removed = removed.slice(0, -1);
+    added = added.slice(0, -1);
+  }
+  return { removed, added };
 }
 
 /** Start indexes of the non-overlapping occurrences of `needle`. */

@@ -1,18 +1,21 @@
 /**
  * The files in a workspace that git runs or obeys outside the sandbox: `.git/hooks/` and
- * `.git/config` (and a `.git` file, a worktree's pointer). The file tools refuse to write
- * them unless the user allowed it (`--allow-git-hooks`); bash sees them read-only.
+ * `.git/config` (and a `.git` file, a worktree's pointer). Protected by default: the file
+ * tools refuse to write them and bash sees them read-only; `--allow-git-hooks` makes them
+ * writable.
  *
  * @module
  */
-import type { Workspace } from "./workspace.ts";
+
+/** Whether git's control files are `protected` (the default) or `writable` (`--allow-git-hooks`). */
+export type GitControl = "protected" | "writable";
 
 /**
- * Throws when `absolute` (a path returned by `workspace.resolve`, symbolic links resolved)
- * is git-controlled, with a message saying why and how to allow it.
+ * Throws when `relative` (a workspace-relative path, symbolic links resolved) is
+ * git-controlled, with a message about `path` (as the model named it) saying why and how
+ * to allow it.
  */
-export function refuseGitControl(workspace: Workspace, absolute: string, path: string): void {
-  const relative = workspace.relative(absolute);
+export function refuseGitControl(relative: string, path: string): void {
   const controlled = relative === ".git" || relative === ".git/config" ||
     relative === ".git/hooks" || relative.startsWith(".git/hooks/");
   if (!controlled) return;

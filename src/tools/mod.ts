@@ -1,5 +1,5 @@
 /**
- * The agent's tools, wired to one workspace.
+ * The agent's tools, wired to one workspace, and the live tool set with its policy.
  *
  * @module
  */
@@ -12,8 +12,10 @@ import { createBashTool } from "./bash.ts";
 import { type HiddenPath, probeBwrap, Sandbox, type SandboxMode } from "./sandbox.ts";
 
 export { Workspace } from "./workspace.ts";
-export { ToolRegistry } from "./registry.ts";
-export type { Tool, ToolContext, ToolOutput, ToolPaths, ToolResult } from "./registry.ts";
+export { ToolSet, type ToolSetOptions } from "./tool_set.ts";
+export type { PolicyVerdict, ToolPolicy, ToolRequest } from "./policy.ts";
+export type { Tool, ToolContext, ToolOutput, ToolPaths } from "./tool.ts";
+export { defineParams } from "./params.ts";
 
 /** How {@linkcode createTools} sets up bash. */
 export interface CreateToolsOptions {
@@ -26,7 +28,10 @@ export interface CreateToolsOptions {
    * provider file, the sessions directory); missing ones are skipped.
    */
   hide?: readonly string[];
-  /** Let the file tools and sandboxed commands write `.git/hooks/` and `.git/config`. */
+  /**
+   * Let the file tools and sandboxed commands write `.git/hooks/` and `.git/config`
+   * (`--allow-git-hooks`): the workspace's `gitControl`, which the sandbox follows.
+   */
   allowGitHooks?: boolean;
 }
 
@@ -49,7 +54,9 @@ export async function createTools(
   workspaceDir: string,
   options: CreateToolsOptions,
 ): Promise<Tools> {
-  const workspace = await Workspace.open(workspaceDir);
+  const workspace = await Workspace.open(workspaceDir, {
+    gitControl: options.allowGitHooks ? "writable" : "protected",
+  });
   const warnings: string[] = [];
   let mode: SandboxMode;
   if (options.unsandboxedBash) {
@@ -72,13 +79,13 @@ export async function createTools(
     workspace,
     tools: [
       createReadFileTool(workspace),
-      createWriteFileTool(workspace, { allowGitHooks: options.allowGitHooks ?? false }),
-      createEditFileTool(workspace, { allowGitHooks: options.allowGitHooks ?? false }),
+      createWriteFileTool(workspace),
+      createEditFileTool(workspace),
       createBashTool(
         // By the path it was opened by: the git guard checks .git through Deno's permissions.
         new Sandbox(workspace.path, mode, {
           hidden: await existing(options.hide),
-          allowGitHooks: options.allowGitHooks ?? false,
+          gitControl: workspace.gitControl,
         }),
       ),
     ],

@@ -7,7 +7,8 @@ import { isPositiveInteger } from "../core/mod.ts";
 import { readLinePage } from "./line_pages.ts";
 import { RegularFile } from "./regular_file.ts";
 import { decodeText } from "./text_file.ts";
-import type { Params, Tool } from "./tool.ts";
+import { type ArgsOf, defineParams, type Params } from "./params.ts";
+import type { Tool } from "./tool.ts";
 import { PATH_PARAMETER, type Workspace } from "./workspace.ts";
 import { formatSize, MAX_BYTES, MAX_LINES, truncate } from "./truncate.ts";
 
@@ -30,14 +31,16 @@ const READ_FILE_PARAMS = {
  * Contract: returns at most 2000 lines / 50 KB per call; when more remains, the
  * content ends with a note naming the `offset` to read on from.
  */
-export function createReadFileTool(workspace: Workspace): Tool<typeof READ_FILE_PARAMS> {
+export function createReadFileTool(workspace: Workspace): Tool<ArgsOf<typeof READ_FILE_PARAMS>> {
   return {
     name: "read_file",
+    effect: "read",
     description: "Read a UTF-8 text file from the workspace. Returns at most " +
       `${MAX_LINES} lines or ${MAX_BYTES / 1024} KB per call; when the file is longer, a note ` +
       "at the end says which offset to pass to read on. Use offset and limit to read one part " +
       "of a large file. Binary files are refused. Read a file before you edit it.",
-    params: READ_FILE_PARAMS,
+    parameters: defineParams(READ_FILE_PARAMS),
+    describe: ({ path }) => path,
     paths: ({ path }) => ({ read: [path] }),
     async execute({ path, offset = 1, limit = MAX_LINES }, { signal }) {
       if (!isPositiveInteger(offset) || !isPositiveInteger(limit)) {
@@ -47,7 +50,10 @@ export function createReadFileTool(workspace: Workspace): Tool<typeof READ_FILE_
         );
       }
       await using file = await RegularFile.open(workspace, path, "read");
-      if (file.size === 0) return { content: "(empty file)", summary: "0 lines" };
+      if (file.size === 0) {
+        const details = { kind: "read", path, firstLine: 0, lastLine: 0, totalLines: 0 } as const;
+        return { content: "(empty file)", summary: "0 lines", details };
+      }
       const page = await readLinePage(file, { offset, maxBytes: MAX_BYTES, signal }).catch(
         (error: unknown) => {
           if (!(error instanceof RangeError)) throw error;
@@ -75,12 +81,20 @@ export function createReadFileTool(workspace: Workspace): Tool<typeof READ_FILE_
       const of = totalLines === undefined
         ? ` (${formatSize(file.size)} file)`
         : ` of ${totalLines}`;
+      const lastLine = offset + result.keptLines - 1;
       const summary = offset === 1 && !result.truncated
         ? `${totalLines} ${totalLines === 1 ? "line" : "lines"}`
-        : `${lineRange(offset, offset + result.keptLines - 1)}${of}`;
-      if (!result.truncated) return { content: result.text, summary };
+        : `${lineRange(offset, lastLine)}${of}`;
+      const details = {
+        kind: "read",
+        path,
+        firstLine: offset,
+        lastLine,
+        ...(totalLines === undefined ? {} : { totalLines }),
+      } as const;
+      if (!result.truncated) return { content: result.text, summary, details };
       const separator = result.text.endsWith("\n") ? "\n" : "\n\n";
-      return { content: `${result.text}${separator}${result.note}`, summary };
+      return { content: `${result.text}${separator}${result.note}`, summary, details };
     },
   };
 }

@@ -12,10 +12,12 @@ import {
   COMMAND_ENV,
   type HiddenPath,
   spawnBwrap,
+  type WorkspaceMode,
 } from "./bwrap_profile.ts";
+import type { GitControl } from "./git_control.ts";
 import { type GitGuard, guardGit, releaseGitGuard } from "./git_guard.ts";
 
-export { type HiddenPath, probeBwrap } from "./bwrap_profile.ts";
+export { type HiddenPath, probeBwrap, type WorkspaceMode } from "./bwrap_profile.ts";
 
 /** How long a process gets to end after SIGTERM before SIGKILL. */
 const KILL_GRACE_MS = 500;
@@ -51,6 +53,11 @@ export const BWRAP_MISSING_MESSAGE = "Cannot run bash: bubblewrap (bwrap) is mis
   "create a sandbox here; install it (apt-get install bubblewrap) or start powercode with " +
   "--unsandboxed-bash";
 
+/** The refusal of a read-only run without bubblewrap, which alone can enforce it. */
+export const READ_ONLY_UNSANDBOXED_MESSAGE = "Cannot run bash: the workspace is read-only now " +
+  "and only the sandbox can keep commands from changing it (powercode runs with " +
+  "--unsandboxed-bash)";
+
 /** `bwrap`: sandboxed; `unsandboxed`: bash directly; `unavailable`: every run is refused. */
 export type SandboxMode = "bwrap" | "unsandboxed" | "unavailable";
 
@@ -80,8 +87,13 @@ export interface RunResult {
 export interface CommandRunner {
   readonly mode: SandboxMode;
   /** Whether commands may write `.git/hooks/` and `.git/config` (always, unless bwrap). */
-  readonly allowGitHooks: boolean;
-  /** Runs `bash -c command`. Contract: throws only when the mode is `unavailable`. */
+  readonly gitControl: GitControl;
+  /** Whether commands may change the workspace (`rw`) or only read it (`ro`). */
+  readonly workspace: WorkspaceMode;
+  /**
+   * Runs `bash -c command`. Contract: throws only when the mode is `unavailable`, or when the
+   * workspace is read-only and the mode is `unsandboxed`.
+   */
   run(command: string, options: RunOptions): Promise<RunResult>;
 }
 
@@ -94,16 +106,18 @@ export interface SandboxOptions {
    */
   hidden?: readonly HiddenPath[];
   /**
-   * Let commands write the workspace's `.git/hooks/` and `.git/config` and
-   * create `.git` (default false: read-only, see `guardGit`).
+   * `writable`: commands may write the workspace's `.git/hooks/` and `.git/config` and
+   * create `.git` (default `protected`: read-only, see `guardGit`).
    */
-  allowGitHooks?: boolean;
+  gitControl?: GitControl;
+  /** `ro`: the workspace is bound read-only (default `rw`); needs bubblewrap. */
+  workspace?: WorkspaceMode;
 }
 
 /**
  * Runs `bash -c` in the workspace, under bubblewrap or, in `unsandboxed` mode, directly.
  *
- * Contract (bwrap): read-only `/` and `/proc/sys`, writable workspace, private
+ * Contract (bwrap): read-only `/` and `/proc/sys`, workspace writable unless `ro`, private
  * `/tmp`, no network, no Unix-socket connections (no `socket(AF_UNIX)`), own
  * user/pid namespaces and no capabilities even as root, masks that cannot be
  * unmounted, read-only `.git/hooks` and `.git/config` unless allowed; killing
@@ -122,7 +136,8 @@ export class Sandbox implements CommandRunner {
   /** The real workspace root, the command's working directory. */
   readonly root: string;
   readonly mode: SandboxMode;
-  readonly allowGitHooks: boolean;
+  readonly gitControl: GitControl;
+  readonly workspace: WorkspaceMode;
   #hidden: readonly HiddenPath[];
 
   /** Creates a runner for the workspace at `root` (a real absolute path). */
@@ -130,21 +145,28 @@ export class Sandbox implements CommandRunner {
     this.root = root;
     this.mode = mode;
     this.#hidden = options.hidden ?? [];
-    this.allowGitHooks = mode !== "bwrap" || (options.allowGitHooks ?? false);
+    this.gitControl = mode === "bwrap" ? options.gitControl ?? "protected" : "writable";
+    this.workspace = options.workspace ?? "rw";
   }
 
   /**
    * Runs `bash -c command` and returns its captured output and end.
    * Contract: on timeout or abort the whole tree is killed (SIGTERM, then
    * SIGKILL after 500 ms) and the result says so; throws
-   * {@linkcode BWRAP_MISSING_MESSAGE} when the mode is `unavailable`.
+   * {@linkcode BWRAP_MISSING_MESSAGE} when the mode is `unavailable` and
+   * {@linkcode READ_ONLY_UNSANDBOXED_MESSAGE} when a read-only workspace has no sandbox.
    */
   async run(command: string, options: RunOptions): Promise<RunResult> {
     if (this.mode === "unavailable") throw new Error(BWRAP_MISSING_MESSAGE);
+    if (this.mode === "unsandboxed" && this.workspace === "ro") {
+      throw new Error(READ_ONLY_UNSANDBOXED_MESSAGE);
+    }
     if (options.signal.aborted) {
       return { output: new TailBuffer().finish(), end: { kind: "aborted" } };
     }
-    const guard = this.allowGitHooks ? undefined : await guardGit(this.root);
+    // A read-only workspace needs no guard: nothing in it, .git included, can change.
+    const guarded = this.gitControl === "protected" && this.workspace === "rw";
+    const guard = guarded ? await guardGit(this.root) : undefined;
     try {
       return await supervise(await this.#spawn(command, guard), options);
     } finally {
@@ -165,7 +187,11 @@ export class Sandbox implements CommandRunner {
           stderr: "piped",
         }).spawn();
       }
-      const profile = { hidden: this.#hidden, extraMounts: guard?.args ?? [] };
+      const profile = {
+        hidden: this.#hidden,
+        extraMounts: guard?.args ?? [],
+        workspace: this.workspace,
+      };
       return await spawnBwrap(bwrapArgs(this.root, profile, command), {
         stdout: "piped",
         stderr: "piped",

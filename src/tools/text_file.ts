@@ -1,15 +1,12 @@
 /**
  * Text files in the workspace as the file tools share them: decoding, reading a whole
- * file for an edit, the size limit of edits and writes, and the atomic write.
+ * file for an edit, and the atomic write.
  *
  * @module
  */
 import { RegularFile } from "./regular_file.ts";
 import { formatSize } from "./truncate.ts";
-import type { Workspace } from "./workspace.ts";
-
-/** Largest file edit_file changes and largest content write_file writes (10 MB). */
-export const MAX_EDIT_BYTES = 10 * 1024 * 1024;
+import { MAX_EDIT_BYTES, type Workspace } from "./workspace.ts";
 
 /** The text of a file, or why it is not text. */
 export type DecodedText = { kind: "text"; text: string } | { kind: "binary"; reason: string };
@@ -54,18 +51,6 @@ export async function readTextFile(
     throw new TypeError(`Cannot ${action} "${path}": ${decoded.reason}`);
   }
   return decoded.text;
-}
-
-/**
- * Throws when `bytes` of new content exceed {@linkcode MAX_EDIT_BYTES}.
- * Contract: the message starts with `Cannot <action> "<path>":`.
- */
-export function checkContentSize(bytes: number, path: string, action: string): void {
-  if (bytes <= MAX_EDIT_BYTES) return;
-  throw new RangeError(
-    `Cannot ${action} "${path}": the new content is ${formatSize(bytes)}, more than the ` +
-      `${formatSize(MAX_EDIT_BYTES)} the file tools write; produce large files with bash`,
-  );
 }
 
 /**

@@ -1,37 +1,11 @@
 /**
- * What a tool is: its name, description, typed parameters, the paths a call touches, and
- * how it runs. Arguments are checked against the parameters once, by the registry, and
- * reach `execute` as typed values.
+ * What a tool is: its name, description, declared effect, how its arguments are declared and
+ * checked, how a call is shown, the paths a call touches, and how it runs. The tool set
+ * checks arguments once, with the tool's own parser, and they reach the tool typed.
  *
  * @module
  */
-import type { ToolDefinition } from "../core/mod.ts";
-
-/** The JSON types a tool parameter may have. */
-export type ParamType = "string" | "integer" | "boolean";
-
-/** One parameter: its JSON type, what the model reads about it, and whether it may be left out. */
-export interface ParamSpec {
-  type: ParamType;
-  description: string;
-  optional?: true;
-}
-
-/** A tool's parameters by name. */
-export type Params = Record<string, ParamSpec>;
-
-type ValueOf<T extends ParamType> = T extends "string" ? string
-  : T extends "integer" ? number
-  : boolean;
-type RequiredKeys<P extends Params> = {
-  [K in keyof P]: P[K]["optional"] extends true ? never : K;
-}[keyof P];
-type OptionalKeys<P extends Params> = Exclude<keyof P, RequiredKeys<P>>;
-
-/** The typed arguments a tool with parameters `P` receives. */
-export type ArgsOf<P extends Params> =
-  & { [K in RequiredKeys<P>]: ValueOf<P[K]["type"]> }
-  & { [K in OptionalKeys<P>]?: ValueOf<P[K]["type"]> };
+import type { ToolDetails, ToolEffect } from "../core/mod.ts";
 
 /** Workspace paths a call reads or modifies, as the model named them. */
 export interface ToolPaths {
@@ -43,84 +17,51 @@ export interface ToolPaths {
 export interface ToolContext {
   /** Aborted on Ctrl+C: the tool stops and kills what it started. */
   signal: AbortSignal;
-  /** Live output for the terminal (bash's stdout and stderr); never what the model reads. */
+  /** Live output for the terminal (a command's stdout and stderr); never what the model reads. */
   onOutput?: (text: string) => void;
 }
 
-/** What a tool returns: the text the model reads and a short summary for the terminal. */
+/** What a tool returns: the text the model reads, a short summary and details for the terminal. */
 export interface ToolOutput {
   content: string;
-  /** e.g. `1.2 KB`, `exit 0`; shown after the ✓ of the tool line. */
+  /** e.g. `1.2 KB`, `exit 0`; shown after the ✓ or ✗ of the tool line. */
   summary: string;
+  /** The call ran but did not succeed (a command's non-zero exit); thrown errors always are. */
+  isError?: boolean;
+  details?: ToolDetails;
+}
+
+/** Checked arguments, or a one-line problem naming the argument. */
+export type CheckedArguments<A> = { ok: true; args: A } | { ok: false; problem: string };
+
+/**
+ * How a tool's arguments are declared and checked: the JSON schema the model reads and the
+ * parser of the arguments object it writes. Typed parameters give both (`defineParams`); a
+ * tool discovered at run time brings its server's schema and a parser of its own.
+ */
+export interface ToolParameters<A> {
+  /** The JSON schema of the arguments object, sent as it is. */
+  schema: Record<string, unknown>;
+  /** Contract: pure and never throws; the problem is shown to the model. */
+  parse(args: Record<string, unknown>): CheckedArguments<A>;
 }
 
 /**
  * One tool. The name the model sees is its file name.
- * Contract: `execute` receives arguments that passed {@linkcode checkArguments}; it reports
- * failure by throwing an Error whose message the model can act on.
+ * Contract: `describe`, `paths` and `execute` receive only arguments its parser accepted;
+ * `execute` reports failure by throwing an Error whose message the model can act on.
  */
-export interface Tool<P extends Params = Params> {
+export interface Tool<A = unknown> {
   name: string;
   description: string;
-  params: P;
-  /** The paths a call reads or modifies, for the session's file lists. */
-  paths?(args: ArgsOf<P>): ToolPaths;
-  execute(args: ArgsOf<P>, context: ToolContext): Promise<ToolOutput>;
-}
-
-/** The definition sent to the model: the parameters as a JSON schema. */
-export function toolDefinition(tool: Tool): ToolDefinition {
-  const properties: Record<string, { type: ParamType; description: string }> = {};
-  const required: string[] = [];
-  for (const [name, { type, description, optional }] of Object.entries(tool.params)) {
-    properties[name] = { type, description };
-    if (!optional) required.push(name);
-  }
-  return {
-    name: tool.name,
-    description: tool.description,
-    parameters: { type: "object", properties, required },
-  };
-}
-
-/**
- * Checks parsed arguments against a tool's parameters.
- * Contract: pure; returns the typed arguments, or a one-line problem naming the argument.
- * Only own properties count, so `__proto__` or `constructor` are unknown arguments.
- */
-export function checkArguments<P extends Params>(
-  params: P,
-  args: Record<string, unknown>,
-): { ok: true; args: ArgsOf<P> } | { ok: false; problem: string } {
-  for (const [name, spec] of Object.entries(params)) {
-    if (!spec.optional && !Object.hasOwn(args, name)) {
-      return { ok: false, problem: `missing required argument "${name}"` };
-    }
-  }
-  for (const [name, value] of Object.entries(args)) {
-    const spec = Object.hasOwn(params, name) ? params[name] : undefined;
-    if (!spec) return { ok: false, problem: `unknown argument ${JSON.stringify(name)}` };
-    if (!matchesType(value, spec.type)) {
-      return {
-        ok: false,
-        problem: `argument "${name}" must be ${spec.type}, got ${JSON.stringify(value)}`,
-      };
-    }
-  }
-  return { ok: true, args: args as ArgsOf<P> };
-}
-
-function matchesType(value: unknown, type: ParamType): boolean {
-  switch (type) {
-    case "string":
-      return typeof value === "string";
-    case "integer":
-      return Number.isSafeInteger(value);
-    case "boolean":
-      return typeof value === "boolean";
-    default: {
-      const never: never = type;
-      return never;
-    }
-  }
+  /** What a call does, for the policy that decides whether it may run. */
+  effect: ToolEffect;
+  parameters: ToolParameters<A>;
+  /** A line of the system prompt on using the tool, when it needs one. */
+  guidance?: string;
+  /** The text after the tool's name when a call starts: a path, a command (may be long). */
+  describe(args: A): string;
+  /** The paths a call reads or modifies, for the session's file lists and the policy. */
+  paths?(args: A): ToolPaths;
+  execute(args: A, context: ToolContext): Promise<ToolOutput>;
 }

@@ -4,8 +4,13 @@
  *
  * @module
  */
+import { refuseSpecialFile } from "./file_kind.ts";
+import { type GitControl, refuseGitControl } from "./git_control.ts";
+import type { ParamSpec } from "./params.ts";
+import { formatSize } from "./truncate.ts";
 
-import type { ParamSpec } from "./tool.ts";
+/** Largest file edit_file changes and largest content the file tools write (10 MB). */
+export const MAX_EDIT_BYTES = 10 * 1024 * 1024;
 
 /** The `path` parameter shared by the file tools. */
 export const PATH_PARAMETER = {
@@ -13,6 +18,14 @@ export const PATH_PARAMETER = {
   description: "File path relative to the workspace root (an absolute path must be inside " +
     "the workspace)",
 } as const satisfies ParamSpec;
+
+/** Where a write goes once every guard passed, and what exists there now. */
+export interface WriteTarget {
+  /** The path to write, as {@linkcode Workspace.resolve} returns it. */
+  absolute: string;
+  /** The entry at the path (a regular file or a directory), or undefined when there is none. */
+  existing: Deno.FileInfo | undefined;
+}
 
 /**
  * A workspace: a directory, possibly reached through a symbolic link (`workspace/` pointing
@@ -31,12 +44,15 @@ export const PATH_PARAMETER = {
 export class Workspace {
   /** The real absolute path of the workspace directory. */
   readonly root: string;
+  /** Whether the file tools may write git's control files (see {@linkcode resolveWrite}). */
+  readonly gitControl: GitControl;
   /** The absolute path the directory was opened by; file operations go through it. */
   readonly #access: string;
 
-  private constructor(root: string, access: string) {
+  private constructor(root: string, access: string, gitControl: GitControl) {
     this.root = root;
     this.#access = access;
+    this.gitControl = gitControl;
   }
 
   /**
@@ -48,11 +64,15 @@ export class Workspace {
   }
 
   /**
-   * Opens the workspace at `dir` (relative to the current directory or absolute).
+   * Opens the workspace at `dir` (relative to the current directory or absolute); git's
+   * control files are `protected` unless `options.gitControl` says otherwise.
    * Contract: throws `Deno.errors.NotFound` naming the directory when it is
    * missing and `TypeError` when it is not a directory.
    */
-  static async open(dir: string): Promise<Workspace> {
+  static async open(
+    dir: string,
+    options: { gitControl?: GitControl } = {},
+  ): Promise<Workspace> {
     let root: string;
     try {
       root = await Deno.realPath(dir);
@@ -69,7 +89,8 @@ export class Workspace {
     if (!info.isDirectory) {
       throw new TypeError(`Cannot open workspace "${dir}": not a directory`);
     }
-    return new Workspace(root, normalize(dir.startsWith("/") ? dir : `${Deno.cwd()}/${dir}`));
+    const access = normalize(dir.startsWith("/") ? dir : `${Deno.cwd()}/${dir}`);
+    return new Workspace(root, access, options.gitControl ?? "protected");
   }
 
   /**
@@ -118,6 +139,33 @@ export class Workspace {
     if (below === undefined) throw escapeError(path);
     const resolved = `${this.#access}${below}`;
     return tail.length === 0 ? resolved : `${resolved === "/" ? "" : resolved}/${tail.join("/")}`;
+  }
+
+  /**
+   * Resolves `path` for a write of `bytes` new bytes (when known) through every guard of the
+   * file tools, in this order: the size, the escapes {@linkcode resolve} refuses, git's
+   * control files, and what exists at the path.
+   * Contract: throws an Error whose message starts with `Cannot <action> "<path>":` (for git's
+   * files `Cannot change "<path>":`) when `bytes` exceed {@linkcode MAX_EDIT_BYTES}, the path
+   * escapes, it is `.git`, `.git/config` or in `.git/hooks/` while `gitControl` is
+   * `protected`, or it is a FIFO, socket or device node. A directory is the caller's to refuse.
+   */
+  async resolveWrite(
+    path: string,
+    options: { action: string; bytes?: number },
+  ): Promise<WriteTarget> {
+    const { action, bytes } = options;
+    if (bytes !== undefined && bytes > MAX_EDIT_BYTES) {
+      throw new RangeError(
+        `Cannot ${action} "${path}": the new content is ${formatSize(bytes)}, more than the ` +
+          `${formatSize(MAX_EDIT_BYTES)} the file tools write; produce large files with bash`,
+      );
+    }
+    const absolute = await this.resolve(path);
+    if (this.gitControl === "protected") refuseGitControl(this.relative(absolute), path);
+    const existing = await Deno.stat(absolute).catch(() => undefined);
+    if (existing) refuseSpecialFile(existing, path, action);
+    return { absolute, existing };
   }
 
   /**

@@ -4,11 +4,8 @@
  *
  * @module
  */
-import { sanitize } from "../terminal/mod.ts";
+import { sanitize, type Writer } from "../terminal/mod.ts";
 import type { TaskOutput, TaskStatus } from "./task_output.ts";
-
-/** Where plain text goes. */
-export type Writer = (text: string) => void;
 
 /** Pipes have no width: tables and cut lines are laid out for this many columns. */
 const PIPE_COLUMNS = 80;

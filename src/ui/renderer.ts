@@ -6,7 +6,7 @@
  * @module
  */
 import type { TaskResult } from "../agent/mod.ts";
-import type { AgentEvent, EventSink, ToolCall } from "../core/mod.ts";
+import type { AgentEvent, CallDescription, EventSink, ToolCall, ToolDetails } from "../core/mod.ts";
 import type { TranscriptEntry } from "./transcript.ts";
 import { createTheme, sanitize, sanitizeLine, type Theme, truncateWidth } from "../terminal/mod.ts";
 import { formatContext } from "./status_line.ts";
@@ -42,12 +42,9 @@ export interface RendererOptions {
 
 /** The tool call running now. */
 interface Running {
-  call: ToolCall;
   started: number;
   tail: OutputTail;
 }
-
-const NONZERO_EXIT = /^exit [1-9]\d*$/;
 
 /** Turns events into output; one instance per program run. */
 export class Renderer {
@@ -110,9 +107,9 @@ export class Renderer {
         if (!this.#options.streamAnswer) return;
         return this.line(yellow("(partial answer discarded, retrying)"));
       case "tool_start":
-        this.#running = { call: event.call, started: Date.now(), tail: new OutputTail() };
+        this.#running = { started: Date.now(), tail: new OutputTail() };
         output.activity(`running ${sanitizeLine(event.call.name)}`);
-        return this.#toolLine(event.call);
+        return this.#toolLine(event.call, event.description);
       case "tool_output": {
         const tail = this.#running?.tail;
         tail?.push(event.text);
@@ -120,7 +117,7 @@ export class Renderer {
         return;
       }
       case "tool_end":
-        return this.#toolEnd(event.call, event.ok, event.summary);
+        return this.#toolEnd(event.isError, event.summary, event.details);
       case "retry": {
         const wait = `; retrying in ${
           (event.delayMs / 1000).toFixed(1)
@@ -215,13 +212,13 @@ export class Renderer {
   }
 
   /** `● name argument`, cut by the output where it would wrap mid-word. */
-  #toolLine(call: ToolCall): void {
+  #toolLine(call: ToolCall, description: CallDescription): void {
     const { cyan, bold, dim } = this.#theme;
     const name = sanitizeLine(call.name);
     const head = `● ${name} `;
-    const argument = describeCall(call, (text) => text);
+    const argument = describeCall(description, (text) => text);
     const shown = this.#options.output.fit(`${head}${argument}`).slice(head.length);
-    const malformed = argument.startsWith("(malformed");
+    const malformed = description.kind === "malformed";
     this.line(`${cyan("●")} ${bold(name)} ${malformed ? dim(shown) : shown}`);
   }
 
@@ -230,22 +227,22 @@ export class Renderer {
     return this.#theme.dim(text);
   }
 
-  #toolEnd(call: ToolCall, ok: boolean, summary: string): void {
+  /** The result line, drawn by the kind of the details: a command's output, an edit's diff. */
+  #toolEnd(isError: boolean, summary: string, details: ToolDetails | undefined): void {
     const output = this.#options.output;
     const running = this.#running;
     this.#running = undefined;
     output.tail([]);
-    const passed = ok && !NONZERO_EXIT.test(summary);
     const { green, red } = this.#theme;
-    const line = `  ${passed ? green("✓") : red("✗")} ${sanitizeLine(summary)}`;
-    if (running && call.name === "bash") {
+    const line = `  ${isError ? red("✗") : green("✓")} ${sanitizeLine(summary)}`;
+    if (running && details?.kind === "command") {
       const ms = Date.now() - running.started;
-      const result = { ok: passed, summary, ms, tail: running.tail };
+      const result = { ok: !isError, summary, ms, tail: running.tail };
       return output.detail(() => commandResult(result, output.width(), this.#theme), line);
     }
     this.line(line);
-    if (passed && call.name === "edit_file") {
-      output.detail(() => editDiff(call, output.width(), this.#theme));
+    if (!isError && details?.kind === "edit") {
+      output.detail(() => editDiff(details, output.width(), this.#theme));
     }
   }
 

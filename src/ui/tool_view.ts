@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { parseToolArguments, type ToolCall } from "../core/mod.ts";
+import type { CallDescription, ToolDetails } from "../core/mod.ts";
 import { fitWidth, sanitizeLine, textWidth, type Theme, truncateWidth } from "../terminal/mod.ts";
 
 /** Output lines shown while a command runs and after it ends. */
@@ -75,25 +75,15 @@ export function commandResult(
   return [head, ...note, ...shown];
 }
 
+/** The details of an edit: the lines it replaced and their replacement. */
+export type EditDetails = Extract<ToolDetails, { kind: "edit" }>;
+
 /**
- * The change an `edit_file` call made, as `- old` / `+ new` lines without the lines the
- * two texts share at their start and end; at most twelve lines, then a note.
+ * The change an edit made, as `- old` / `+ new` lines (the tool leaves out the lines both
+ * share at their ends); at most twelve lines, then a note.
  */
-export function editDiff(call: ToolCall, width: number, theme: Theme): string[] {
-  const parsed = parseToolArguments(call.arguments);
-  if (!parsed.ok) return [];
-  const { old_string: before, new_string: after } = parsed.args;
-  if (typeof before !== "string" || typeof after !== "string") return [];
-  let removed = before.split("\n");
-  let added = after.split("\n");
-  while (removed.length > 1 && added.length > 1 && removed[0] === added[0]) {
-    removed = removed.slice(1);
-    added = added.slice(1);
-  }
-  while (removed.length > 1 && added.length > 1 && removed.at(-1) === added.at(-1)) {
-    removed = removed.slice(0, -1);
-    added = added.slice(0, -1);
-  }
+export function editDiff(details: EditDetails, width: number, theme: Theme): string[] {
+  const { removed, added } = details;
   const line = (sign: string, text: string, style: (text: string) => string) =>
     style(truncateWidth(`${INDENT}${sign} ${sanitizeLine(text)}`, width - 1));
   const lines = [
@@ -113,14 +103,16 @@ export function formatDuration(ms: number): string {
 }
 
 /**
- * The short argument shown after a tool's name: its path or the command's first line,
- * sanitized and cut to 80 columns; `dim` styles the note for malformed arguments.
+ * The short text shown after a tool's name: the first line of the tool's description of the
+ * call (a path, a command), sanitized and cut to 80 columns; `dim` styles the note for
+ * malformed arguments.
  */
-export function describeCall(call: ToolCall, dim: (text: string) => string = (t) => t): string {
-  const parsed = parseToolArguments(call.arguments);
-  if (!parsed.ok) return dim("(malformed arguments)");
-  const value = parsed.args.path ?? parsed.args.command;
-  if (typeof value !== "string") return "";
+export function describeCall(
+  description: CallDescription,
+  dim: (text: string) => string = (t) => t,
+): string {
+  if (description.kind === "malformed") return dim("(malformed arguments)");
+  const value = description.text;
   const first = value.split("\n")[0] ?? "";
   const shown = sanitizeLine(first);
   const cut = value.includes("\n") || textWidth(shown) > ARGUMENT_WIDTH;

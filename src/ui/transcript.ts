@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Message, ToolCall } from "../core/mod.ts";
+import type { CallDescription, Message, ToolCall } from "../core/mod.ts";
 import { isNote, NO_REPLY, noteSummary } from "../agent/mod.ts";
 
 /** One entry of the redraw. */
@@ -13,11 +13,13 @@ export type TranscriptEntry =
   | { kind: "omitted"; tasks: number }
   | { kind: "task"; text: string }
   | { kind: "answer"; text: string; moreLines: number }
-  | { kind: "tool"; call: ToolCall; ok: boolean }
+  | { kind: "tool"; call: ToolCall; description: CallDescription; ok: boolean }
   | { kind: "note"; text: string };
 
-/** How much to show. */
+/** How to show tool calls, and how much to show. */
 export interface TranscriptOptions {
+  /** How a tool call is shown (`Agent.describeCall`). */
+  describe: (call: ToolCall) => CallDescription;
   /** Only the newest tasks are shown (default 10). */
   maxTasks?: number;
   /** Answers longer than this many lines are cut (default 12). */
@@ -32,7 +34,7 @@ export interface TranscriptOptions {
 export function buildTranscript(
   history: readonly Message[],
   compactedUntil: number,
-  options: TranscriptOptions = {},
+  options: TranscriptOptions,
 ): TranscriptEntry[] {
   const maxTasks = options.maxTasks ?? 10;
   const maxAnswerLines = options.maxAnswerLines ?? 12;
@@ -45,7 +47,7 @@ export function buildTranscript(
   if (omitted > 0) entries.push({ kind: "omitted", tasks: omitted });
   const failed = new Set(
     history.flatMap((message) =>
-      message.role === "tool" && message.content.startsWith("Error:") ? [message.toolCallId] : []
+      message.role === "tool" && message.isError ? [message.toolCallId] : []
     ),
   );
   if (compactedUntil > 0 && compactedUntil <= first) {
@@ -68,7 +70,8 @@ export function buildTranscript(
         const text = message.content.trim();
         if (text !== "" && text !== NO_REPLY) entries.push(answer(text, maxAnswerLines));
         for (const call of message.toolCalls) {
-          entries.push({ kind: "tool", call, ok: !failed.has(call.id) });
+          const description = options.describe(call);
+          entries.push({ kind: "tool", call, description, ok: !failed.has(call.id) });
         }
         break;
       }

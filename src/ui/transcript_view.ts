@@ -24,7 +24,7 @@ export function transcriptLine(entry: TranscriptEntry, theme: Theme): string {
         : `${sanitize(entry.text)}\n${dim(`  … ${entry.moreLines} more lines`)}`;
     case "tool":
       return `${cyan("●")} ${bold(sanitizeLine(entry.call.name))} ${
-        describeCall(entry.call, dim)
+        describeCall(entry.description, dim)
       } ${entry.ok ? green("✓") : red("✗")}`;
     case "note":
       return dim(`⏹ ${sanitize(entry.text)}`);

@@ -18,7 +18,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   session: ["core"],
   tools: ["core"],
   context: ["core", "model", "session"],
-  config: ["core", "model", "context"],
+  config: ["core", "terminal", "model", "context"],
   agent: ["core", "model", "session", "context", "tools"],
   ui: ["core", "terminal", "session", "config", "agent"],
   app: [

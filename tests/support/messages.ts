@@ -16,9 +16,9 @@ export function calls(...ids: string[]): Message {
   };
 }
 
-/** The tool result answering call `id`. */
-export function result(id: string, content = `result ${id}`): Message {
-  return { role: "tool", toolCallId: id, content };
+/** The tool result answering call `id`, a failed one when `isError`. */
+export function result(id: string, content = `result ${id}`, isError = false): Message {
+  return { role: "tool", toolCallId: id, content, isError };
 }
 
 /** A session holding `messages` (file lists from the real file tools), compacted to `compaction` when given. */

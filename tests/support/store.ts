@@ -19,13 +19,21 @@ export async function withStore(
   }
 }
 
-/** Writes session `id` by hand: a valid header followed by `body`; returns its path. */
-export async function writeSession(dir: string, id: string, body: string): Promise<string> {
+/**
+ * Writes session `id` by hand: a valid header (format version 1 unless `options.version`
+ * says otherwise) followed by `body`; returns its path.
+ */
+export async function writeSession(
+  dir: string,
+  id: string,
+  body: string,
+  options: { version?: number } = {},
+): Promise<string> {
   const path = `${dir}/${id}.jsonl`;
   await Deno.mkdir(dir, { recursive: true });
   const header = {
     type: "session",
-    version: 1,
+    version: options.version ?? 1,
     id,
     created: "2026-01-01T00:00:00.000Z",
     model: "m",

@@ -1,0 +1,55 @@
+/**
+ * What a tool call is and what it gave, as every layer sees it without knowing the tool:
+ * the effect it declares, how its call is shown, and its result with a tagged payload the
+ * terminal draws by kind.
+ *
+ * @module
+ */
+
+/** What a tool does to the world: reads the workspace, writes it, or runs a program. */
+export type ToolEffect = "read" | "write" | "exec";
+
+/** How a call is shown when it starts: the tool's own one-line text, or malformed arguments. */
+export type CallDescription =
+  | { kind: "text"; text: string }
+  | { kind: "malformed" };
+
+/** How a command ended. */
+export type CommandEnd =
+  | { kind: "exit"; code: number }
+  | { kind: "timeout"; seconds: number }
+  | { kind: "interrupted" };
+
+/** What a successful call did, tagged by kind, for the terminal; never sent to the model. */
+export type ToolDetails =
+  | {
+    kind: "read";
+    path: string;
+    /** The first and last line returned (0 and 0 for an empty file). */
+    firstLine: number;
+    lastLine: number;
+    /** Lines in the file, when counted. */
+    totalLines?: number;
+  }
+  | { kind: "write"; path: string; created: boolean; lines: number; bytes: number }
+  | {
+    kind: "edit";
+    path: string;
+    occurrences: number;
+    /** The replaced lines and their replacement, without the lines both share at either end. */
+    removed: string[];
+    added: string[];
+  }
+  | { kind: "command"; command: string; end: CommandEnd };
+
+/** The outcome of one tool call, as recorded in history and shown on the terminal. */
+export interface ToolResult {
+  /** What the model reads. */
+  content: string;
+  /** A few words for the terminal, e.g. `1.2 KB`, `exit 0`. */
+  summary: string;
+  /** The call failed: refused, invalid, thrown, interrupted, or the command did not succeed. */
+  isError: boolean;
+  /** What the call did, when the tool says. */
+  details?: ToolDetails;
+}
