@@ -97,7 +97,7 @@ Deno.test("toWireRequest() sends reasoning and extra back only to the model that
     const messages: Message[] = [
       { role: "user", content: "go" },
       message,
-      { role: "tool", toolCallId: "c1", content: "ok" },
+      { role: "tool", toolCallId: "c1", content: "ok", isError: false },
     ];
     const body = toWireRequest(
       target,

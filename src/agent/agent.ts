@@ -4,10 +4,9 @@
  *
  * @module
  */
-import { ChatError, type ChatModel, type ChatRequest, finishWarning } from "../model/mod.ts";
+import { ChatError, type ChatRequest, finishWarning } from "../model/mod.ts";
 import {
   type CompactionOutcome,
-  type Compactor,
   type ContextStatus,
   type RequestOverhead,
   requestStep,
@@ -21,16 +20,9 @@ import type {
   ToolCall,
 } from "../core/mod.ts";
 import type { Session } from "../session/mod.ts";
-import { fitWindow } from "./fit_window.ts";
+import { ActiveModel, type ModelSlot } from "./model_slot.ts";
 import { failedNote, interruptedNote, NO_REPLY } from "./task_notes.ts";
 import type { ToolSet } from "../tools/mod.ts";
-
-/** A model requests can go to: its profile's name, the chat model, the compactor for its window. */
-export interface ModelSlot {
-  name: string;
-  model: ChatModel;
-  compactor: Compactor;
-}
 
 /** The parts an agent works with. */
 export interface AgentOptions {
@@ -68,9 +60,7 @@ export class Agent {
   #options: AgentOptions;
   #session: Session;
   #system: string;
-  #slot: ModelSlot;
-  /** A switch was recorded: the next request first compacts until the history fits. */
-  #fitPending = false;
+  #active: ActiveModel;
 
   /**
    * Creates an agent with its system prompt; tool definitions are read from the set per step.
@@ -80,13 +70,13 @@ export class Agent {
     this.#options = options;
     this.#session = options.session;
     this.#system = options.systemPrompt;
-    this.#slot = options.slot;
-    if (this.#session.history.length > 0) this.#recordSlot();
+    this.#active = new ActiveModel(options.slot, options.defaultProfile);
+    if (this.#session.history.length > 0) this.#active.record(this.#session);
   }
 
   /** The model requests go to now. */
   get slot(): ModelSlot {
-    return this.#slot;
+    return this.#active.slot;
   }
 
   /**
@@ -96,8 +86,7 @@ export class Agent {
    * before it, the history is compacted (in as many rounds as it takes) until it fits.
    */
   useModel(slot: ModelSlot): void {
-    this.#slot = slot;
-    if (this.#session.history.length > 0) this.#recordSlot();
+    this.#active.use(slot, this.#session);
   }
 
   /**
@@ -130,7 +119,7 @@ export class Agent {
 
   /** Token estimate, window, threshold and compaction state, for `/context`. */
   context(): ContextStatus {
-    return this.#slot.compactor.status(this.#session, this.#overhead);
+    return this.slot.compactor.status(this.#session, this.#overhead);
   }
 
   /**
@@ -139,8 +128,8 @@ export class Agent {
    */
   compact(focus: string, signal: AbortSignal): Promise<CompactionOutcome> {
     const options = { signal, ...(focus ? { focus } : {}) };
-    this.#recordSlot();
-    return this.#slot.compactor.compact(this.#session, this.#overhead, options);
+    this.#active.record(this.#session);
+    return this.slot.compactor.compact(this.#session, this.#overhead, options);
   }
 
   /**
@@ -162,7 +151,7 @@ export class Agent {
   async run(task: string, signal: AbortSignal): Promise<TaskResult> {
     const { maxSteps } = this.#options;
     const session = this.#session;
-    this.#recordSlot();
+    this.#active.record(session);
     session.append({ role: "user", content: task });
     const partial = { text: "" };
     try {
@@ -195,7 +184,7 @@ export class Agent {
     signal: AbortSignal,
     partial: { text: string },
   ): Promise<StepOutcome> {
-    const { compactor, model } = this.#slot;
+    const { compactor, model } = this.slot;
     const onEvent = this.#options.events.emit;
     const emit = (event: AgentEvent) => {
       // The text streamed so far is abandoned: the retry streams its own.
@@ -215,10 +204,7 @@ export class Agent {
         onRetry: (info) => emit({ type: "retry", ...info }),
       });
     };
-    if (this.#fitPending) {
-      await fitWindow(compactor, session, this.#overhead, signal);
-      this.#fitPending = false;
-    }
+    await this.#active.fit(session, this.#overhead, signal);
     const outcome = await requestStep(compactor, session, this.#overhead, {
       signal,
       onEvent: emit,
@@ -227,15 +213,6 @@ export class Agent {
     const warning = outcome.type === "reply" && finishWarning(outcome.reply.finishReason);
     if (warning) onEvent({ type: "warning", message: warning });
     return outcome;
-  }
-
-  /** Records the current profile in the session when it is not the one the session runs on. */
-  #recordSlot(): void {
-    const session = this.#session;
-    const current = session.profile ?? this.#options.defaultProfile;
-    if (current === this.#slot.name) return;
-    session.recordProfile(this.#slot.name);
-    this.#fitPending = true;
   }
 
   /** Runs each call in order; after an interruption the remaining calls are answered as interrupted. */
