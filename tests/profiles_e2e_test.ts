@@ -63,17 +63,21 @@ function lastText(request: RecordedRequest | undefined): unknown {
   return request?.body?.messages.at(-1)?.content;
 }
 
-Deno.test("/model big sends the next task to the second server with its model; --continue stays there; --model chooses at start", async () => {
+Deno.test("/model big sends the next task to the second server with its model; --continue stays there; --model chooses at start; a literal key in a profile is warned about", async () => {
   await using small = await serve("fake-small", 16000, sequence([text("Small one."), text("4.")]));
   await using big = await serve("fake-big", 64000, sequence([text("Big two."), text("Big 3.")]));
   await using project = await createTempProject();
-  await project.writeProvider(twoProfiles(small, big));
+  // A literal key in any profile is warned about, as in a file of the single shape.
+  await project.writeProvider(twoProfiles(small, big, { apiKey: KEY }));
 
   const first = await project.run([], { stdin: "one\n/model\n/model big\ntwo\n", env: ENV });
   assertEquals(first.code, 0, first.stderr);
   assertStringIncludes(
     first.stdout,
     [
+      '⚠ provider.json holds a literal API key and is tracked by git: use "env:NAME", or a ' +
+      "personal copy in .powercode/ (--provider .powercode/provider.json)",
+      "Small one.",
       "Profiles in provider.json (* current):",
       "* small  fake-small  16k window",
       "  big    fake-big    64k window",
