@@ -3,7 +3,8 @@
  *
  * @module
  */
-export { assemble } from "./assemble.ts";
+export { assemble, type Assembly } from "./assemble.ts";
+export { Profiles } from "./profiles.ts";
 export { withPipedInput } from "./piped_input.ts";
 export { runPrint } from "./print_task.ts";
 export type { ReplOptions } from "./repl.ts";

@@ -49,6 +49,7 @@ const MESSAGE_SHAPES = new Map<unknown, Shape>([
     reasoning: optional(isString),
     replayReasoning: optional((v) => v === true),
     thinkBlock: optional(isString),
+    model: optional(isString),
   }],
   ["tool", { toolCallId: isString, content: isString, isError: isBoolean }],
 ]);
@@ -58,6 +59,7 @@ const RECORD_SHAPES = new Map<unknown, Shape>([
   ["message", { message: (v) => isObject(v) && hasShape(v, MESSAGE_SHAPES.get(v.role)) }],
   ["usage", { usage: (v) => v === null || hasShape(v, USAGE) }],
   ["compaction", { state: (v) => hasShape(v, STATE), tokensBefore: isCount, tokensAfter: isCount }],
+  ["model", { profile: isString }],
 ]);
 const HEADER: Shape = { id: isString, created: isString, model: isString };
 
