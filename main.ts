@@ -65,8 +65,10 @@ async function start(cli: CliOptions): Promise<number> {
         "personal copy in .powercode/ (--provider .powercode/provider.json)\n",
     );
   }
-  // The banner names the profile the session resumes on, so the assembly's notices wait for it.
-  const notices: string[] = [];
+  // The banner names the profile the session resumes on, so the assembly's first notices wait
+  // for it; later ones (a new session's) are printed as they come.
+  let early: string[] | undefined = [];
+  const report = (line: string) => early ? early.push(line) : notice(`${sanitize(line)}\n`);
   let assembly: Assembly | undefined;
   try {
     assembly = await assemble({
@@ -77,7 +79,7 @@ async function start(cli: CliOptions): Promise<number> {
       maxSteps: cli.maxSteps,
       store,
       session: sessionChoice(cli),
-      report: (line) => notices.push(line),
+      report,
       bash: {
         unsandboxedBash: cli.unsandboxedBash,
         hide: [providerPath, POWERCODE_DIR],
@@ -89,7 +91,8 @@ async function start(cli: CliOptions): Promise<number> {
       const label = assembly.profiles.label(assembly.agent.slot.name);
       notice(`powercode ${denoConfig.version} · ${label} · /help for commands\n`);
     }
-    for (const line of notices) notice(`${sanitize(line)}\n`);
+    for (const line of early) notice(`${sanitize(line)}\n`);
+    early = undefined;
   }
   const { agent, instructions, profiles } = assembly;
   const task = cli.print === undefined
