@@ -1,11 +1,11 @@
 /**
- * End-to-end against recorded provider traffic: `deno task start -p` and `-c -p` in a temp
+ * End-to-end against replies in the shape of DeepSeek's and Gemini's (tests/support/provider_replies.ts): `deno task start -p` and `-c -p` in a temp
  * copy of the project, with the fake server applying the provider's own rules; and the
  * provider profile set by hand in provider.json.
  */
 import { assertEquals, assertStringIncludes } from "@std/assert";
 import { startFakeServer } from "./support/fake_server.ts";
-import { replay, trafficTest } from "./support/provider_fixtures.ts";
+import { deepseekThinkingToolCall, geminiSignedToolCall } from "./support/provider_replies.ts";
 import { requireReasoningContent, requireThoughtSignatures } from "./support/provider_rules.ts";
 import { createTempProject } from "./support/project.ts";
 import { ENV, KEY, provider } from "./support/sessions.ts";
@@ -13,7 +13,7 @@ import { sequence, text } from "./support/scripts.ts";
 
 type Fields = Record<string, unknown>;
 
-trafficTest(
+Deno.test(
   "DeepSeek thinking mode: a tool loop works, and again after resuming the session",
   async () => {
     await using server = await startFakeServer({
@@ -21,7 +21,7 @@ trafficTest(
       apiKey: KEY,
       rules: [requireReasoningContent()],
       handler: sequence([
-        await replay("deepseek/thinking-tool-call.chunks.jsonl"),
+        deepseekThinkingToolCall(),
         text("No weather tool here."),
         text("Still none tomorrow."),
       ]),
@@ -40,12 +40,12 @@ trafficTest(
   },
 );
 
-trafficTest("Gemini: the thought signature survives the tool loop", async () => {
+Deno.test("Gemini: the thought signature survives the tool loop", async () => {
   await using server = await startFakeServer({
     model: "fake-model",
     apiKey: KEY,
     rules: [requireThoughtSignatures()],
-    handler: sequence([await replay("gemini/thought-signature-tool-call.sse"), text("Read it.")]),
+    handler: sequence([geminiSignedToolCall(), text("Read it.")]),
   });
   await using project = await createTempProject();
   await project.writeProvider(provider(server.url));
