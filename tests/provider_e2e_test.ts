@@ -1,7 +1,8 @@
 /**
- * End-to-end against replies in the shape of DeepSeek's and Gemini's (tests/support/provider_replies.ts): `deno task start -p` and `-c -p` in a temp
- * copy of the project, with the fake server applying the provider's own rules; and the
- * provider profile set by hand in provider.json.
+ * End to end against replies in the shape of DeepSeek's and Gemini's
+ * (tests/support/provider_replies.ts): `deno task start -p` and `-c -p` in a temp copy of the
+ * project, with the fake server applying the provider's own rules; and the provider profile
+ * set by hand in provider.json.
  */
 import { assertEquals, assertStringIncludes } from "@std/assert";
 import { startFakeServer } from "./support/fake_server.ts";
