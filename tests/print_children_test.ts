@@ -2,26 +2,37 @@
  * `powercode -p` waits for every process it started before it exits: run in its own session,
  * no process of that session (the bubblewrap probe included) is left once it has exited.
  */
-import { assertEquals } from "@std/assert";
+import { assert, assertEquals } from "@std/assert";
 import { startFakeServer } from "./support/fake_server.ts";
 import { childEnv, createTempProject } from "./support/project.ts";
 import { sequence, text } from "./support/scripts.ts";
 import { ENV, provider } from "./support/sessions.ts";
 
-/** `pid state` of every process whose session is `session`. */
-function sessionProcesses(session: number): string[] {
+/** Fields of /proc/PID/stat after `pid (comm)`: state, ppid, pgrp, session, … starttime. */
+function stat(pid: string): { name: string; fields: string[] } | undefined {
+  try {
+    const text = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    const end = text.lastIndexOf(")");
+    return { name: text.slice(0, end + 1), fields: text.slice(end + 2).split(" ") };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `pid (comm) state` of every process of the session `leader` leads. Processes that started
+ * before it are left out: a zombie nobody reaps keeps the session id of a leader long gone,
+ * whose pid the system may have given to `leader` since.
+ */
+function sessionProcesses(leader: number, startedAt: number): string[] {
   const found: string[] = [];
   for (const entry of Deno.readDirSync("/proc")) {
     if (!/^\d+$/.test(entry.name)) continue;
-    let stat: string;
-    try {
-      stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
-    } catch {
-      continue;
-    }
-    // pid (comm) state ppid pgrp session ...; comm may hold spaces and parentheses.
-    const [state, , , sid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(sid) === session) found.push(`${stat.slice(0, stat.lastIndexOf(")") + 1)} ${state}`);
+    const process = stat(entry.name);
+    if (process === undefined) continue;
+    const [state, , , session] = process.fields;
+    const started = Number(process.fields[19]);
+    if (Number(session) === leader && started >= startedAt) found.push(`${process.name} ${state}`);
   }
   return found;
 }
@@ -40,11 +51,13 @@ Deno.test("17.10 powercode -p leaves no process behind, not even the bubblewrap 
     stdout: "piped",
     stderr: "piped",
   }).spawn();
+  const startedAt = Number(stat(String(child.pid))?.fields[19]);
+  assert(Number.isFinite(startedAt), "the run's start time");
   const output = await child.output();
   assertEquals(
     [output.code, new TextDecoder().decode(output.stdout)],
     [0, "Done.\n"],
     new TextDecoder().decode(output.stderr),
   );
-  assertEquals(sessionProcesses(child.pid), []);
+  assertEquals(sessionProcesses(child.pid, startedAt), []);
 });
