@@ -1,6 +1,6 @@
 /**
- * The stream reader against recorded provider streams (tests/fixtures/providers), replayed
- * by the fake server through the real SDK: what the user gets back for each quirk.
+ * The stream reader against recorded provider streams (../shared/provider-traffic/corpus/),
+ * replayed by the fake server through the real client: what the user gets back for each quirk.
  */
 import { assert, assertEquals, assertInstanceOf, assertMatch } from "@std/assert";
 import { createChatClient } from "../src/model/client.ts";
