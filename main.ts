@@ -6,7 +6,14 @@
  * @module
  */
 import denoConfig from "./deno.json" with { type: "json" };
-import { assemble, runPrint, runRepl, withPipedInput } from "./src/app/mod.ts";
+import {
+  answerReport,
+  assemble,
+  type PrintReport,
+  runPrint,
+  runRepl,
+  withPipedInput,
+} from "./src/app/mod.ts";
 import {
   type CliOptions,
   ConfigError,
@@ -19,7 +26,12 @@ import {
 import type { DirEntry } from "./src/editor/mod.ts";
 import { type SessionChoice, SessionError, SessionStore } from "./src/session/mod.ts";
 import { sanitize, terminalColumns, writeTo } from "./src/terminal/mod.ts";
-import { createFrontEnd, formatSessionsTable } from "./src/ui/mod.ts";
+import {
+  createFrontEnd,
+  formatSessionsTable,
+  ScriptOutput,
+  type ScriptWatched,
+} from "./src/ui/mod.ts";
 
 const WORKSPACE_DIR = "workspace";
 const POWERCODE_DIR = ".powercode";
@@ -67,11 +79,12 @@ async function start(cli: CliOptions): Promise<number> {
     );
   }
   if (terminal) notice(`powercode ${denoConfig.version} · ${config.model} · /help for commands\n`);
-  const { agent, instructions } = await assemble({
+  const { agent, instructions, workspace } = await assemble({
     config,
     configFile: providerPath,
     workspaceDir: WORKSPACE_DIR,
     maxSteps: cli.maxSteps,
+    budget: cli.budget,
     store,
     session: sessionChoice(cli),
     report: (line) => notice(`${sanitize(line)}\n`),
@@ -90,10 +103,12 @@ async function start(cli: CliOptions): Promise<number> {
     model: config.model,
   });
   if (task !== undefined) {
-    return await runPrint(agent, task, {
-      renderer,
-      printAnswer: (answer) => redactor.wrap(writeTo(Deno.stdout))(`${answer}\n`),
+    const report = printReport(cli, agent, {
+      redactor,
+      model: config.model,
+      roots: [workspace.root],
     });
+    return await runPrint(agent, task, { renderer, report });
   }
   if (terminal && instructions) {
     const cut = instructions.truncated ? ", cut to 32 KB" : "";
@@ -111,6 +126,22 @@ async function start(cli: CliOptions): Promise<number> {
       redact: (text) => redactor.redact(text),
     },
   });
+}
+
+/**
+ * How -p reports on stdout: the final answer as text, or JSON (`--output-format`), which then
+ * is all that stdout gets.
+ */
+function printReport(
+  cli: CliOptions,
+  agent: ScriptWatched,
+  run: { redactor: Redactor; model: string; roots: string[] },
+): PrintReport {
+  const stdout = writeTo(Deno.stdout);
+  if (cli.outputFormat === "text") {
+    return answerReport((answer) => run.redactor.wrap(stdout)(`${answer}\n`));
+  }
+  return new ScriptOutput(agent, { ...run, format: cli.outputFormat, write: stdout });
 }
 
 /** The session store, its directory created now so that the sandbox hides it from the first task on. */

@@ -19,8 +19,9 @@ import {
   estimateRequestTokens,
   type RequestOverhead,
   resolveCompactionSettings,
+  Spending,
 } from "../context/mod.ts";
-import { EventChannel, type EventSink, type ToolCall } from "../core/mod.ts";
+import { type BudgetLimits, EventChannel, type EventSink, type ToolCall } from "../core/mod.ts";
 import {
   newSession,
   openSession,
@@ -61,6 +62,8 @@ export interface AssembleOptions {
   policy?: ToolPolicy;
   /** Replaces the chat client built from `config` (the tests' scripted model). */
   model?: ChatModel;
+  /** The command line's budget limits, each in place of the provider file's `budget` field. */
+  budget?: BudgetLimits;
   /** Chat client options beyond the config (retries, delays, timeouts). */
   chat?: Partial<Omit<ChatClientOptions, "baseURL" | "apiKey" | "model">>;
 }
@@ -86,6 +89,7 @@ export interface Assembly {
  */
 export async function assemble(options: AssembleOptions): Promise<Assembly> {
   const { config } = options;
+  const spending = createSpending(options);
   const report = options.report ?? (() => {});
   const { workspace, tools, warnings } = await buildTools(options);
   for (const warning of warnings) report(`⚠ ${warning}`);
@@ -104,7 +108,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
   const events = new EventChannel();
   if (options.onEvent) events.subscribe(options.onEvent);
   const compactor = new Compactor({
-    model,
+    model: spending.meter(model, "summary"),
     settings,
     onEvent: events.emit,
     summaryInConversation: config.summaryInConversation === true,
@@ -130,7 +134,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
   };
   const { instructions, prompt } = await loadSystemPrompt();
   const agent = new Agent({
-    model,
+    model: spending.meter(model, "step"),
     tools: toolSet,
     session,
     newSession: () => store ? newSession(store, sessionOptions) : new Session(sessionOptions),
@@ -139,8 +143,26 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     reloadSystemPrompt: async () => (await loadSystemPrompt()).prompt,
     maxSteps: options.maxSteps,
     events,
+    spending,
   });
   return { agent, workspace, tools: toolSet, model, compactor, instructions };
+}
+
+/**
+ * The spending meter at the file's prices, within its budget with the command line's limits
+ * in place; throws `ConfigError` for a cost limit without prices.
+ */
+function createSpending(options: AssembleOptions): Spending {
+  const { pricing, budget } = options.config;
+  const limits = { ...budget, ...options.budget };
+  if (limits.cost !== undefined && pricing === undefined) {
+    throw new ConfigError(
+      `Cannot use --max-cost without prices: add "pricing" to provider file "${
+        options.configFile ?? "provider.json"
+      }" (dollars per million tokens: {"input": N, "cachedInput": N, "output": N})`,
+    );
+  }
+  return new Spending({ limits, ...(pricing ? { pricing } : {}) });
 }
 
 /** Throws when not even one message fits between the request's fixed part and the reserve. */

@@ -8,7 +8,7 @@ import type { Agent } from "../agent/mod.ts";
 import type { ContextStatus } from "../context/mod.ts";
 import type { SessionInfo } from "../session/mod.ts";
 import { sanitizeLine, wrapText } from "../terminal/mod.ts";
-import { formatSessionsTable, type Renderer } from "../ui/mod.ts";
+import { describeSpend, formatSessionsTable, type Renderer } from "../ui/mod.ts";
 
 /** What a command works with. */
 export interface CommandContext {
@@ -51,6 +51,15 @@ export const COMMANDS: readonly Command[] = [
     usage: "/context",
     help: "tokens in use, window, compaction threshold, messages, summary",
     run: (_args, { renderer, agent }) => renderer.line(describeContext(agent.context())),
+  },
+  {
+    name: "/cost",
+    usage: "/cost",
+    help: "tokens (and their cached share) and cost of the last task and the session, budget",
+    run: (_args, { renderer, agent }) => {
+      const spend = agent.spend();
+      renderer.line(spend ? describeSpend(spend) : "Nothing is counted in this run");
+    },
   },
   {
     name: "/compact",

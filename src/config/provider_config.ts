@@ -4,8 +4,15 @@
  * @module
  */
 import { type ProfileOverrides, readProfileOverrides } from "../model/mod.ts";
-import { isObject, isPositiveInteger, isString } from "../core/mod.ts";
+import {
+  type BudgetLimits,
+  isObject,
+  isPositiveInteger,
+  isString,
+  type Pricing,
+} from "../core/mod.ts";
 import { validateCompactionSettings } from "../context/mod.ts";
+import { readSpendingFields, SPENDING_FIELDS } from "./spending_config.ts";
 
 /** A validated provider configuration. The key must never be printed or stored. */
 export interface ProviderConfig {
@@ -25,6 +32,10 @@ export interface ProviderConfig {
   literalKey?: true;
   /** Ask for summaries at the end of the cached conversation (see the README). */
   summaryInConversation?: boolean;
+  /** Prices in dollars per million tokens, for costs and `budget.cost`. */
+  pricing?: Pricing;
+  /** What one session may spend (the command line's limits replace these). */
+  budget?: BudgetLimits;
 }
 
 /** A configuration problem; main prints `message` and exits with code 2. */
@@ -51,6 +62,7 @@ const KNOWN_FIELDS = [
   "cacheControl",
   "compat",
   "summaryInConversation",
+  ...SPENDING_FIELDS,
 ];
 /** The key sent when none is configured (`"apiKey": null`, or no key variable set); not a secret. */
 export const PLACEHOLDER_KEY = "no-key";
@@ -120,6 +132,7 @@ export function parseProviderConfig(data: unknown, path: string, env: EnvReader)
   }
   const compat = readProfileOverrides(fields, problems);
   const summaryInConversation = booleanField(fields, "summaryInConversation", problems);
+  const spending = readSpendingFields(fields, problems);
   const apiKey = resolveApiKey(fields.apiKey, env, problems);
   if (problems.length > 0 || !baseURL || !model || !contextWindow || apiKey === undefined) {
     throw new ConfigError(`Invalid provider file "${path}": ${problems.join("; ")}`);
@@ -137,6 +150,7 @@ export function parseProviderConfig(data: unknown, path: string, env: EnvReader)
       ? { literalKey: true as const }
       : {}),
     ...(summaryInConversation === true ? { summaryInConversation } : {}),
+    ...spending,
   };
 }
 

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { ChatError, type ChatReply } from "./chat_model.ts";
+import { ChatError, type ChatReply, type ReplyUsage } from "./chat_model.ts";
+import { readUsage } from "./usage.ts";
 import { newToolCallId } from "./tool_call_ids.ts";
 import { type AssistantMessage, isObject, type ToolCall } from "../core/mod.ts";
 
@@ -30,6 +31,7 @@ export class ReplyAssembler {
   #replayReasoning = false;
   #calls: ToolCall[] = [];
   #totalTokens: number | undefined;
+  #usage: ReplyUsage | undefined;
   #finishReason: string | undefined;
   #sawChoices = false;
   /** True once any text or reasoning was passed to the sink. */
@@ -94,6 +96,7 @@ export class ReplyAssembler {
     return {
       message,
       totalTokens: this.#totalTokens,
+      ...(this.#usage === undefined ? {} : { usage: this.#usage }),
       ...(this.#finishReason === undefined ? {} : { finishReason: this.#finishReason }),
     };
   }
@@ -137,6 +140,7 @@ export class ReplyAssembler {
   }
 
   #addUsage(usage: Fields): void {
+    this.#usage = readUsage(usage) ?? this.#usage;
     const total = usage.total_tokens;
     if (total === undefined || total === null) return;
     if (typeof total !== "number" || !Number.isSafeInteger(total) || total < 0) {

@@ -7,4 +7,11 @@
 export { createFrontEnd, type FrontEndOptions, type Watched } from "./front_end.ts";
 export { Renderer } from "./renderer.ts";
 export { formatSessionsTable } from "./sessions_table.ts";
+export {
+  type ScriptEvent,
+  ScriptOutput,
+  type ScriptOutputOptions,
+  type ScriptWatched,
+} from "./script_output.ts";
+export { describeSpend, spendSummary } from "./spend_view.ts";
 export { buildTranscript } from "./transcript.ts";

@@ -10,6 +10,8 @@ import type { AgentEvent, CallDescription, EventSink, ToolCall, ToolDetails } fr
 import type { TranscriptEntry } from "./transcript.ts";
 import { createTheme, sanitize, sanitizeLine, type Theme, truncateWidth } from "../terminal/mod.ts";
 import { formatContext } from "./status_line.ts";
+import type { SpendReport } from "../core/mod.ts";
+import { spendSummary } from "./spend_view.ts";
 import type { TaskOutput } from "./task_output.ts";
 import { compactionEndLine, compactionStartLine } from "./compaction_lines.ts";
 import { commandResult, describeCall, editDiff, OutputTail, tailRows } from "./tool_view.ts";
@@ -33,6 +35,8 @@ export interface RendererOptions {
   model?: string;
   /** The context use now, for the status line and the line after each task. */
   context?: () => ContextUse;
+  /** What the task and the session spent, for the line after each task. */
+  spend?: () => SpendReport | undefined;
   /**
    * Stands between the events given to {@linkcode Renderer.sink} and `render` (redaction);
    * what it holds back is flushed when a task ends.
@@ -172,6 +176,7 @@ export class Renderer {
         break;
       case "failed":
       case "step_limit":
+      case "budget":
         this.failure(result.error);
         break;
       default: {
@@ -248,7 +253,11 @@ export class Renderer {
   #printContext(): void {
     const use = this.#options.context?.();
     if (!use) return;
-    const text = `context ${formatContext(use.estimatedTokens, use.contextWindow)}`;
+    const spend = this.#options.spend?.();
+    const text = [
+      `context ${formatContext(use.estimatedTokens, use.contextWindow)}`,
+      ...(spend ? [spendSummary(spend)] : []),
+    ].join(" · ");
     this.#options.output.detail(() => [this.#theme.dim(text)]);
   }
 }
