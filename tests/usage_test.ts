@@ -2,7 +2,7 @@ import { assertEquals } from "@std/assert";
 import { readUsage } from "../src/model/usage.ts";
 
 Deno.test("readUsage() reads each provider's cached-token field", () => {
-  const base = { prompt_tokens: 1000, completion_tokens: 50, total_tokens: 1050 };
+  const base = { "prompt_tokens": 1000, "completion_tokens": 50, "total_tokens": 1050 };
   const cached = (extra: Record<string, unknown>) => readUsage({ ...base, ...extra })?.cachedTokens;
   assertEquals(cached({ prompt_tokens_details: { cached_tokens: 768 } }), 768);
   assertEquals(cached({ prompt_cache_hit_tokens: 512, prompt_cache_miss_tokens: 488 }), 512);
