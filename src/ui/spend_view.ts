@@ -36,9 +36,9 @@ export function describeSpend(report: SpendReport): string {
     `Last task: ${describeTally(report.task, report.taskCost)}`,
     `Session:   ${describeTally(report.session, report.sessionCost)}`,
     pricing
-      ? `Prices per million tokens: input ${formatUsd(pricing.input)}, cached input ${
-        formatUsd(pricing.cachedInput ?? pricing.input)
-      }, output ${formatUsd(pricing.output)}`
+      ? `Prices per million tokens: input $${pricing.input}, cached input $${
+        pricing.cachedInput ?? pricing.input
+      }, output $${pricing.output}`
       : 'Prices: none (add "pricing" to the provider file to see costs)',
   ];
   const budget = [
