@@ -82,6 +82,36 @@ Deno.test("Renderer shows a command's output and the context use on a terminal o
   assertEquals(pipe.written.text, "● bash seq 3\n  ✓ exit 0\n");
 });
 
+Deno.test("Renderer adds what the task and the session spent to the context line", () => {
+  const tally = { requests: 2, steps: 2, promptTokens: 9000, completionTokens: 400, estimated: 0 };
+  const task = { ...tally, cachedTokens: 5400 };
+  const session = { ...tally, promptTokens: 30000, cachedTokens: 21000, completionTokens: 1000 };
+  const spend = { task, session, limits: {} };
+  const terminal = new VirtualScreen(200, 12);
+  const renderer = new Renderer({
+    output: new TaskView({
+      io: { write: (text) => terminal.write(text), columns: () => terminal.width },
+      color: false,
+      markdown: false,
+      tickMs: 0,
+    }),
+    color: false,
+    streamAnswer: true,
+    context: CONTEXT,
+    spend: () => ({ ...spend, taskCost: 0.0123, sessionCost: 0.05 }),
+  });
+  renderer.startTask();
+  renderer.finish({ status: "done", answer: "" });
+  assertEquals(
+    terminal.lines().at(-1),
+    [
+      "context 1.2k / 32k tokens (4%)",
+      "task 9.4k tokens, 60% cached, $0.0123",
+      "session 31k tokens, 70% cached, $0.0500",
+    ].join(" · "),
+  );
+});
+
 Deno.test("Renderer keeps a retry line in place on a terminal and prints it on a pipe", () => {
   const retry = { type: "retry", attempt: 1, delayMs: 500, reason: "overloaded" } as const;
   const { terminal, renderer } = onTerminal(60);

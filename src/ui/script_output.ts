@@ -92,7 +92,8 @@ export class ScriptOutput {
         cached: task.cachedTokens,
         total: tallyTokens(task),
       },
-      ...(spend?.taskCost === undefined ? {} : { cost: spend.taskCost }),
+      // Rounded past any price's precision, so sums print without float noise.
+      ...(spend?.taskCost === undefined ? {} : { cost: Number(spend.taskCost.toFixed(10)) }),
       "duration_ms": Math.round(this.#now() - this.#startedAt),
     });
   }
