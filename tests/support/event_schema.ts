@@ -100,8 +100,10 @@ export function schemaProblems(value: unknown, schema: Schema, path = "$"): stri
   switch (schema.kind) {
     case "string":
     case "number":
-    case "boolean":
-      return typeof value === schema.kind ? [] : [`${path}: expected ${schema.kind}`];
+    case "boolean": {
+      const type: string = typeof value;
+      return type === schema.kind ? [] : [`${path}: expected ${schema.kind}`];
+    }
     case "null":
       return value === null ? [] : [`${path}: expected null`];
     case "literal":
