@@ -9,6 +9,7 @@ Deno.test("formatHelp() lists each command's usage and wrapped help, then the ke
       "  /help             this list",
       "  /context          tokens in use, window, compaction threshold, messages,",
       "                    summary",
+      "  /cost             tokens, cached share, cost of the last task and session",
       "  /compact [focus]  summarize earlier messages now, optionally focused on",
       "                    some text",
       "  /clear            start a new session (the current one stays on disk)",
@@ -52,6 +53,7 @@ Deno.test("COMMANDS names the commands Tab completes, in the order /help lists t
   assertEquals(COMMANDS.map((command) => command.name), [
     "/help",
     "/context",
+    "/cost",
     "/compact",
     "/clear",
     "/sessions",

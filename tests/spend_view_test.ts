@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import { describeSpend, spendSummary } from "../src/ui/spend_view.ts";
+import { describeSpend, spendParts } from "../src/ui/spend_view.ts";
 import { emptyTally } from "../src/core/spend.ts";
 
 const TASK = { ...emptyTally(), requests: 1, steps: 1, promptTokens: 2000, cachedTokens: 1500 };
@@ -23,14 +23,14 @@ Deno.test("describeSpend() gives exact tokens, the cached share, costs, prices a
   ]);
 });
 
-Deno.test("describeSpend() and spendSummary() show tokens only without prices", () => {
+Deno.test("describeSpend() and spendParts() show tokens only without prices", () => {
   const report = { task: TASK, session: SESSION, limits: {} };
   assertEquals(describeSpend(report).split("\n").slice(2), [
     'Prices: none (add "pricing" to the provider file to see costs)',
     'Budget: none (--max-tokens, --max-cost, or "budget" in the provider file)',
   ]);
-  assertEquals(
-    spendSummary(report),
-    "task 2k tokens, 75% cached · session 5.3k tokens, 30% cached",
-  );
+  assertEquals(spendParts(report), [
+    "task 2k tokens, 75% cached",
+    "session 5.3k tokens, 30% cached",
+  ]);
 });

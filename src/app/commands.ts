@@ -55,7 +55,7 @@ export const COMMANDS: readonly Command[] = [
   {
     name: "/cost",
     usage: "/cost",
-    help: "tokens (and their cached share) and cost of the last task and the session, budget",
+    help: "tokens, cached share, cost of the last task and session",
     run: (_args, { renderer, agent }) => {
       const spend = agent.spend();
       renderer.line(spend ? describeSpend(spend) : "Nothing is counted in this run");

@@ -13,5 +13,5 @@ export {
   type ScriptOutputOptions,
   type ScriptWatched,
 } from "./script_output.ts";
-export { describeSpend, spendSummary } from "./spend_view.ts";
+export { describeSpend } from "./spend_view.ts";
 export { buildTranscript } from "./transcript.ts";

@@ -8,10 +8,17 @@
 import type { TaskResult } from "../agent/mod.ts";
 import type { AgentEvent, CallDescription, EventSink, ToolCall, ToolDetails } from "../core/mod.ts";
 import type { TranscriptEntry } from "./transcript.ts";
-import { createTheme, sanitize, sanitizeLine, type Theme, truncateWidth } from "../terminal/mod.ts";
+import {
+  createTheme,
+  sanitize,
+  sanitizeLine,
+  textWidth,
+  type Theme,
+  truncateWidth,
+} from "../terminal/mod.ts";
 import { formatContext } from "./status_line.ts";
 import type { SpendReport } from "../core/mod.ts";
-import { spendSummary } from "./spend_view.ts";
+import { spendParts } from "./spend_view.ts";
 import type { TaskOutput } from "./task_output.ts";
 import { compactionEndLine, compactionStartLine } from "./compaction_lines.ts";
 import { commandResult, describeCall, editDiff, OutputTail, tailRows } from "./tool_view.ts";
@@ -254,10 +261,20 @@ export class Renderer {
     const use = this.#options.context?.();
     if (!use) return;
     const spend = this.#options.spend?.();
-    const text = [
+    const parts = [
       `context ${formatContext(use.estimatedTokens, use.contextWindow)}`,
-      ...(spend ? [spendSummary(spend)] : []),
-    ].join(" · ");
-    this.#options.output.detail(() => [this.#theme.dim(text)]);
+      ...(spend ? spendParts(spend) : []),
+    ];
+    const output = this.#options.output;
+    output.detail(() => [this.#theme.dim(fitParts(parts, output.width()))]);
   }
+}
+
+/** `parts` joined by ` · `, the last ones left out where the line would be wider than `width`. */
+function fitParts(parts: readonly string[], width: number): string {
+  for (let count = parts.length; count > 1; count--) {
+    const line = parts.slice(0, count).join(" · ");
+    if (textWidth(line) <= width) return line;
+  }
+  return truncateWidth(parts[0] ?? "", width);
 }

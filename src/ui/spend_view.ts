@@ -8,11 +8,11 @@ import { formatUsd, type SpendReport, type Tally, tallyTokens } from "../core/mo
 import { formatTokens } from "./status_line.ts";
 
 /**
- * `task 12.3k tokens, 80% cached, $0.0123 · session 40k tokens, 75% cached, $0.0456`;
- * without prices, tokens only.
+ * The parts of the line after a task: `task 12.3k tokens, 80% cached, $0.0123` and the same
+ * for the session; without prices, tokens only.
  * Contract: pure.
  */
-export function spendSummary(report: SpendReport): string {
+export function spendParts(report: SpendReport): string[] {
   const part = (name: string, tally: Tally, cost: number | undefined) => {
     const money = cost === undefined ? "" : `, ${formatUsd(cost)}`;
     return `${name} ${formatTokens(tallyTokens(tally))} tokens, ${
@@ -22,7 +22,7 @@ export function spendSummary(report: SpendReport): string {
   return [
     part("task", report.task, report.taskCost),
     part("session", report.session, report.sessionCost),
-  ].join(" · ");
+  ];
 }
 
 /**
