@@ -9,6 +9,7 @@ import denoConfig from "./deno.json" with { type: "json" };
 import {
   answerReport,
   assemble,
+  type Assembly,
   type PrintReport,
   runPrint,
   runRepl,
@@ -17,7 +18,7 @@ import {
 import {
   type CliOptions,
   ConfigError,
-  loadProviderConfig,
+  loadProviderProfiles,
   parseCli,
   Redactor,
   refuseInsideWorkspace,
@@ -58,54 +59,68 @@ async function main(args: string[]): Promise<number> {
 async function start(cli: CliOptions): Promise<number> {
   await requireWorkspace();
   const providerPath = cli.provider ?? readEnv("POWERCODE_PROVIDER") ?? "provider.json";
-  const config = await loadProviderConfig(providerPath, readEnv, { workspaceDir: WORKSPACE_DIR });
-  const task = cli.print === undefined ? undefined : withPipedInput(
-    cli.print,
-    Deno.stdin.isTerminal() ? "" : await readStdin(),
-    config,
-  );
+  const providers = await loadProviderProfiles(providerPath, readEnv, {
+    workspaceDir: WORKSPACE_DIR,
+  });
+  const configs = [...providers.profiles.values()];
+  const piped = cli.print === undefined || Deno.stdin.isTerminal() ? "" : await readStdin();
   const interactive = cli.print === undefined;
   const terminal = Deno.stdin.isTerminal() && interactive;
   const color = Deno.stdout.isTerminal() && !readEnv("NO_COLOR");
   // The key and URL credentials never reach the terminal or a session file.
-  const redactor = Redactor.forConfig(config);
+  const redactor = Redactor.forConfigs(configs);
   // Lines before the front end exists go where its lines go; no live row is shown yet.
   const notice = redactor.wrap(writeTo(interactive ? Deno.stdout : Deno.stderr));
   const store = await openStore(redactor);
-  if (config.literalKey && isTopLevelProviderFile(providerPath)) {
+  if (configs.some((config) => config.literalKey) && isTopLevelProviderFile(providerPath)) {
     notice(
       `⚠ ${providerPath} holds a literal API key and is tracked by git: use "env:NAME", or a ` +
         "personal copy in .powercode/ (--provider .powercode/provider.json)\n",
     );
   }
-  if (terminal) notice(`powercode ${denoConfig.version} · ${config.model} · /help for commands\n`);
-  const { agent, instructions, workspace } = await assemble({
-    config,
-    configFile: providerPath,
-    workspaceDir: WORKSPACE_DIR,
-    maxSteps: cli.maxSteps,
-    budget: cli.budget,
-    store,
-    session: sessionChoice(cli),
-    report: (line) => notice(`${sanitize(line)}\n`),
-    bash: {
-      unsandboxedBash: cli.unsandboxedBash,
-      hide: [providerPath, POWERCODE_DIR],
-      allowGitHooks: cli.allowGitHooks,
-    },
-  });
+  // The banner names the profile the session resumes on, so the assembly's notices wait for it.
+  const notices: string[] = [];
+  let assembly: Assembly | undefined;
+  try {
+    assembly = await assemble({
+      providers,
+      ...(cli.model !== undefined ? { profile: cli.model } : {}),
+      configFile: providerPath,
+      workspaceDir: WORKSPACE_DIR,
+      maxSteps: cli.maxSteps,
+      budget: cli.budget,
+      store,
+      session: sessionChoice(cli),
+      report: (line) => notices.push(line),
+      bash: {
+        unsandboxedBash: cli.unsandboxedBash,
+        hide: [providerPath, POWERCODE_DIR],
+        allowGitHooks: cli.allowGitHooks,
+      },
+    });
+  } finally {
+    if (terminal && assembly) {
+      const label = assembly.profiles.label(assembly.agent.slot.name);
+      notice(`powercode ${denoConfig.version} · ${label} · /help for commands\n`);
+    }
+    for (const line of notices) notice(`${sanitize(line)}\n`);
+  }
+  const { agent, instructions, profiles, workspace } = assembly;
+  const task = cli.print === undefined
+    ? undefined
+    : withPipedInput(cli.print, piped, agent.slot.compactor.settings);
   const renderer = await createFrontEnd(agent, {
     screen: Deno.stdout.isTerminal() && interactive,
     color,
     interactive,
     redactor,
     fullReasoning: cli.showReasoning,
-    model: config.model,
+    model: () => profiles.label(agent.slot.name),
   });
   if (task !== undefined) {
     const report = printReport(cli, agent, {
       redactor,
-      model: config.model,
+      model: profiles.config(agent.slot.name).model,
       roots: [workspace.root],
     });
     return await runPrint(agent, task, { renderer, report });
@@ -117,6 +132,7 @@ async function start(cli: CliOptions): Promise<number> {
   return await runRepl({
     agent,
     listSessions: (limit) => store.list(limit),
+    profiles,
     renderer,
     terminal,
     editor: {

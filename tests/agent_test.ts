@@ -1,4 +1,5 @@
-import { assertEquals, assertStringIncludes } from "@std/assert";
+import { assertEquals, assertRejects, assertStringIncludes } from "@std/assert";
+import { ConfigError, type ProviderConfig } from "../src/config/provider_config.ts";
 import { INTERRUPTED_RESULT } from "../src/agent/agent.ts";
 import { assemble } from "../src/app/assemble.ts";
 import { ChatError, type ChatModel } from "../src/model/chat_model.ts";
@@ -153,6 +154,38 @@ Deno.test("Agent.run() ends with status budget before the request that would cro
   ]);
   assertEquals(agent.session.history.at(-1)?.content, failedNote(error));
   assertEquals(agent.spend()?.task.steps, 1);
+});
+
+Deno.test("assemble() refuses a cost budget while a profile has no prices", async () => {
+  const workspaceDir = await Deno.makeTempDir();
+  const config = {
+    baseURL: "http://127.0.0.1:9/v1",
+    apiKey: "k",
+    model: "m",
+    contextWindow: 32000,
+  };
+  const providers = {
+    defaultProfile: "a",
+    named: true,
+    budget: { cost: 1 },
+    profiles: new Map<string, ProviderConfig>([
+      ["a", { ...config, pricing: { input: 1, output: 1 } }],
+      ["b", config],
+    ]),
+  };
+  try {
+    const error = await assertRejects(
+      () => assemble({ providers, workspaceDir, maxSteps: 1, tools: () => [] }),
+      ConfigError,
+    );
+    assertEquals(
+      error.message,
+      'Cannot use field "budget.cost" without prices: add "pricing" to profile "b" of provider ' +
+        'file "provider.json" (dollars per million tokens: {"input": N, "cachedInput": N, "output": N})',
+    );
+  } finally {
+    await Deno.remove(workspaceDir);
+  }
 });
 
 Deno.test("Agent.run() stops at the step limit with a message and a valid history", async () => {

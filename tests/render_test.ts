@@ -3,6 +3,7 @@ import { Renderer } from "../src/ui/renderer.ts";
 import { PlainOutput } from "../src/ui/plain_output.ts";
 import { TaskView } from "../src/ui/task_view.ts";
 import { VirtualScreen } from "./support/screen.ts";
+import { emptyTally } from "../src/core/spend.ts";
 
 const ERROR = 'Cannot reach the model server at "http://127.0.0.1:11434/v1" (connection ' +
   'refused): is the server running, and is "baseURL" in provider.json right?';
@@ -83,7 +84,13 @@ Deno.test("Renderer shows a command's output and the context use on a terminal o
 });
 
 Deno.test("Renderer adds what the task and the session spent to the context line, as fits", () => {
-  const tally = { requests: 2, steps: 2, promptTokens: 9000, completionTokens: 400, estimated: 0 };
+  const tally = {
+    ...emptyTally(),
+    requests: 2,
+    steps: 2,
+    promptTokens: 9000,
+    completionTokens: 400,
+  };
   const task = { ...tally, cachedTokens: 5400 };
   const session = { ...tally, promptTokens: 30000, cachedTokens: 21000, completionTokens: 1000 };
   const spend = { task, session, limits: {}, taskCost: 0.0123, sessionCost: 0.05 };

@@ -9,6 +9,7 @@ const REQUEST: ChatRequest = {
   system: "You are powercode.",
   messages: [{ role: "user", content: "hi" }],
 };
+const PRICING = { input: 2, cachedInput: 0.5, output: 8 };
 const usage = (promptTokens: number, completionTokens: number, cachedTokens = 0) => ({
   promptTokens,
   completionTokens,
@@ -16,18 +17,21 @@ const usage = (promptTokens: number, completionTokens: number, cachedTokens = 0)
 });
 
 Deno.test("Spending.meter() counts every reply per task and per session, steps apart from summaries", async () => {
-  const spending = new Spending({ pricing: { input: 2, cachedInput: 0.5, output: 8 } });
+  const spending = new Spending();
   const model = new ScriptedModel([
     { text: "a", usage: usage(1000, 100, 600) },
     { text: "summary", usage: usage(3000, 200) },
     { text: "b", usage: usage(2000, 50, 1500) },
   ]);
-  const steps = spending.meter(model, "step");
+  const steps = spending.meter(model, "step", PRICING);
   await steps.complete(REQUEST);
   spending.startTask();
-  await spending.meter(model, "summary").complete(REQUEST);
+  await spending.meter(model, "summary", PRICING).complete(REQUEST);
   await steps.complete(REQUEST);
-  const report = spending.report();
+  const report = spending.report(PRICING);
+  // Each reply at $2 per million uncached, $0.5 cached, $8 out.
+  const cost = (uncached: number, cached: number, out: number) =>
+    (uncached * 2 + cached * 0.5 + out * 8) / 1e6;
   assertEquals(report.task, {
     requests: 2,
     steps: 1,
@@ -35,6 +39,8 @@ Deno.test("Spending.meter() counts every reply per task and per session, steps a
     cachedTokens: 1500,
     completionTokens: 250,
     estimated: 0,
+    cost: cost(3000, 0, 200) + cost(500, 1500, 50),
+    unpriced: 0,
   });
   assertEquals(report.session, {
     requests: 3,
@@ -43,11 +49,30 @@ Deno.test("Spending.meter() counts every reply per task and per session, steps a
     cachedTokens: 2100,
     completionTokens: 350,
     estimated: 0,
+    cost: cost(400, 600, 100) + cost(3000, 0, 200) + cost(500, 1500, 50),
+    unpriced: 0,
   });
-  // 3900 uncached at $2, 2100 cached at $0.5, 350 out at $8, per million.
-  assertEquals(report.sessionCost, (3900 * 2 + 2100 * 0.5 + 350 * 8) / 1e6);
+  assertEquals([report.taskCost, report.sessionCost], [report.task.cost, report.session.cost]);
   spending.startSession();
   assertEquals([spending.report().task, spending.report().session], [emptyTally(), emptyTally()]);
+});
+
+Deno.test("Spending prices each reply at its model's prices, and gives no cost where one had none", async () => {
+  const spending = new Spending();
+  const model = new ScriptedModel([{ usage: usage(1000, 0) }, { usage: usage(1000, 0) }]);
+  await spending.meter(model, "step", { input: 1, output: 1 }).complete(REQUEST);
+  spending.startTask();
+  await spending.meter(model, "step", { input: 3, output: 3 }).complete(REQUEST);
+  const report = spending.report({ input: 3, output: 3 });
+  assertEquals([report.taskCost, report.sessionCost], [0.003, 0.004]);
+  await spending.meter(model, "step").complete(REQUEST);
+  const mixed = spending.report({ input: 3, output: 3 });
+  assertEquals([mixed.taskCost, mixed.sessionCost, mixed.session.unpriced], [
+    undefined,
+    undefined,
+    1,
+  ]);
+  assertEquals(spending.report().taskCost, undefined);
 });
 
 Deno.test("Spending.meter() counts a reply without usage at the estimate", async () => {
@@ -63,6 +88,8 @@ Deno.test("Spending.meter() counts a reply without usage at the estimate", async
       cachedTokens: 0,
       completionTokens: estimateMessageTokens(reply),
       estimated: 1,
+      cost: 0,
+      unpriced: 1,
     },
     limits: {},
   });
@@ -81,13 +108,13 @@ Deno.test("Spending.admit() refuses a request whose worst case crosses the token
 
 Deno.test("Spending.admit() prices the next request uncached against the cost budget", async () => {
   const pricing = { input: 1000, cachedInput: 100, output: 2000 };
-  const spending = new Spending({ pricing, limits: { cost: 10 } });
+  const spending = new Spending({ limits: { cost: 10 } });
   // 4000 uncached ($4) + 4000 cached ($0.4) + 1000 out ($2): $6.40 spent.
-  await spending.meter(new ScriptedModel([{ usage: usage(8000, 1000, 4000) }]), "step")
+  await spending.meter(new ScriptedModel([{ usage: usage(8000, 1000, 4000) }]), "step", pricing)
     .complete(REQUEST);
-  assertEquals(spending.admit(1000, 1000), undefined); // $3 more: $9.40
+  assertEquals(spending.admit(1000, 1000, pricing), undefined); // $3 more: $9.40
   assertEquals(
-    spending.admit(2000, 1000),
+    spending.admit(2000, 1000, pricing),
     "Budget reached: this session has spent $6.40 of its $10.00, and the next request could " +
       "cost $4.00 more (approx 2000 prompt + 1000 reply tokens); it was not sent",
   );

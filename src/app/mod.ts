@@ -3,7 +3,8 @@
  *
  * @module
  */
-export { assemble } from "./assemble.ts";
+export { assemble, type Assembly } from "./assemble.ts";
+export { Profiles } from "./profiles.ts";
 export { withPipedInput } from "./piped_input.ts";
 export { EXIT, exitCode } from "./exit_codes.ts";
 export { answerReport, type PrintReport, runPrint } from "./print_task.ts";

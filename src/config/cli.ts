@@ -34,6 +34,8 @@ export interface CliOptions {
   outputFormat: OutputFormat;
   /** `--max-tokens`, `--max-cost`: the session's budget, in place of provider.json's. */
   budget: BudgetLimits;
+  /** `--model NAME`: the provider file's profile to start on. */
+  model?: string;
 }
 
 /** Model calls per task when --max-steps is not given. */
@@ -44,7 +46,7 @@ export const USAGE = `powercode: a coding agent for your terminal, confined to .
 
 Usage:
   powercode                      interactive REPL in ./workspace
-  powercode -p "task"            one task, final answer on stdout, exit (0 ok, 1 failed)
+  powercode -p "task"            one task, final answer on stdout, exit 0 when done
   powercode -c | --continue      resume the most recent session
   powercode -r ID | --resume ID  resume a session (any unique prefix of its id)
   powercode -r                   list recent sessions to resume
@@ -58,6 +60,7 @@ Usage:
                                  one JSON result, or JSON lines as things happen
   powercode --max-tokens N       stop before a request would take the session past N tokens
   powercode --max-cost USD       the same for dollars (needs "pricing" in the provider file)
+  powercode --model NAME         start on profile NAME of the provider file (see /model)
   powercode -h | --help          this help
   powercode -V | --version       print the version
 
@@ -72,7 +75,16 @@ Type /help at the prompt for commands.`;
 export function parseCli(args: string[]): CliOptions {
   // `deno task start -- -p "task"` passes the `--` on; it must not turn the flags into text.
   const parsed = parseArgs(args[0] === "--" ? args.slice(1) : args, {
-    string: ["print", "resume", "max-steps", "provider", "output-format", "max-tokens", "max-cost"],
+    string: [
+      "print",
+      "resume",
+      "max-steps",
+      "provider",
+      "model",
+      "output-format",
+      "max-tokens",
+      "max-cost",
+    ],
     boolean: [
       "help",
       "version",
@@ -104,6 +116,9 @@ export function parseCli(args: string[]): CliOptions {
     throw new TypeError('Invalid -p: the task is empty; give its text, e.g. -p "list the files"');
   }
   const chooseSession = parsed.resume !== undefined && parsed.resume.trim() === "";
+  if (parsed.model !== undefined && parsed.model.trim() === "") {
+    throw new TypeError("Invalid --model: the profile name is empty; give one, e.g. --model big");
+  }
   if (parsed.continue && parsed.resume !== undefined) {
     throw new TypeError("Cannot use --continue and --resume together: choose one");
   }
@@ -122,6 +137,7 @@ export function parseCli(args: string[]): CliOptions {
     ...(parsed.print !== undefined ? { print: parsed.print } : {}),
     ...(parsed.resume !== undefined && !chooseSession ? { resume: parsed.resume.trim() } : {}),
     ...(parsed.provider !== undefined ? { provider: parsed.provider } : {}),
+    ...(parsed.model !== undefined ? { model: parsed.model.trim() } : {}),
   };
 }
 

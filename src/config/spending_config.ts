@@ -41,7 +41,11 @@ function readPricing(value: unknown, problems: string[]): Pricing | undefined {
   return { input, output, ...(cachedInput !== undefined ? { cachedInput } : {}) };
 }
 
-function readBudget(value: unknown, problems: string[]): BudgetLimits | undefined {
+/**
+ * A `budget` field's limits; undefined when absent or bad.
+ * Contract: pushes one line per bad part to `problems`; never throws.
+ */
+export function readBudget(value: unknown, problems: string[]): BudgetLimits | undefined {
   if (value === undefined) return undefined;
   if (!isObject(value)) {
     problems.push(

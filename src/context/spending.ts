@@ -21,9 +21,8 @@ import { estimateMessageTokens, estimateRequestTokens } from "./tokens.ts";
 /** The reply a request is assumed to get at most when no output limit is configured. */
 export const OUTPUT_ALLOWANCE_TOKENS = 4096;
 
-/** Prices and limits; without them, tokens are only counted. */
+/** The limits; without them, tokens are only counted. */
 export interface SpendingOptions {
-  pricing?: Pricing;
   limits?: BudgetLimits;
 }
 
@@ -40,12 +39,10 @@ export type MeteredKind = "step" | "summary";
 export class Spending {
   #task = emptyTally();
   #session = emptyTally();
-  #pricing: Pricing | undefined;
   #limits: BudgetLimits;
 
-  /** Spending at `options.pricing` within `options.limits`. */
+  /** Spending within `options.limits`. */
   constructor(options: SpendingOptions = {}) {
-    this.#pricing = options.pricing;
     this.#limits = options.limits ?? {};
   }
 
@@ -60,26 +57,36 @@ export class Spending {
     this.#session = emptyTally();
   }
 
-  /** The tallies, their costs, the prices and the limits, for the screen and scripts. */
-  report(): SpendReport {
-    const pricing = this.#pricing;
+  /**
+   * The tallies, their costs, the prices of the model in use and the limits. A cost is given
+   * when `pricing` is and every reply of its tally had prices.
+   */
+  report(pricing?: Pricing): SpendReport {
+    const cost = (tally: Tally) => pricing && tally.unpriced === 0 ? tally.cost : undefined;
+    const taskCost = cost(this.#task);
+    const sessionCost = cost(this.#session);
     return {
       task: { ...this.#task },
       session: { ...this.#session },
-      ...(pricing
-        ? { taskCost: costOf(this.#task, pricing), sessionCost: costOf(this.#session, pricing) }
-        : {}),
+      ...(taskCost === undefined ? {} : { taskCost }),
+      ...(sessionCost === undefined ? {} : { sessionCost }),
       ...(pricing ? { pricing } : {}),
       limits: { ...this.#limits },
     };
   }
 
   /**
-   * Whether a request of about `promptTokens`, with a reply of up to `outputTokens`, may be
-   * sent: undefined when it may, else the one line saying what was spent and the limit.
+   * Whether a request of about `promptTokens`, with a reply of up to `outputTokens`, to a
+   * model at `pricing` may be sent: undefined when it may, else the one line saying what was
+   * spent and the limit. Without `pricing` the cost limit cannot be checked (the assembly
+   * refuses a cost limit unless every profile has prices).
    * Contract: pure with respect to the tallies.
    */
-  admit(promptTokens: number, outputTokens = OUTPUT_ALLOWANCE_TOKENS): string | undefined {
+  admit(
+    promptTokens: number,
+    outputTokens = OUTPUT_ALLOWANCE_TOKENS,
+    pricing?: Pricing,
+  ): string | undefined {
     const { tokens, cost } = this.#limits;
     const spent = tallyTokens(this.#session);
     const request = `approx ${promptTokens} prompt + ${outputTokens} reply tokens`;
@@ -87,9 +94,8 @@ export class Spending {
       return `Budget reached: this session has spent ${spent} of its ${tokens} tokens, and the ` +
         `next request could take ${promptTokens + outputTokens} more (${request}); it was not sent`;
     }
-    const pricing = this.#pricing;
     if (cost === undefined || pricing === undefined) return undefined;
-    const spentCost = costOf(this.#session, pricing);
+    const spentCost = this.#session.cost;
     const next = (promptTokens * pricing.input + outputTokens * pricing.output) / 1_000_000;
     if (spentCost + next <= cost) return undefined;
     return `Budget reached: this session has spent ${formatUsd(spentCost)} of its ` +
@@ -98,25 +104,32 @@ export class Spending {
   }
 
   /**
-   * `model` with every reply counted as `kind`; a summary request is admitted first (a
-   * refusal throws ChatError "bad_request", which fails that compaction, as any error does).
-   * Step requests are admitted by the request step, on the context's own estimate.
+   * `model` with every reply counted as `kind` at `pricing`; a summary request is admitted
+   * first (a refusal throws ChatError "bad_request", which fails that compaction, as any
+   * error does). Step requests are admitted by the request step, on the context's own
+   * estimate.
    */
-  meter(model: ChatModel, kind: MeteredKind): ChatModel {
+  meter(model: ChatModel, kind: MeteredKind, pricing?: Pricing): ChatModel {
     return {
       complete: async (request, options) => {
         if (kind === "summary") {
-          const refusal = this.admit(estimateRequestTokens(request), request.maxOutputTokens);
+          const output = request.maxOutputTokens;
+          const refusal = this.admit(estimateRequestTokens(request), output, pricing);
           if (refusal) throw new ChatError("bad_request", refusal);
         }
         const reply = await model.complete(request, options);
-        this.#record(kind, request, reply);
+        this.#record(kind, pricing, request, reply);
         return reply;
       },
     };
   }
 
-  #record(kind: MeteredKind, request: ChatRequest, reply: ChatReply): void {
+  #record(
+    kind: MeteredKind,
+    pricing: Pricing | undefined,
+    request: ChatRequest,
+    reply: ChatReply,
+  ): void {
     const usage = reply.usage ?? {
       promptTokens: estimateRequestTokens(request),
       completionTokens: estimateMessageTokens(reply.message),
@@ -130,6 +143,8 @@ export class Spending {
         cachedTokens: usage.cachedTokens,
         completionTokens: usage.completionTokens,
         estimated: reply.usage ? 0 : 1,
+        cost: pricing ? costOf(usage, pricing) : 0,
+        unpriced: pricing ? 0 : 1,
       });
     }
   }
@@ -142,4 +157,6 @@ function add(tally: Tally, more: Tally): void {
   tally.cachedTokens += more.cachedTokens;
   tally.completionTokens += more.completionTokens;
   tally.estimated += more.estimated;
+  tally.cost += more.cost;
+  tally.unpriced += more.unpriced;
 }

@@ -33,15 +33,20 @@ export interface Tally {
   completionTokens: number;
   /** Replies whose tokens were estimated because the provider reported no usage. */
   estimated: number;
+  /** US dollars, each reply at the prices of the profile that served it. */
+  cost: number;
+  /** Replies served by a profile without prices (not in `cost`). */
+  unpriced: number;
 }
 
 /** What the task and the session have spent so far, with costs when prices are known. */
 export interface SpendReport {
   task: Tally;
   session: Tally;
-  /** US dollars, when `pricing` is known. */
+  /** US dollars, when the model in use has prices and every reply counted had them. */
   taskCost?: number;
   sessionCost?: number;
+  /** The prices of the model in use. */
   pricing?: Pricing;
   limits: BudgetLimits;
 }
@@ -55,6 +60,8 @@ export function emptyTally(): Tally {
     cachedTokens: 0,
     completionTokens: 0,
     estimated: 0,
+    cost: 0,
+    unpriced: 0,
   };
 }
 
@@ -68,7 +75,10 @@ export function tallyTokens(tally: Tally): number {
  * `cachedInput` (or `input`), completion tokens at `output`.
  * Contract: pure.
  */
-export function costOf(tally: Tally, pricing: Pricing): number {
+export function costOf(
+  tally: Pick<Tally, "promptTokens" | "cachedTokens" | "completionTokens">,
+  pricing: Pricing,
+): number {
   const uncached = tally.promptTokens - tally.cachedTokens;
   const cachedPrice = pricing.cachedInput ?? pricing.input;
   return (uncached * pricing.input + tally.cachedTokens * cachedPrice +

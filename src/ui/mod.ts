@@ -14,4 +14,5 @@ export {
   type ScriptWatched,
 } from "./script_output.ts";
 export { describeSpend } from "./spend_view.ts";
+export { formatTokens } from "./status_line.ts";
 export { buildTranscript } from "./transcript.ts";
