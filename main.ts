@@ -78,8 +78,10 @@ async function start(cli: CliOptions): Promise<number> {
         "personal copy in .powercode/ (--provider .powercode/provider.json)\n",
     );
   }
-  // The banner names the profile the session resumes on, so the assembly's notices wait for it.
-  const notices: string[] = [];
+  // The banner names the profile the session resumes on, so the assembly's first notices wait
+  // for it; later ones (a new session's) are printed as they come.
+  let early: string[] | undefined = [];
+  const report = (line: string) => early ? early.push(line) : notice(`${sanitize(line)}\n`);
   let assembly: Assembly | undefined;
   try {
     assembly = await assemble({
@@ -91,7 +93,7 @@ async function start(cli: CliOptions): Promise<number> {
       budget: cli.budget,
       store,
       session: sessionChoice(cli),
-      report: (line) => notices.push(line),
+      report,
       bash: {
         unsandboxedBash: cli.unsandboxedBash,
         hide: [providerPath, POWERCODE_DIR],
@@ -103,7 +105,8 @@ async function start(cli: CliOptions): Promise<number> {
       const label = assembly.profiles.label(assembly.agent.slot.name);
       notice(`powercode ${denoConfig.version} · ${label} · /help for commands\n`);
     }
-    for (const line of notices) notice(`${sanitize(line)}\n`);
+    for (const line of early) notice(`${sanitize(line)}\n`);
+    early = undefined;
   }
   const { agent, instructions, profiles, workspace } = assembly;
   const task = cli.print === undefined
