@@ -6,7 +6,7 @@
  * @module
  */
 import denoConfig from "./deno.json" with { type: "json" };
-import { assemble, runPrint, runRepl, withPipedInput } from "./src/app/mod.ts";
+import { approveOnTerminal, assemble, runPrint, runRepl, withPipedInput } from "./src/app/mod.ts";
 import {
   type CliOptions,
   ConfigError,
@@ -67,7 +67,7 @@ async function start(cli: CliOptions): Promise<number> {
     );
   }
   if (terminal) notice(`powercode ${denoConfig.version} · ${config.model} · /help for commands\n`);
-  const { agent, instructions } = await assemble({
+  const { agent, instructions, mcp } = await assemble({
     config,
     configFile: providerPath,
     workspaceDir: WORKSPACE_DIR,
@@ -80,7 +80,15 @@ async function start(cli: CliOptions): Promise<number> {
       hide: [providerPath, POWERCODE_DIR],
       allowGitHooks: cli.allowGitHooks,
     },
+    mcp: {
+      configDir: POWERCODE_DIR,
+      stateDir: POWERCODE_DIR,
+      env: readEnv,
+      version: denoConfig.version,
+      ...(terminal ? { approve: (review) => approveOnTerminal(review, notice) } : {}),
+    },
   });
+  await using _servers = mcp;
   const renderer = await createFrontEnd(agent, {
     screen: Deno.stdout.isTerminal() && interactive,
     color,
@@ -101,6 +109,7 @@ async function start(cli: CliOptions): Promise<number> {
   }
   return await runRepl({
     agent,
+    ...(mcp ? { mcp } : {}),
     listSessions: (limit) => store.list(limit),
     renderer,
     terminal,

@@ -31,11 +31,14 @@ import {
 import {
   createTools,
   type CreateToolsOptions,
+  ServerLauncher,
   type Tool,
   type ToolPolicy,
   ToolSet,
   Workspace,
 } from "../tools/mod.ts";
+import type { McpServers } from "../mcp/mod.ts";
+import { type McpParts, type McpSetup, startMcpServers } from "./mcp_start.ts";
 
 /** Everything an agent is built from; only `config`, `workspaceDir`, `maxSteps` are required. */
 export interface AssembleOptions {
@@ -51,7 +54,10 @@ export interface AssembleOptions {
   store?: SessionStore;
   /** Which session to open from `store` (default: a new one). */
   session?: SessionChoice;
-  /** One-line notices, in order: bash sandbox warnings, then session notices (resumed, load warnings). */
+  /**
+   * One-line notices, in order: bash sandbox warnings, session notices (resumed, load
+   * warnings), then MCP notices (servers that did not start, skipped project files).
+   */
   report?: (line: string) => void;
   /** How bash is set up (sandbox probe, hidden paths, unsandboxed mode). */
   bash?: CreateToolsOptions;
@@ -63,6 +69,8 @@ export interface AssembleOptions {
   model?: ChatModel;
   /** Chat client options beyond the config (retries, delays, timeouts). */
   chat?: Partial<Omit<ChatClientOptions, "baseURL" | "apiKey" | "model">>;
+  /** Where MCP servers are configured; without it none are started. */
+  mcp?: McpSetup;
 }
 
 /** The assembled agent and the parts some callers look into. */
@@ -75,6 +83,8 @@ export interface Assembly {
   compactor: Compactor;
   /** The AGENTS.md read into the system prompt, when there is one. */
   instructions: ProjectInstructions | undefined;
+  /** The MCP servers, when any is configured; close them when the program ends. */
+  mcp: McpServers | undefined;
 }
 
 /**
@@ -87,13 +97,15 @@ export interface Assembly {
 export async function assemble(options: AssembleOptions): Promise<Assembly> {
   const { config } = options;
   const report = options.report ?? (() => {});
-  const { workspace, tools, warnings } = await buildTools(options);
+  const { workspace, tools, warnings, servers } = await buildTools(options);
   for (const warning of warnings) report(`⚠ ${warning}`);
   const toolSet = new ToolSet(tools, options.policy ? { policy: options.policy } : {});
   const settings = resolveCompactionSettings(config);
   // The base prompt: a large AGENTS.md is the project's matter, not the provider file's.
   const basePrompt = buildSystemPrompt(workspace.root, { toolGuidance: toolSet.guidance() });
-  requireRoom(settings, { system: basePrompt, tools: toolSet.definitions() }, options);
+  const room = () =>
+    requireRoom(settings, { system: basePrompt, tools: toolSet.definitions() }, options);
+  room();
   const model = options.model ?? createChatClient({
     ...options.chat,
     baseURL: config.baseURL,
@@ -120,6 +132,12 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
       report,
     })
     : new Session(sessionOptions);
+  const mcp = options.mcp &&
+    await startMcp(
+      options.mcp,
+      { workspaceDir: options.workspaceDir, toolSet, servers, report },
+      room,
+    );
   const loadSystemPrompt = async () => {
     const instructions = await loadProjectInstructions(workspace);
     const prompt = buildSystemPrompt(workspace.root, {
@@ -140,7 +158,26 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     maxSteps: options.maxSteps,
     events,
   });
-  return { agent, workspace, tools: toolSet, model, compactor, instructions };
+  return { agent, workspace, tools: toolSet, model, compactor, instructions, mcp };
+}
+
+/**
+ * Starts the MCP servers, whose tools join `parts.toolSet`, then checks the window again
+ * with their definitions (`room`), stopping them when it throws.
+ */
+async function startMcp(
+  setup: McpSetup,
+  parts: McpParts,
+  room: () => void,
+): Promise<McpServers | undefined> {
+  const mcp = await startMcpServers(setup, parts);
+  try {
+    room();
+  } catch (error) {
+    await mcp?.close();
+    throw error;
+  }
+  return mcp;
 }
 
 /** Throws when not even one message fits between the request's fixed part and the reserve. */
@@ -161,10 +198,12 @@ function requireRoom(
 
 async function buildTools(
   options: AssembleOptions,
-): Promise<{ workspace: Workspace; tools: Tool[]; warnings: string[] }> {
+): Promise<{ workspace: Workspace; tools: Tool[]; warnings: string[]; servers: ServerLauncher }> {
   if (!options.tools) {
     return await createTools(options.workspaceDir, options.bash ?? { unsandboxedBash: false });
   }
   const workspace = await Workspace.open(options.workspaceDir);
-  return { workspace, tools: options.tools(workspace), warnings: [] };
+  // Replaced tools come without a sandbox: stdio MCP servers are refused with them.
+  const servers = new ServerLauncher(workspace.path, "unavailable");
+  return { workspace, tools: options.tools(workspace), warnings: [], servers };
 }

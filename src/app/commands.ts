@@ -9,6 +9,8 @@ import type { ContextStatus } from "../context/mod.ts";
 import type { SessionInfo } from "../session/mod.ts";
 import { sanitizeLine, wrapText } from "../terminal/mod.ts";
 import { formatSessionsTable, type Renderer } from "../ui/mod.ts";
+import type { McpServers } from "../mcp/mod.ts";
+import { runMcpCommand } from "./mcp_command.ts";
 
 /** What a command works with. */
 export interface CommandContext {
@@ -18,6 +20,8 @@ export interface CommandContext {
   listSessions: (limit: number) => Promise<SessionInfo[]>;
   /** Aborted by Ctrl+C while the command runs. */
   signal: AbortSignal;
+  /** The MCP servers, when any is configured. */
+  mcp?: McpServers;
 }
 
 /** `exit` ends the REPL; anything else brings the prompt back. */
@@ -78,6 +82,13 @@ export const COMMANDS: readonly Command[] = [
       });
       renderer.line(table);
     },
+  },
+  {
+    name: "/mcp",
+    usage: "/mcp [restart NAME]",
+    help: "MCP servers: state, sandbox and tools; restart one",
+    run: async (args, { renderer, mcp }) =>
+      renderer.line(await runMcpCommand(args, mcp, renderer.width)),
   },
   {
     name: "/exit",

@@ -3,6 +3,7 @@
  *
  * @module
  */
+export { approveOnTerminal } from "./approval_prompt.ts";
 export { assemble } from "./assemble.ts";
 export { withPipedInput } from "./piped_input.ts";
 export { runPrint } from "./print_task.ts";
