@@ -38,12 +38,9 @@ export function formatMcpStatus(servers: readonly McpServerStatus[], width: numb
   const fit = (text: string) => truncateWidth(text, Math.max(20, width - 1));
   const lines = [`MCP servers (${files}):`];
   for (const server of servers) {
-    const state = server.state === "ready"
-      ? `ready · ${count(server.tools.length)}`
-      : server.reason
-      ? `${server.state}: ${sanitizeLine(server.reason)}`
-      : server.state;
+    const state = server.state === "ready" ? `ready · ${count(server.tools.length)}` : server.state;
     lines.push(fit(`  ${server.name} · ${state} · ${transport(server)}`));
+    if (server.reason) lines.push(fit(`    ${sanitizeLine(server.reason)}`));
     const column = Math.max(0, ...server.tools.map((tool) => tool.name.length)) + 2;
     for (const tool of server.tools) {
       const about = sanitizeLine(tool.description.trim().split("\n")[0] ?? "");

@@ -13,8 +13,11 @@ import { type GitGuard, guardGit, releaseGitGuard } from "./git_guard.ts";
 import type { SandboxMode } from "./sandbox.ts";
 import { sandboxFilter } from "./seccomp.ts";
 
-/** Deno's `node:child_process` copies this variable into every child it starts. */
-const COPIED_BY_NODE = "NODE_V8_COVERAGE";
+/**
+ * Variables Deno's `node:child_process` adds to a child's environment: powercode's own
+ * `NODE_V8_COVERAGE`, and the count of extra pipes (the filter's).
+ */
+const ADDED_BY_NODE = ["NODE_V8_COVERAGE", "DENO_EXTRA_STDIO_FDS"];
 /** How long a server gets after its stdin closed, and after SIGTERM, before the next step. */
 const STOP_GRACE_MS = 500;
 /** How long after its exit a server's pipes may stay open before it counts as ended. */
@@ -81,6 +84,8 @@ export class ServerLauncher {
   readonly mode: SandboxMode;
   #hidden: readonly HiddenPath[];
   #gitControl: GitControl;
+  /** One git guard for all running servers (guards of the same .git must not race). */
+  #guard: { guard: Promise<GitGuard>; users: number } | undefined;
 
   /** Creates a launcher for the workspace at `root` (a real absolute path). */
   constructor(root: string, mode: SandboxMode, options: ServerLauncherOptions = {}) {
@@ -99,7 +104,7 @@ export class ServerLauncher {
     if (this.mode === "unavailable") throw new Error(SERVER_BWRAP_MISSING);
     const { spawn } = await import("node:child_process");
     const env = { ...COMMAND_ENV, ...spec.env };
-    const unset = Object.hasOwn(spec.env, COPIED_BY_NODE) ? [] : [COPIED_BY_NODE];
+    const unset = ADDED_BY_NODE.filter((name) => !Object.hasOwn(spec.env, name));
     if (this.mode === "unsandboxed") {
       const entry = `${unset.map((name) => `unset ${name}; `).join("")}exec "$@"`;
       const child = spawn("bash", ["-c", entry, "bash", spec.command, ...spec.args], {
@@ -110,7 +115,8 @@ export class ServerLauncher {
       });
       return await started(child, output, undefined);
     }
-    const guard = this.#gitControl === "protected" ? await guardGit(this.root) : undefined;
+    const guarded = this.#gitControl === "protected";
+    const guard = guarded ? await this.#acquireGuard() : undefined;
     const profile = {
       hidden: this.#hidden,
       extraMounts: guard?.args ?? [],
@@ -120,7 +126,21 @@ export class ServerLauncher {
     const args = serverBwrapArgs(this.root, profile, [spec.command, ...spec.args]);
     const child = spawn("bwrap", args, { env, stdio: ["pipe", "pipe", "pipe", "pipe"] });
     (child.stdio[3] as Writable | null | undefined)?.end(sandboxFilter());
-    return await started(child, output, guard);
+    return await started(child, output, guarded ? () => this.#releaseGuard() : undefined);
+  }
+
+  async #acquireGuard(): Promise<GitGuard> {
+    this.#guard ??= { guard: guardGit(this.root), users: 0 };
+    this.#guard.users++;
+    return await this.#guard.guard;
+  }
+
+  /** Removes the guard's placeholders once no server uses it. Contract: never throws. */
+  async #releaseGuard(): Promise<void> {
+    const current = this.#guard;
+    if (!current || --current.users > 0) return;
+    this.#guard = undefined;
+    await releaseGitGuard(await current.guard.catch(() => ({ args: [], created: [] })));
   }
 }
 
@@ -128,7 +148,7 @@ export class ServerLauncher {
 async function started(
   child: ChildProcess,
   output: ServerOutput,
-  guard: GitGuard | undefined,
+  release: (() => Promise<void>) | undefined,
 ): Promise<ServerProcess> {
   try {
     await new Promise<void>((resolve, reject) => {
@@ -136,7 +156,7 @@ async function started(
       child.once("error", reject);
     });
   } catch (error) {
-    if (guard) await releaseGitGuard(guard);
+    await release?.();
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`Cannot start the server: ${reason}`);
   }
@@ -144,7 +164,7 @@ async function started(
   child.stderr?.on("data", (chunk: Uint8Array) => output.onStderr(chunk));
   // A write to a server that has gone fails its promise; the stream's own error is that.
   child.stdin?.on("error", () => {});
-  const exited = ended(child).finally(() => guard && releaseGitGuard(guard));
+  const exited = ended(child).finally(() => release?.());
   return {
     write: (text) =>
       new Promise((resolve, reject) => {
