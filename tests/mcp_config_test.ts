@@ -44,7 +44,7 @@ Deno.test("parseMcpConfig() reads stdio and HTTP servers with powercode's keys a
           command: "uvx",
           args: ["mcp-server-git", "--token", "gh-token"],
           env: { GITHUB_TOKEN: "gh-token", PLAIN: "env-less" },
-          network: false || true,
+          network: true,
         },
         {
           name: "web",

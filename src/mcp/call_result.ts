@@ -30,7 +30,7 @@ export function toToolOutput(result: unknown): ToolOutput {
       `results keep at most ${MAX_LINES} lines / ${MAX_BYTES / 1024} KB: ask the tool for less]`
     : text;
   const isError = result.isError === true;
-  const lines = text.split("\n").length;
+  const lines = text.replace(/\n$/, "").split("\n").length;
   return {
     content,
     summary: isError ? firstLine(text) : lines === 1 ? "1 line" : `${lines} lines`,
