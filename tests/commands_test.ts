@@ -13,6 +13,8 @@ Deno.test("formatHelp() lists each command's usage and wrapped help, then the ke
       "                    some text",
       "  /clear            start a new session (the current one stays on disk)",
       "  /sessions         recent sessions: id, start time, messages, first task",
+      "  /mcp              MCP servers: state, sandbox, tools; /mcp restart NAME",
+      "                    restarts one",
       "  /exit             leave (also: exit, quit, Ctrl+D)",
       "Keys:",
       "  Enter             run the task; a paste is one task, however many lines",
@@ -55,6 +57,7 @@ Deno.test("COMMANDS names the commands Tab completes, in the order /help lists t
     "/compact",
     "/clear",
     "/sessions",
+    "/mcp",
     "/exit",
   ]);
 });

@@ -114,7 +114,7 @@ Deno.test("an MCP call over its server's timeoutMs is an error result, and the s
   assertEquals(
     result.content,
     'Error: Cannot call "slow" on MCP server "fake": no answer within 3 s; the server was ' +
-      "told to cancel the call",
+      "told to cancel it",
   );
   await waitFor(
     async () => cancellations(await receivedMessages(project.workspace)).length === 1,

@@ -85,8 +85,8 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: "/mcp",
-    usage: "/mcp [restart NAME]",
-    help: "MCP servers: state, sandbox and tools; restart one",
+    usage: "/mcp",
+    help: "MCP servers: state, sandbox, tools; /mcp restart NAME restarts one",
     run: async (args, { renderer, mcp }) =>
       renderer.line(await runMcpCommand(args, mcp, renderer.width)),
   },

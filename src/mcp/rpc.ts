@@ -91,7 +91,8 @@ export class RpcPeer {
     };
     const timer = setTimeout(() => {
       const seconds = timeoutMs / 1000;
-      stop(new Error(`no answer within ${seconds} s`), `timed out after ${seconds} s`);
+      const told = options.cancellable === false ? "" : "; the server was told to cancel it";
+      stop(new Error(`no answer within ${seconds} s${told}`), `timed out after ${seconds} s`);
     }, timeoutMs);
     const onAbort = () => stop(new Error("interrupted by the user"), "interrupted by the user");
     signal?.addEventListener("abort", onAbort, { once: true });

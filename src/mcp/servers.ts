@@ -8,10 +8,9 @@ import type { ServerLauncher, ToolSet } from "../tools/mod.ts";
 import { connect, type McpSession, type McpToolInfo } from "./client.ts";
 import type { ServerConfig } from "./config.ts";
 import { HttpTransport } from "./http_transport.ts";
-import { createMcpTool } from "./mcp_tool.ts";
 import { RpcError } from "./rpc.ts";
+import { compare, McpToolSlots } from "./server_tools.ts";
 import { StdioTransport } from "./stdio_transport.ts";
-import { mcpToolNames } from "./tool_names.ts";
 
 /** How long a server may take to start when its config sets no `timeoutMs`. */
 export const START_TIMEOUT_MS = 15_000;
@@ -43,13 +42,6 @@ export interface McpServersOptions {
   version: string;
 }
 
-/** An MCP tool in the tool set. */
-interface InstalledTool {
-  name: string;
-  server: string;
-  description: string;
-}
-
 interface Entry {
   config: ServerConfig;
   session: McpSession | undefined;
@@ -69,8 +61,7 @@ interface Entry {
 export class McpServers {
   #entries: Entry[];
   #options: McpServersOptions;
-  /** The tools this object put in the tool set, and what they were built from. */
-  #installed: { tools: InstalledTool[]; signature: string } = { tools: [], signature: "[]" };
+  #slots: McpToolSlots;
 
   /** Servers of `configs` (none started yet). */
   constructor(configs: readonly ServerConfig[], options: McpServersOptions) {
@@ -84,6 +75,7 @@ export class McpServers {
         generation: 0,
       }));
     this.#options = options;
+    this.#slots = new McpToolSlots(options.toolSet);
   }
 
   /**
@@ -208,46 +200,25 @@ export class McpServers {
       return await session.callTool(tool, args, { signal, timeoutMs });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      if (signal.aborted) throw new Error(`${action}: ${reason}`);
-      if (session.closed !== undefined) {
+      if (session.closed !== undefined && !signal.aborted) {
         throw new Error(`${action}: the server stopped (${session.closed}); ${again}`);
       }
       if (error instanceof RpcError) throw new Error(`${action}: the server refused: ${reason}`);
-      throw new Error(`${action}: ${reason}; the server was told to cancel the call`);
+      throw new Error(`${action}: ${reason}`);
     }
   }
 
-  /** Puts the listed tools of every server in the tool set, when they changed. */
   #sync(): void {
-    const keys = this.#entries.flatMap((entry) =>
-      [...entry.listed].sort((a, b) => compare(a.name, b.name)).map((info) => ({ entry, info }))
-    );
-    const signature = JSON.stringify(
-      keys.map((
-        { entry, info },
-      ) => [entry.config.name, info.name, info.description, info.inputSchema]),
-    );
-    if (signature === this.#installed.signature) return;
-    const names = mcpToolNames(keys.map(({ entry, info }) => ({
+    this.#slots.update(this.#entries.map((entry) => ({
       server: entry.config.name,
-      tool: info.name,
+      tools: entry.listed,
+      call: (tool, args, signal) => this.#call(entry, tool, args, signal),
     })));
-    const { toolSet } = this.#options;
-    for (const { name } of this.#installed.tools) toolSet.remove(name);
-    const tools = keys.map(({ entry, info }, index): InstalledTool => {
-      const tool = createMcpTool(names[index] ?? "", entry.config.name, {
-        info,
-        call: (args, signal) => this.#call(entry, info.name, args, signal),
-      });
-      toolSet.add(tool);
-      return { name: tool.name, server: entry.config.name, description: tool.description };
-    });
-    this.#installed = { tools, signature };
   }
 
   #status(entry: Entry): McpServerStatus {
     const { config } = entry;
-    const tools = this.#installed.tools
+    const tools = this.#slots.installed
       .filter((tool) => tool.server === config.name)
       .map(({ name, description }) => ({ name, description }));
     return {
@@ -262,9 +233,4 @@ export class McpServers {
       tools,
     };
   }
-}
-
-/** Code-unit order: the same everywhere, unlike a locale's. */
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
