@@ -172,7 +172,9 @@ function statusReason(status: number, body: string, inSession: boolean): string 
 }
 
 function reachFailure(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const messages: string[] = [];
+  for (let cause = error; cause instanceof Error; cause = cause.cause) messages.push(cause.message);
+  const message = messages.join(" ");
   if (/connection refused/i.test(message)) return "connection refused";
   if (/dns|lookup|resolve|name or service/i.test(message)) return "the host name does not resolve";
   if (/certificate|tls/i.test(message)) return "TLS failed";
