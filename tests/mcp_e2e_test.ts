@@ -206,7 +206,7 @@ Deno.test("powercode ignores a project's .mcp.json until its exact content is ap
   assertEquals(names(), BUILT_IN);
 });
 
-Deno.test("powercode lists its MCP servers and their tools with /mcp", async () => {
+Deno.test("powercode lists its MCP servers and their tools with /mcp, and restarts one", async () => {
   await using server = await startFakeServer({ handler: () => text("ok") });
   await using project = await projectWithServer(async (workspace) => ({
     fake: await fakeServerEntry(workspace),
@@ -214,8 +214,12 @@ Deno.test("powercode lists its MCP servers and their tools with /mcp", async () 
     off: await fakeServerEntry(workspace, [], { enabled: false }),
   }));
   await project.writeProvider(provider(server.url));
-  const result = await project.run([], { stdin: "/mcp\n", env: ENV });
-  assertEquals(result.code, 0, result.stderr);
+  const result = await project.run([], {
+    stdin: "/mcp\n/mcp restart fake\n/mcp restart broken\n",
+    env: ENV,
+  });
+  // Piped input: a command that failed makes the exit code 1.
+  assertEquals(result.code, 1, result.stderr);
   assertEquals(result.stdout.split("\n").slice(0, 7), [
     '⚠ MCP server "broken" did not start: it exited with code 3: fake server: refusing to start',
     "MCP servers (.powercode/mcp.json):",
@@ -226,6 +230,11 @@ Deno.test("powercode lists its MCP servers and their tools with /mcp", async () 
     "    mcp__fake__crash        Ends the server.",
   ]);
   assertStringIncludes(result.stdout, "  off · disabled · stdio in the sandbox, network off\n");
+  assertEquals(result.stdout.split("\n").slice(-3), [
+    'Restarted MCP server "fake": 8 tools',
+    '✗ Cannot restart MCP server "broken": it exited with code 3: fake server: refusing to start',
+    "",
+  ]);
 });
 
 Deno.test("powercode calls tools of a streamable HTTP MCP server, with its session and headers", async () => {
