@@ -6,11 +6,18 @@
  * @module
  */
 import denoConfig from "./deno.json" with { type: "json" };
-import { approveOnTerminal, assemble, runPrint, runRepl, withPipedInput } from "./src/app/mod.ts";
+import {
+  approveOnTerminal,
+  assemble,
+  type Assembly,
+  runPrint,
+  runRepl,
+  withPipedInput,
+} from "./src/app/mod.ts";
 import {
   type CliOptions,
   ConfigError,
-  loadProviderConfig,
+  loadProviderProfiles,
   parseCli,
   Redactor,
   refuseInsideWorkspace,
@@ -46,56 +53,73 @@ async function main(args: string[]): Promise<number> {
 async function start(cli: CliOptions): Promise<number> {
   await requireWorkspace();
   const providerPath = cli.provider ?? readEnv("POWERCODE_PROVIDER") ?? "provider.json";
-  const config = await loadProviderConfig(providerPath, readEnv, { workspaceDir: WORKSPACE_DIR });
-  const task = cli.print === undefined ? undefined : withPipedInput(
-    cli.print,
-    Deno.stdin.isTerminal() ? "" : await readStdin(),
-    config,
-  );
+  const providers = await loadProviderProfiles(providerPath, readEnv, {
+    workspaceDir: WORKSPACE_DIR,
+  });
+  const configs = [...providers.profiles.values()];
+  const piped = cli.print === undefined || Deno.stdin.isTerminal() ? "" : await readStdin();
   const interactive = cli.print === undefined;
   const terminal = Deno.stdin.isTerminal() && interactive;
   const color = Deno.stdout.isTerminal() && !readEnv("NO_COLOR");
   // The key and URL credentials never reach the terminal or a session file.
-  const redactor = Redactor.forConfig(config);
+  const redactor = Redactor.forConfigs(configs);
   // Lines before the front end exists go where its lines go; no live row is shown yet.
   const notice = redactor.wrap(writeTo(interactive ? Deno.stdout : Deno.stderr));
   const store = await openStore(redactor);
-  if (config.literalKey && isTopLevelProviderFile(providerPath)) {
+  if (configs.some((config) => config.literalKey) && isTopLevelProviderFile(providerPath)) {
     notice(
       `⚠ ${providerPath} holds a literal API key and is tracked by git: use "env:NAME", or a ` +
         "personal copy in .powercode/ (--provider .powercode/provider.json)\n",
     );
   }
-  if (terminal) notice(`powercode ${denoConfig.version} · ${config.model} · /help for commands\n`);
-  const { agent, instructions, mcp } = await assemble({
-    config,
-    configFile: providerPath,
-    workspaceDir: WORKSPACE_DIR,
-    maxSteps: cli.maxSteps,
-    store,
-    session: sessionChoice(cli),
-    report: (line) => notice(`${sanitize(line)}\n`),
-    bash: {
-      unsandboxedBash: cli.unsandboxedBash,
-      hide: [providerPath, POWERCODE_DIR],
-      allowGitHooks: cli.allowGitHooks,
-    },
-    mcp: {
-      configDir: POWERCODE_DIR,
-      stateDir: POWERCODE_DIR,
-      env: readEnv,
-      version: denoConfig.version,
-      ...(terminal ? { approve: (review) => approveOnTerminal(review, notice) } : {}),
-    },
-  });
+  // The banner names the profile the session resumes on, so the assembly's first notices wait
+  // for it; later ones (a new session's) are printed as they come.
+  let early: string[] | undefined = [];
+  const report = (line: string) => early ? early.push(line) : notice(`${sanitize(line)}\n`);
+  let assembly: Assembly | undefined;
+  try {
+    assembly = await assemble({
+      providers,
+      ...(cli.model !== undefined ? { profile: cli.model } : {}),
+      configFile: providerPath,
+      workspaceDir: WORKSPACE_DIR,
+      maxSteps: cli.maxSteps,
+      store,
+      session: sessionChoice(cli),
+      report,
+      bash: {
+        unsandboxedBash: cli.unsandboxedBash,
+        hide: [providerPath, POWERCODE_DIR],
+        allowGitHooks: cli.allowGitHooks,
+      },
+      mcp: {
+        configDir: POWERCODE_DIR,
+        stateDir: POWERCODE_DIR,
+        env: readEnv,
+        version: denoConfig.version,
+        ...(terminal ? { approve: (review) => approveOnTerminal(review, notice) } : {}),
+      },
+    });
+  } finally {
+    if (terminal && assembly) {
+      const label = assembly.profiles.label(assembly.agent.slot.name);
+      notice(`powercode ${denoConfig.version} · ${label} · /help for commands\n`);
+    }
+    for (const line of early) notice(`${sanitize(line)}\n`);
+    early = undefined;
+  }
+  const { agent, instructions, profiles, mcp } = assembly;
   await using _servers = mcp;
+  const task = cli.print === undefined
+    ? undefined
+    : withPipedInput(cli.print, piped, agent.slot.compactor.settings);
   const renderer = await createFrontEnd(agent, {
     screen: Deno.stdout.isTerminal() && interactive,
     color,
     interactive,
     redactor,
     fullReasoning: cli.showReasoning,
-    model: config.model,
+    model: () => profiles.label(agent.slot.name),
   });
   if (task !== undefined) {
     return await runPrint(agent, task, {
@@ -111,6 +135,7 @@ async function start(cli: CliOptions): Promise<number> {
     agent,
     ...(mcp ? { mcp } : {}),
     listSessions: (limit) => store.list(limit),
+    profiles,
     renderer,
     terminal,
     editor: {

@@ -4,10 +4,9 @@
  *
  * @module
  */
-import { ChatError, type ChatModel, type ChatRequest, finishWarning } from "../model/mod.ts";
+import { ChatError, type ChatRequest, finishWarning } from "../model/mod.ts";
 import {
   type CompactionOutcome,
-  type Compactor,
   type ContextStatus,
   type RequestOverhead,
   requestStep,
@@ -21,19 +20,22 @@ import type {
   ToolCall,
 } from "../core/mod.ts";
 import type { Session } from "../session/mod.ts";
+import { ActiveModel, type ModelSlot } from "./model_slot.ts";
 import { failedNote, interruptedNote, NO_REPLY } from "./task_notes.ts";
 import type { ToolSet } from "../tools/mod.ts";
 
 /** The parts an agent works with. */
 export interface AgentOptions {
-  model: ChatModel;
+  /** The model requests go to first ({@linkcode Agent.useModel} switches). */
+  slot: ModelSlot;
+  /** The profile a session runs on until it records a switch (the provider file's default). */
+  defaultProfile: string;
   /** The live tool set: each request carries its definitions as they are at that step. */
   tools: ToolSet;
   /** The session tasks go to first. */
   session: Session;
   /** Creates the next empty session, for {@linkcode Agent.startNewSession}. */
   newSession: () => Session;
-  compactor: Compactor;
   systemPrompt: string;
   /** Builds the system prompt afresh for a new session (re-reads AGENTS.md). */
   reloadSystemPrompt?: () => Promise<string>;
@@ -53,17 +55,38 @@ export type TaskResult =
 /** The text recorded as the result of a tool call that never ran to completion. */
 export const INTERRUPTED_RESULT = "Error: interrupted by the user before this tool call finished";
 
-/** Runs tasks against its session; owns the session, the compactor and the system prompt. */
+/** Runs tasks against its session; owns the session, the model slot and the system prompt. */
 export class Agent {
   #options: AgentOptions;
   #session: Session;
   #system: string;
+  #active: ActiveModel;
 
-  /** Creates an agent with its system prompt; tool definitions are read from the set per step. */
+  /**
+   * Creates an agent with its system prompt; tool definitions are read from the set per step.
+   * A session that has history and ran on another profile records the switch now.
+   */
   constructor(options: AgentOptions) {
     this.#options = options;
     this.#session = options.session;
     this.#system = options.systemPrompt;
+    this.#active = new ActiveModel(options.slot, options.defaultProfile);
+    if (this.#session.history.length > 0) this.#active.record(this.#session);
+  }
+
+  /** The model requests go to now. */
+  get slot(): ModelSlot {
+    return this.#active.slot;
+  }
+
+  /**
+   * Sends the next requests to `slot`. The switch is recorded in the session (at once when
+   * it has history, else with its first task), which makes the usage snapshot of the
+   * previous model stale, so the next request is estimated whole against the new window;
+   * before it, the history is compacted (in as many rounds as it takes) until it fits.
+   */
+  useModel(slot: ModelSlot): void {
+    this.#active.use(slot, this.#session);
   }
 
   /**
@@ -96,7 +119,7 @@ export class Agent {
 
   /** Token estimate, window, threshold and compaction state, for `/context`. */
   context(): ContextStatus {
-    return this.#options.compactor.status(this.#session, this.#overhead);
+    return this.slot.compactor.status(this.#session, this.#overhead);
   }
 
   /**
@@ -105,7 +128,8 @@ export class Agent {
    */
   compact(focus: string, signal: AbortSignal): Promise<CompactionOutcome> {
     const options = { signal, ...(focus ? { focus } : {}) };
-    return this.#options.compactor.compact(this.#session, this.#overhead, options);
+    this.#active.record(this.#session);
+    return this.slot.compactor.compact(this.#session, this.#overhead, options);
   }
 
   /**
@@ -127,6 +151,7 @@ export class Agent {
   async run(task: string, signal: AbortSignal): Promise<TaskResult> {
     const { maxSteps } = this.#options;
     const session = this.#session;
+    this.#active.record(session);
     session.append({ role: "user", content: task });
     const partial = { text: "" };
     try {
@@ -159,7 +184,7 @@ export class Agent {
     signal: AbortSignal,
     partial: { text: string },
   ): Promise<StepOutcome> {
-    const { compactor, model } = this.#options;
+    const { compactor, model } = this.slot;
     const onEvent = this.#options.events.emit;
     const emit = (event: AgentEvent) => {
       // The text streamed so far is abandoned: the retry streams its own.
@@ -179,6 +204,7 @@ export class Agent {
         onRetry: (info) => emit({ type: "retry", ...info }),
       });
     };
+    await this.#active.fit(session, this.#overhead, signal);
     const outcome = await requestStep(compactor, session, this.#overhead, {
       signal,
       onEvent: emit,

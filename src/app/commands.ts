@@ -11,6 +11,8 @@ import { sanitizeLine, wrapText } from "../terminal/mod.ts";
 import { formatSessionsTable, type Renderer } from "../ui/mod.ts";
 import type { McpServers } from "../mcp/mod.ts";
 import { runMcpCommand } from "./mcp_command.ts";
+import { effortCommand, modelCommand } from "./model_commands.ts";
+import type { Profiles } from "./profiles.ts";
 
 /** What a command works with. */
 export interface CommandContext {
@@ -18,6 +20,8 @@ export interface CommandContext {
   renderer: Renderer;
   /** Recent sessions, newest first. */
   listSessions: (limit: number) => Promise<SessionInfo[]>;
+  /** The provider file's profiles, for /model and /effort. */
+  profiles: Profiles;
   /** Aborted by Ctrl+C while the command runs. */
   signal: AbortSignal;
   /** The MCP servers, when any is configured. */
@@ -84,6 +88,18 @@ export const COMMANDS: readonly Command[] = [
     },
   },
   {
+    name: "/model",
+    usage: "/model [name]",
+    help: "list the profiles; with a name, switch to that one",
+    run: modelCommand,
+  },
+  {
+    name: "/effort",
+    usage: "/effort [level]",
+    help: "reasoning effort: minimal, low, medium, high or off",
+    run: effortCommand,
+  },
+  {
     name: "/mcp",
     usage: "/mcp",
     help: "MCP servers: state, sandbox, tools; /mcp restart NAME restarts one",
@@ -107,7 +123,7 @@ const KEYS = [
   "  Enter             run the task; a paste is one task, however many lines",
   "  Alt+Enter, Ctrl+J a new line (so does a trailing \\ before Enter)",
   "  Up/Down           earlier tasks (kept in .powercode/history)",
-  "  Tab               complete commands and workspace paths",
+  "  Tab               complete commands, profile names and workspace paths",
   "  Ctrl+C            interrupt a running task (keys typed meanwhile are",
   "                    dropped); clear the line; twice at an empty prompt: exit",
   "  Ctrl+D            exit, at an empty prompt",

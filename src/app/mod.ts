@@ -4,7 +4,8 @@
  * @module
  */
 export { approveOnTerminal } from "./approval_prompt.ts";
-export { assemble } from "./assemble.ts";
+export { assemble, type Assembly } from "./assemble.ts";
+export { Profiles } from "./profiles.ts";
 export { withPipedInput } from "./piped_input.ts";
 export { runPrint } from "./print_task.ts";
 export type { ReplOptions } from "./repl.ts";

@@ -11,12 +11,16 @@ import type { SessionInfo } from "../session/mod.ts";
 import type { McpServers } from "../mcp/mod.ts";
 import { Boundary } from "./boundary.ts";
 import { type CommandOutcome, COMMANDS, findCommand, unknownCommand } from "./commands.ts";
+import { EFFORT_CHOICES } from "./model_commands.ts";
+import type { Profiles } from "./profiles.ts";
 
 /** What the REPL drives. */
 export interface ReplOptions {
   agent: Agent;
   /** Recent sessions, newest first, for /sessions. */
   listSessions: (limit: number) => Promise<SessionInfo[]>;
+  /** The provider file's profiles, for /model and /effort. */
+  profiles: Profiles;
   renderer: Renderer;
   /** Interactive terminal (prompt, line editing, hints) or piped stdin (one task per line). */
   terminal: boolean;
@@ -70,7 +74,7 @@ async function runLine(
   options: ReplOptions,
   boundary: Boundary,
 ): Promise<CommandOutcome> {
-  const { agent, renderer, listSessions } = options;
+  const { agent, renderer, listSessions, profiles } = options;
   if (!text.startsWith("/")) {
     return await boundary.run(async (signal) => {
       renderer.startTask();
@@ -81,7 +85,13 @@ async function runLine(
   }
   const found = findCommand(COMMANDS, text);
   if (!found) return renderer.line(unknownCommand(text));
-  const context = { agent, renderer, listSessions, ...(options.mcp ? { mcp: options.mcp } : {}) };
+  const context = {
+    agent,
+    renderer,
+    listSessions,
+    profiles,
+    ...(options.mcp ? { mcp: options.mcp } : {}),
+  };
   return await boundary.run((signal) => found.command.run(found.args, { ...context, signal }));
 }
 
@@ -120,6 +130,12 @@ async function openInput(
           ...editor,
           complete: createCompleter({
             commands: COMMANDS.map((command) => command.name),
+            commandArguments: (command) =>
+              command === "/model"
+                ? options.profiles.names()
+                : command === "/effort"
+                ? EFFORT_CHOICES
+                : [],
             ...(editor.listDir ? { listDir: editor.listDir } : {}),
           }),
         },

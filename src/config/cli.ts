@@ -23,6 +23,8 @@ export interface CliOptions {
   /** `--show-reasoning`: keep a reasoning model's thinking on screen in full. */
   showReasoning: boolean;
   provider?: string;
+  /** `--model NAME`: the provider file's profile to start on. */
+  model?: string;
 }
 
 /** Model calls per task when --max-steps is not given. */
@@ -43,6 +45,7 @@ Usage:
   powercode --allow-git-hooks    let the tools write .git/hooks/ and .git/config
   powercode --show-reasoning     keep a reasoning model's thinking on screen in full
   powercode --provider FILE      provider config (default ./provider.json, or $POWERCODE_PROVIDER)
+  powercode --model NAME         start on profile NAME of the provider file (see /model)
   powercode -h | --help          this help
   powercode -V | --version       print the version
 
@@ -57,7 +60,7 @@ Type /help at the prompt for commands.`;
 export function parseCli(args: string[]): CliOptions {
   // `deno task start -- -p "task"` passes the `--` on; it must not turn the flags into text.
   const parsed = parseArgs(args[0] === "--" ? args.slice(1) : args, {
-    string: ["print", "resume", "max-steps", "provider"],
+    string: ["print", "resume", "max-steps", "provider", "model"],
     boolean: [
       "help",
       "version",
@@ -89,6 +92,9 @@ export function parseCli(args: string[]): CliOptions {
     throw new TypeError('Invalid -p: the task is empty; give its text, e.g. -p "list the files"');
   }
   const chooseSession = parsed.resume !== undefined && parsed.resume.trim() === "";
+  if (parsed.model !== undefined && parsed.model.trim() === "") {
+    throw new TypeError("Invalid --model: the profile name is empty; give one, e.g. --model big");
+  }
   if (parsed.continue && parsed.resume !== undefined) {
     throw new TypeError("Cannot use --continue and --resume together: choose one");
   }
@@ -105,5 +111,6 @@ export function parseCli(args: string[]): CliOptions {
     ...(parsed.print !== undefined ? { print: parsed.print } : {}),
     ...(parsed.resume !== undefined && !chooseSession ? { resume: parsed.resume.trim() } : {}),
     ...(parsed.provider !== undefined ? { provider: parsed.provider } : {}),
+    ...(parsed.model !== undefined ? { model: parsed.model.trim() } : {}),
   };
 }

@@ -10,4 +10,12 @@ export {
   type ProviderConfig,
   refuseInsideWorkspace,
 } from "./provider_config.ts";
+export {
+  defaultConfig,
+  loadProviderProfiles,
+  parseProviderProfiles,
+  type ProviderProfiles,
+  SINGLE_PROFILE,
+  singleProfile,
+} from "./profiles.ts";
 export { Redactor } from "./redact.ts";

@@ -3,7 +3,13 @@
  *
  * @module
  */
-import { type ProfileOverrides, readProfileOverrides } from "../model/mod.ts";
+import {
+  isReasoningEffort,
+  type ProfileOverrides,
+  readProfileOverrides,
+  REASONING_EFFORTS,
+  type ReasoningEffort,
+} from "../model/mod.ts";
 import { isObject, isPositiveInteger, isString } from "../core/mod.ts";
 import { validateCompactionSettings } from "../context/mod.ts";
 
@@ -25,6 +31,8 @@ export interface ProviderConfig {
   literalKey?: true;
   /** Ask for summaries at the end of the cached conversation (see the README). */
   summaryInConversation?: boolean;
+  /** How hard a reasoning model thinks; sent with every request when set. */
+  reasoningEffort?: ReasoningEffort;
 }
 
 /** A configuration problem; main prints `message` and exits with code 2. */
@@ -51,6 +59,7 @@ const KNOWN_FIELDS = [
   "cacheControl",
   "compat",
   "summaryInConversation",
+  "reasoningEffort",
 ];
 /** The key sent when none is configured (`"apiKey": null`, or no key variable set); not a secret. */
 export const PLACEHOLDER_KEY = "no-key";
@@ -66,6 +75,18 @@ export async function loadProviderConfig(
   env: EnvReader,
   options: { workspaceDir?: string } = {},
 ): Promise<ProviderConfig> {
+  return parseProviderConfig(await readProviderJson(path, options), path, env);
+}
+
+/**
+ * Reads a provider file's JSON, unchecked.
+ * Contract: as `loadProviderConfig` for a missing or unreadable file, one inside the
+ * workspace, and invalid JSON.
+ */
+export async function readProviderJson(
+  path: string,
+  options: { workspaceDir?: string } = {},
+): Promise<unknown> {
   let text: string;
   try {
     text = await Deno.readTextFile(path);
@@ -78,14 +99,12 @@ export async function loadProviderConfig(
       fix: "keep it in ./provider.json or ./.powercode/",
     });
   }
-  let data: unknown;
   try {
-    data = JSON.parse(text);
+    return JSON.parse(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new ConfigError(`Cannot parse provider file "${path}": invalid JSON (${reason})`);
   }
-  return parseProviderConfig(data, path, env);
 }
 
 /**
@@ -96,8 +115,25 @@ export function parseProviderConfig(data: unknown, path: string, env: EnvReader)
   if (!isObject(data)) {
     throw new ConfigError(`Invalid provider file "${path}": expected a JSON object`);
   }
-  const fields = data;
   const problems: string[] = [];
+  const config = readProviderFields(data, env, problems);
+  if (problems.length > 0 || config === undefined) {
+    throw new ConfigError(`Invalid provider file "${path}": ${problems.join("; ")}`);
+  }
+  return config;
+}
+
+/**
+ * Reads one endpoint's fields (the whole file of the single shape, or one profile).
+ * Contract: reads nothing but key variables through `env`; adds one line per problem to
+ * `problems` and returns undefined when there is any.
+ */
+export function readProviderFields(
+  fields: Record<string, unknown>,
+  env: EnvReader,
+  problems: string[],
+): ProviderConfig | undefined {
+  const before = problems.length;
   for (const name of Object.keys(fields)) {
     if (!KNOWN_FIELDS.includes(name)) problems.push(`field "${name}" is unknown`);
   }
@@ -120,9 +156,10 @@ export function parseProviderConfig(data: unknown, path: string, env: EnvReader)
   }
   const compat = readProfileOverrides(fields, problems);
   const summaryInConversation = booleanField(fields, "summaryInConversation", problems);
+  const reasoningEffort = effortField(fields.reasoningEffort, problems);
   const apiKey = resolveApiKey(fields.apiKey, env, problems);
-  if (problems.length > 0 || !baseURL || !model || !contextWindow || apiKey === undefined) {
-    throw new ConfigError(`Invalid provider file "${path}": ${problems.join("; ")}`);
+  if (problems.length > before || !baseURL || !model || !contextWindow || apiKey === undefined) {
+    return undefined;
   }
   return {
     baseURL,
@@ -137,7 +174,15 @@ export function parseProviderConfig(data: unknown, path: string, env: EnvReader)
       ? { literalKey: true as const }
       : {}),
     ...(summaryInConversation === true ? { summaryInConversation } : {}),
+    ...(reasoningEffort !== undefined ? { reasoningEffort } : {}),
   };
+}
+
+function effortField(value: unknown, problems: string[]): ReasoningEffort | undefined {
+  if (value === undefined || isReasoningEffort(value)) return value;
+  const levels = REASONING_EFFORTS.map((level) => JSON.stringify(level)).join(", ");
+  problems.push(`field "reasoningEffort" must be one of ${levels}, got ${JSON.stringify(value)}`);
+  return undefined;
 }
 
 function booleanField(

@@ -35,6 +35,12 @@ export interface AssistantMessage {
    * thinking-mode providers require back on tool-call turns; it is never sent otherwise.
    */
   replayReasoning?: boolean;
+  /**
+   * The model that wrote this reply, kept when it carries provider fields (reasoning to send
+   * back, a tool call's `extra`): those go back only to that model. Absent: the model of the
+   * request it is sent in (sessions from before profiles).
+   */
+  model?: string;
 }
 
 /** The result of one tool call, answering the call with the same id. */

@@ -5,6 +5,7 @@
  * @module
  */
 import type { AssistantMessage, Message, ToolDefinition } from "../core/mod.ts";
+import type { ReasoningEffort } from "./reasoning_effort.ts";
 
 /** One chat-completions request in powercode's terms. */
 export interface ChatRequest {
@@ -14,6 +15,8 @@ export interface ChatRequest {
   tools?: readonly ToolDefinition[];
   /** Sent as the output limit when set. */
   maxOutputTokens?: number;
+  /** Sent where the provider profile says (`reasoning_effort` by default) when set. */
+  reasoningEffort?: ReasoningEffort;
 }
 
 /** The model's reply and the tokens the server counted for the whole exchange. */

@@ -44,6 +44,7 @@ const MESSAGE_SHAPES = new Map<unknown, Shape>([
     toolCalls: (v) => isArrayOf(v, TOOL_CALL),
     reasoning: optional(isString),
     replayReasoning: optional((v) => v === true),
+    model: optional(isString),
   }],
   ["tool", { toolCallId: isString, content: isString, isError: isBoolean }],
 ]);
@@ -53,6 +54,7 @@ const RECORD_SHAPES = new Map<unknown, Shape>([
   ["message", { message: (v) => isObject(v) && hasShape(v, MESSAGE_SHAPES.get(v.role)) }],
   ["usage", { usage: (v) => v === null || hasShape(v, USAGE) }],
   ["compaction", { state: (v) => hasShape(v, STATE), tokensBefore: isCount, tokensAfter: isCount }],
+  ["model", { profile: isString }],
 ]);
 const HEADER: Shape = { id: isString, created: isString, model: isString };
 

@@ -77,8 +77,9 @@ export interface ProfileOptions {
  * bwrap arguments that run `command` in the workspace at `root`; the filter
  * from {@linkcode sandboxFilter} must be written to bwrap's stdin.
  *
- * Contract: `/` read-only, `/proc/sys` read-only, a private `/tmp`, the
- * hidden paths masked, the workspace read-write (read-only when `ro`), no network, own
+ * Contract: `/` read-only, `/proc/sys` read-only, `/proc/keys` empty (the names of the
+ * keys in powercode's keyrings), a private `/tmp`, the hidden paths masked, the workspace
+ * read-write (read-only when `ro`), no network, own
  * pid/ipc/uts/user namespaces, no capabilities, a new session, killed with
  * its parent.
  */
@@ -124,7 +125,8 @@ function mounts(root: string, options: ProfileOptions): string[] {
   return [
     ...["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"],
     ...["--ro-bind", "/proc/sys", "/proc/sys"],
-    ...["--ro-bind-try", "/proc/sysrq-trigger", "/proc/sysrq-trigger", "--tmpfs", "/tmp"],
+    ...["--ro-bind-try", "/proc/sysrq-trigger", "/proc/sysrq-trigger"],
+    ...["--ro-bind-try", "/dev/null", "/proc/keys", "--tmpfs", "/tmp"],
     ...options.hidden.flatMap(({ path, isDirectory }) =>
       isDirectory ? ["--tmpfs", path, "--remount-ro", path] : ["--ro-bind", "/dev/null", path]
     ),

@@ -116,4 +116,4 @@ async function existing(paths: readonly string[] = []): Promise<HiddenPath[]> {
   return found;
 }
 export { createReadFileTool } from "./read_file.ts";
-export { readTextFile } from "./text_file.ts";
+export { readTextHead, type TextHead } from "./text_file.ts";

@@ -24,8 +24,8 @@ export interface FrontEndOptions {
   redactor: Redactor;
   /** Keep every row of a reasoning model's thinking on screen. */
   fullReasoning: boolean;
-  /** The model's name, for the status line. */
-  model: string;
+  /** The model's name, or the profile's label read at each task, for the status line. */
+  model: string | (() => string);
 }
 
 /** What the front end watches: the agent's events and its context use. */

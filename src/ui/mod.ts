@@ -7,4 +7,5 @@
 export { createFrontEnd, type FrontEndOptions, type Watched } from "./front_end.ts";
 export { Renderer } from "./renderer.ts";
 export { formatSessionsTable } from "./sessions_table.ts";
+export { formatTokens } from "./status_line.ts";
 export { buildTranscript } from "./transcript.ts";

@@ -29,8 +29,8 @@ export interface RendererOptions {
   color: boolean;
   /** Stream the answer as it arrives; when false the caller prints the final answer. */
   streamAnswer: boolean;
-  /** The model's name, for the status line. */
-  model?: string;
+  /** The model's name (or the profile's, read at each task), for the status line. */
+  model?: string | (() => string);
   /** The context use now, for the status line and the line after each task. */
   context?: () => ContextUse;
   /**
@@ -72,9 +72,10 @@ export class Renderer {
   /** A task (or a command such as /compact) begins: the status line appears. */
   startTask(activity = "thinking"): void {
     const use = this.#options.context?.();
+    const { model = "" } = this.#options;
     this.#writing = false;
     this.#options.output.start({
-      model: this.#options.model ?? "",
+      model: typeof model === "string" ? model : model(),
       ...(use ? { contextTokens: use.estimatedTokens, contextWindow: use.contextWindow } : {}),
     }, activity);
   }
