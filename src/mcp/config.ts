@@ -122,38 +122,51 @@ function parseServer(name: string, value: unknown, context: Context): ServerConf
     enabled,
     ...(isPositiveInteger(timeoutMs) ? { timeoutMs } : {}),
   };
-  let server: ServerConfig | undefined;
-  if (kind === "stdio") {
-    if (!isString(value.command) || value.command.trim() === "") {
-      at("command", "must be a non-empty string");
-    }
-    if (value.headers !== undefined) at("headers", "applies only to servers with a url");
-    const args = stringArray(value, "args", at).map((arg, i) => read(`args[${i}]`, arg));
-    server = {
-      ...base,
-      kind,
-      command: isString(value.command) ? value.command : "",
-      args,
-      env: stringMap(value, "env", at, read),
-      network: optionalBoolean(value, "network", at) ?? false,
-    };
-  } else if (kind === "http") {
-    if (!isString(value.url) || !/^https?:\/\/[^\s/]/.test(value.url)) {
-      at("url", "must be an http(s) URL");
-    }
-    for (const field of ["args", "env", "network"]) {
-      if (value[field] !== undefined) at(field, "applies only to servers with a command");
-    }
-    const headers = stringMap(value, "headers", at, read);
-    server = { ...base, kind, url: isString(value.url) ? value.url : "", headers };
-  }
+  const server = kind === "stdio"
+    ? { ...base, ...stdioFields(value, at, read) }
+    : kind === "http"
+    ? { ...base, ...httpFields(value, at, read) }
+    : undefined;
   context.problems.push(...problems);
   return problems.length === 0 ? server : undefined;
 }
 
+/** Reports a problem with a field of the server. */
+type At = (field: string, problem: string) => void;
+/** A string value as configured, `"env:NAME"` read. */
+type Read = (field: string, text: string) => string;
+
+function stdioFields(value: Record<string, unknown>, at: At, read: Read) {
+  if (!isString(value.command) || value.command.trim() === "") {
+    at("command", "must be a non-empty string");
+  }
+  if (value.headers !== undefined) at("headers", "applies only to servers with a url");
+  return {
+    kind: "stdio" as const,
+    command: isString(value.command) ? value.command : "",
+    args: stringArray(value, "args", at).map((arg, i) => read(`args[${i}]`, arg)),
+    env: stringMap(value, "env", at, read),
+    network: optionalBoolean(value, "network", at) ?? false,
+  };
+}
+
+function httpFields(value: Record<string, unknown>, at: At, read: Read) {
+  if (!isString(value.url) || !/^https?:\/\/[^\s/]/.test(value.url)) {
+    at("url", "must be an http(s) URL");
+  }
+  for (const field of ["args", "env", "network"]) {
+    if (value[field] !== undefined) at(field, "applies only to servers with a command");
+  }
+  return {
+    kind: "http" as const,
+    url: isString(value.url) ? value.url : "",
+    headers: stringMap(value, "headers", at, read),
+  };
+}
+
 function kindOf(
   value: Record<string, unknown>,
-  at: (field: string, problem: string) => void,
+  at: At,
 ): "stdio" | "http" | undefined {
   const { type } = value;
   if (type !== undefined && type !== "stdio" && type !== "http") {
@@ -187,7 +200,7 @@ function kindOf(
 function resolveValue(
   text: string,
   field: string,
-  at: (field: string, problem: string) => void,
+  at: At,
   { env }: Context,
 ): string {
   if (!text.startsWith("env:")) return text;
@@ -206,7 +219,7 @@ function resolveValue(
 function optionalBoolean(
   value: Record<string, unknown>,
   field: string,
-  at: (field: string, problem: string) => void,
+  at: At,
 ): boolean | undefined {
   const flag = value[field];
   if (flag === undefined || typeof flag === "boolean") return flag;
@@ -217,7 +230,7 @@ function optionalBoolean(
 function stringArray(
   value: Record<string, unknown>,
   field: string,
-  at: (field: string, problem: string) => void,
+  at: At,
 ): string[] {
   const list = value[field];
   if (list === undefined) return [];
@@ -229,8 +242,8 @@ function stringArray(
 function stringMap(
   value: Record<string, unknown>,
   field: string,
-  at: (field: string, problem: string) => void,
-  read: (field: string, text: string) => string,
+  at: At,
+  read: Read,
 ): Record<string, string> {
   const map = value[field];
   if (map === undefined) return {};
