@@ -8,6 +8,7 @@
 import denoConfig from "./deno.json" with { type: "json" };
 import {
   answerReport,
+  approveOnTerminal,
   assemble,
   type Assembly,
   type PrintReport,
@@ -99,6 +100,13 @@ async function start(cli: CliOptions): Promise<number> {
         hide: [providerPath, POWERCODE_DIR],
         allowGitHooks: cli.allowGitHooks,
       },
+      mcp: {
+        configDir: POWERCODE_DIR,
+        stateDir: POWERCODE_DIR,
+        env: readEnv,
+        version: denoConfig.version,
+        ...(terminal ? { approve: (review) => approveOnTerminal(review, notice) } : {}),
+      },
     });
   } finally {
     if (terminal && assembly) {
@@ -108,7 +116,8 @@ async function start(cli: CliOptions): Promise<number> {
     for (const line of early) notice(`${sanitize(line)}\n`);
     early = undefined;
   }
-  const { agent, instructions, profiles, workspace } = assembly;
+  const { agent, instructions, profiles, mcp, workspace } = assembly;
+  await using _servers = mcp;
   const task = cli.print === undefined
     ? undefined
     : withPipedInput(cli.print, piped, agent.slot.compactor.settings);
@@ -134,6 +143,7 @@ async function start(cli: CliOptions): Promise<number> {
   }
   return await runRepl({
     agent,
+    ...(mcp ? { mcp } : {}),
     listSessions: (limit) => store.list(limit),
     profiles,
     renderer,

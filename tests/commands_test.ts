@@ -16,6 +16,8 @@ Deno.test("formatHelp() lists each command's usage and wrapped help, then the ke
       "  /sessions         recent sessions: id, start time, messages, first task",
       "  /model [name]     list the profiles; with a name, switch to that one",
       "  /effort [level]   reasoning effort: minimal, low, medium, high or off",
+      "  /mcp              MCP servers: state, sandbox, tools; /mcp restart NAME",
+      "                    restarts one",
       "  /exit             leave (also: exit, quit, Ctrl+D)",
       "Keys:",
       "  Enter             run the task; a paste is one task, however many lines",
@@ -61,6 +63,7 @@ Deno.test("COMMANDS names the commands Tab completes, in the order /help lists t
     "/sessions",
     "/model",
     "/effort",
+    "/mcp",
     "/exit",
   ]);
 });

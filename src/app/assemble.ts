@@ -43,11 +43,14 @@ import {
 import {
   createTools,
   type CreateToolsOptions,
+  ServerLauncher,
   type Tool,
   type ToolPolicy,
   ToolSet,
   Workspace,
 } from "../tools/mod.ts";
+import type { McpServers } from "../mcp/mod.ts";
+import { type McpSetup, startMcpServers } from "./mcp_start.ts";
 
 /**
  * Everything an agent is built from; only `workspaceDir`, `maxSteps` and either `config` or
@@ -73,7 +76,8 @@ export interface AssembleOptions {
   session?: SessionChoice;
   /**
    * One-line notices, in order: bash sandbox warnings, session notices (resumed, load
-   * warnings), a skipped AGENTS.md (again at each new session).
+   * warnings), a skipped AGENTS.md (again at each new session), then MCP notices (servers
+   * that did not start, skipped project files).
    */
   report?: (line: string) => void;
   /** How bash is set up (sandbox probe, hidden paths, unsandboxed mode). */
@@ -88,6 +92,8 @@ export interface AssembleOptions {
   budget?: BudgetLimits;
   /** Chat client options beyond the config (retries, delays, timeouts). */
   chat?: Partial<Omit<ChatClientOptions, "baseURL" | "apiKey" | "model">>;
+  /** Where MCP servers are configured; without it none are started. */
+  mcp?: McpSetup;
 }
 
 /** The assembled agent and the parts some callers look into. */
@@ -103,6 +109,8 @@ export interface Assembly {
   profiles: Profiles;
   /** The AGENTS.md read into the system prompt, when there is one. */
   instructions: ProjectInstructions | undefined;
+  /** The MCP servers, when any is configured; close them when the program ends. */
+  mcp: McpServers | undefined;
 }
 
 /**
@@ -114,7 +122,7 @@ export interface Assembly {
  */
 export async function assemble(options: AssembleOptions): Promise<Assembly> {
   const report = options.report ?? (() => {});
-  const { workspace, tools, warnings } = await buildTools(options);
+  const { workspace, tools, warnings, servers } = await buildTools(options);
   for (const warning of warnings) report(`⚠ ${warning}`);
   const toolSet = new ToolSet(tools, options.policy ? { policy: options.policy } : {});
   const events = new EventChannel();
@@ -148,12 +156,19 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     })
     : new Session(sessionOptions);
   const active = startProfile(profiles, options.profile, session.profile, report);
+  const mcp = options.mcp &&
+    await startMcpServers(options.mcp, {
+      workspaceDir: options.workspaceDir,
+      toolSet,
+      servers,
+      report,
+    });
   // The base prompt: a large AGENTS.md is the project's matter, not the provider file's.
   const overhead = {
     system: buildSystemPrompt(workspace.root, { toolGuidance: toolSet.guidance() }),
     tools: toolSet.definitions(),
   };
-  requireRoom(profiles, active, overhead);
+  await stopOnThrow(mcp, () => requireRoom(profiles, active, overhead));
   const slot = profiles.slot(active);
   const loadSystemPrompt = async () => {
     const instructions = await loadProjectInstructions(workspace, { warn: report });
@@ -184,7 +199,18 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     compactor: slot.compactor,
     instructions,
     profiles,
+    mcp,
   };
+}
+
+/** Runs `check`; the MCP servers are stopped when it throws. */
+async function stopOnThrow(mcp: McpServers | undefined, check: () => void): Promise<void> {
+  try {
+    check();
+  } catch (error) {
+    await mcp?.close();
+    throw error;
+  }
 }
 
 function providersOf(options: AssembleOptions): ProviderProfiles {
@@ -280,10 +306,12 @@ function requireRoom(profiles: Profiles, name: string, overhead: RequestOverhead
 
 async function buildTools(
   options: AssembleOptions,
-): Promise<{ workspace: Workspace; tools: Tool[]; warnings: string[] }> {
+): Promise<{ workspace: Workspace; tools: Tool[]; warnings: string[]; servers: ServerLauncher }> {
   if (!options.tools) {
     return await createTools(options.workspaceDir, options.bash ?? { unsandboxedBash: false });
   }
   const workspace = await Workspace.open(options.workspaceDir);
-  return { workspace, tools: options.tools(workspace), warnings: [] };
+  // Replaced tools come without a sandbox: stdio MCP servers are refused with them.
+  const servers = new ServerLauncher(workspace.path, "unavailable");
+  return { workspace, tools: options.tools(workspace), warnings: [], servers };
 }

@@ -3,6 +3,7 @@
  *
  * @module
  */
+export { approveOnTerminal } from "./approval_prompt.ts";
 export { assemble, type Assembly } from "./assemble.ts";
 export { Profiles } from "./profiles.ts";
 export { withPipedInput } from "./piped_input.ts";
