@@ -6,7 +6,16 @@
  * @module
  */
 import denoConfig from "./deno.json" with { type: "json" };
-import { assemble, type Assembly, runPrint, runRepl, withPipedInput } from "./src/app/mod.ts";
+import {
+  answerReport,
+  approveOnTerminal,
+  assemble,
+  type Assembly,
+  type PrintReport,
+  runPrint,
+  runRepl,
+  withPipedInput,
+} from "./src/app/mod.ts";
 import {
   type CliOptions,
   ConfigError,
@@ -19,7 +28,12 @@ import {
 import type { DirEntry } from "./src/editor/mod.ts";
 import { type SessionChoice, SessionError, SessionStore } from "./src/session/mod.ts";
 import { sanitize, terminalColumns, writeTo } from "./src/terminal/mod.ts";
-import { createFrontEnd, formatSessionsTable } from "./src/ui/mod.ts";
+import {
+  createFrontEnd,
+  formatSessionsTable,
+  ScriptOutput,
+  type ScriptWatched,
+} from "./src/ui/mod.ts";
 
 const WORKSPACE_DIR = "workspace";
 const POWERCODE_DIR = ".powercode";
@@ -77,6 +91,7 @@ async function start(cli: CliOptions): Promise<number> {
       configFile: providerPath,
       workspaceDir: WORKSPACE_DIR,
       maxSteps: cli.maxSteps,
+      budget: cli.budget,
       store,
       session: sessionChoice(cli),
       report,
@@ -84,6 +99,13 @@ async function start(cli: CliOptions): Promise<number> {
         unsandboxedBash: cli.unsandboxedBash,
         hide: [providerPath, POWERCODE_DIR],
         allowGitHooks: cli.allowGitHooks,
+      },
+      mcp: {
+        configDir: POWERCODE_DIR,
+        stateDir: POWERCODE_DIR,
+        env: readEnv,
+        version: denoConfig.version,
+        ...(terminal ? { approve: (review) => approveOnTerminal(review, notice) } : {}),
       },
     });
   } finally {
@@ -94,7 +116,8 @@ async function start(cli: CliOptions): Promise<number> {
     for (const line of early) notice(`${sanitize(line)}\n`);
     early = undefined;
   }
-  const { agent, instructions, profiles } = assembly;
+  const { agent, instructions, profiles, mcp, workspace } = assembly;
+  await using _servers = mcp;
   const task = cli.print === undefined
     ? undefined
     : withPipedInput(cli.print, piped, agent.slot.compactor.settings);
@@ -107,10 +130,12 @@ async function start(cli: CliOptions): Promise<number> {
     model: () => profiles.label(agent.slot.name),
   });
   if (task !== undefined) {
-    return await runPrint(agent, task, {
-      renderer,
-      printAnswer: (answer) => redactor.wrap(writeTo(Deno.stdout))(`${answer}\n`),
+    const report = printReport(cli, agent, {
+      redactor,
+      model: profiles.config(agent.slot.name).model,
+      roots: [workspace.root],
     });
+    return await runPrint(agent, task, { renderer, report });
   }
   if (terminal && instructions) {
     const cut = instructions.truncated ? ", cut to 32 KB" : "";
@@ -118,6 +143,7 @@ async function start(cli: CliOptions): Promise<number> {
   }
   return await runRepl({
     agent,
+    ...(mcp ? { mcp } : {}),
     listSessions: (limit) => store.list(limit),
     profiles,
     renderer,
@@ -129,6 +155,22 @@ async function start(cli: CliOptions): Promise<number> {
       redact: (text) => redactor.redact(text),
     },
   });
+}
+
+/**
+ * How -p reports on stdout: the final answer as text, or JSON (`--output-format`), which then
+ * is all that stdout gets.
+ */
+function printReport(
+  cli: CliOptions,
+  agent: ScriptWatched,
+  run: { redactor: Redactor; model: string; roots: string[] },
+): PrintReport {
+  const stdout = writeTo(Deno.stdout);
+  if (cli.outputFormat === "text") {
+    return answerReport((answer) => run.redactor.wrap(stdout)(`${answer}\n`));
+  }
+  return new ScriptOutput(agent, { ...run, format: cli.outputFormat, write: stdout });
 }
 
 /** The session store, its directory created now so that the sandbox hides it from the first task on. */

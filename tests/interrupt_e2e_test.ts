@@ -31,7 +31,9 @@ import {
 import { delay, startTmux } from "./support/tmux.ts";
 
 /** The dim line after each task: context use against the fake model's 32768-token window. */
-const CONTEXT_LINE = /^context [\d.]+k? \/ 32\.8k tokens \(\d+%\)$/;
+/** The line after a task: the context use, then what the task and the session spent, as fits. */
+const CONTEXT_LINE =
+  /^context [\d.]+k? \/ 32\.8k tokens \(\d+%\)( · task [\d.]+k? tokens, \d+% cached)?( · session [\d.]+k? tokens, \d+% cached)?$/;
 /** The status line while a task runs. */
 const STATUS_LINE =
   /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] (\S+) · \d+s · Ctrl\+C to interrupt · [\d.]+k? \/ 32\.8k tokens \(\d+%\) · fake-model$/;

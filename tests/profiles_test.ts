@@ -86,6 +86,35 @@ Deno.test("parseProviderProfiles() names every bad profile and field in one line
   }
 });
 
+Deno.test("parseProviderProfiles() reads the session's budget beside the profiles, prices in each", () => {
+  const pricing = { input: 1, output: 2 };
+  const file = parseProviderProfiles(
+    { budget: { tokens: 5000, cost: 2 }, profiles: { a: { ...BASE, pricing } } },
+    "p.json",
+    env({}),
+  );
+  assertEquals([file.budget, file.profiles.get("a")?.pricing], [
+    { tokens: 5000, cost: 2 },
+    pricing,
+  ]);
+  const single = parseProviderProfiles({ ...BASE, budget: { tokens: 9 } }, "p.json", env({}));
+  assertEquals(single.budget, { tokens: 9 });
+  const error = assertThrows(
+    () =>
+      parseProviderProfiles(
+        { budget: { tokens: 0 }, profiles: { a: { ...BASE, budget: { tokens: 9 } } } },
+        "p.json",
+        env({}),
+      ),
+    ConfigError,
+  );
+  assertEquals(
+    error.message,
+    'Invalid provider file "p.json": profile "a": field "budget" is the session\'s: move it ' +
+      'beside "profiles"; field "budget.tokens" must be a positive integer, got 0',
+  );
+});
+
 Deno.test("Redactor.forConfigs() redacts the key and URL credentials of every profile", () => {
   const redactor = Redactor.forConfigs([
     { apiKey: "sk-first-profile-key", baseURL: "http://127.0.0.1/v1" },

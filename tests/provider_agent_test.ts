@@ -8,7 +8,7 @@ import { assemble } from "../src/app/assemble.ts";
 import { Renderer } from "../src/ui/renderer.ts";
 import { PlainOutput } from "../src/ui/plain_output.ts";
 import { TaskView } from "../src/ui/task_view.ts";
-import { runPrint } from "../src/app/print_task.ts";
+import { answerReport, runPrint } from "../src/app/print_task.ts";
 import { type Handler, type Reply, startFakeServer } from "./support/fake_server.ts";
 import { replay, trafficTest } from "./support/provider_fixtures.ts";
 import { VirtualScreen } from "./support/screen.ts";
@@ -134,7 +134,10 @@ Deno.test("runPrint() exits 1 with one line when the provider sends no choices",
   const { server, agent, renderer, output } = await run(() => usageOnly);
   await using _ = server;
   const printed: string[] = [];
-  const code = await runPrint(agent, "hi", { renderer, printAnswer: (a) => printed.push(a) });
+  const code = await runPrint(agent, "hi", {
+    renderer,
+    report: answerReport((a) => printed.push(a)),
+  });
   assertEquals([code, printed], [1, []]);
   assertEquals(server.requests.length, 2);
   assertEquals(

@@ -547,3 +547,32 @@ Deno.test("DeepSeek and Gemini get back what their next request requires", async
     },
   ]);
 });
+
+Deno.test("usage: cached and reasoning tokens in each provider's shape reach the reply", async () => {
+  const usage = async (fields: Fields) =>
+    (await answer(sseReply([chunk([choice({ content: "ok" }, "stop")], { usage: fields })])))
+      .usage;
+  // OpenAI's prompt_tokens_details.cached_tokens, as DeepSeek sends it on a cache hit (vercel/ai
+  // deepseek-tool-call.chunks.txt), with its own prompt_cache_hit_tokens beside it.
+  assertEquals(
+    await usage({
+      "prompt_tokens": 374,
+      "completion_tokens": 61,
+      "total_tokens": 435,
+      "prompt_tokens_details": { "cached_tokens": 256 },
+      "prompt_cache_hit_tokens": 256,
+    }),
+    { promptTokens: 374, completionTokens: 61, cachedTokens: 256 },
+  );
+  // xAI counts reasoning apart: total 513 = 291 prompt + 26 completion + 196 reasoning
+  // (vercel/ai xai-tool-call.chunks.txt).
+  assertEquals(
+    await usage({
+      "prompt_tokens": 291,
+      "completion_tokens": 26,
+      "total_tokens": 513,
+      "prompt_tokens_details": { "cached_tokens": 290 },
+    }),
+    { promptTokens: 291, completionTokens: 222, cachedTokens: 290 },
+  );
+});

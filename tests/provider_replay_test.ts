@@ -131,6 +131,36 @@ trafficTest(
 );
 
 trafficTest(
+  "usage: prompt, completion and cached tokens in each provider's recorded shape",
+  async () => {
+    const usage = async (fixture: string) => (await answer(fixture)).usage;
+    // OpenAI's prompt_tokens_details.cached_tokens, as DeepSeek sends it on a cache hit.
+    assertEquals(await usage("deepseek/thinking-tool-call.chunks.jsonl"), {
+      promptTokens: 374,
+      completionTokens: 61,
+      cachedTokens: 256,
+    });
+    // xAI counts reasoning apart: total 513 = 291 prompt + 26 completion + 196 reasoning.
+    assertEquals(await usage("xai/reasoning-tool-call.chunks.jsonl"), {
+      promptTokens: 291,
+      completionTokens: 222,
+      cachedTokens: 290,
+    });
+    // DeepSeek's own prompt_cache_hit_tokens beside the OpenAI field; Mistral and Groq send none.
+    assertEquals(await usage("deepseek/text.chunks.jsonl"), {
+      promptTokens: 22,
+      completionTokens: 98,
+      cachedTokens: 0,
+    });
+    assertEquals(await usage("groq/tool-call.chunks.jsonl"), {
+      promptTokens: 210,
+      completionTokens: 15,
+      cachedTokens: 0,
+    });
+  },
+);
+
+trafficTest(
   "tool calls: split, whole, parallel, name-only first pieces, empty continuation ids",
   async () => {
     const calls = async (fixture: string) =>

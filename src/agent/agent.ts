@@ -10,6 +10,7 @@ import {
   type ContextStatus,
   type RequestOverhead,
   requestStep,
+  type Spending,
   type StepOutcome,
 } from "../context/mod.ts";
 import type {
@@ -17,6 +18,7 @@ import type {
   CallDescription,
   EventChannel,
   EventSink,
+  SpendReport,
   ToolCall,
 } from "../core/mod.ts";
 import type { Session } from "../session/mod.ts";
@@ -43,6 +45,8 @@ export interface AgentOptions {
   maxSteps: number;
   /** Where the agent reports (its compactor too); {@linkcode Agent.subscribe} joins it. */
   events: EventChannel;
+  /** Counts what tasks and the session spend, and holds the budget each request must fit. */
+  spending?: Spending;
 }
 
 /** How a task ended. */
@@ -50,7 +54,9 @@ export type TaskResult =
   | { status: "done"; answer: string }
   | { status: "failed"; error: string }
   | { status: "interrupted" }
-  | { status: "step_limit"; error: string };
+  | { status: "step_limit"; error: string }
+  /** The budget refused the next request; nothing was sent. */
+  | { status: "budget"; error: string };
 
 /** The text recorded as the result of a tool call that never ran to completion. */
 export const INTERRUPTED_RESULT = "Error: interrupted by the user before this tool call finished";
@@ -117,6 +123,11 @@ export class Agent {
     return { system: this.#system, tools: this.#options.tools.definitions() };
   }
 
+  /** What the last task and the session spent, with costs and limits; undefined when not counted. */
+  spend(): SpendReport | undefined {
+    return this.#options.spending?.report(this.slot.pricing);
+  }
+
   /** Token estimate, window, threshold and compaction state, for `/context`. */
   context(): ContextStatus {
     return this.slot.compactor.status(this.#session, this.#overhead);
@@ -140,6 +151,7 @@ export class Agent {
     const system = await this.#options.reloadSystemPrompt?.() ?? this.#system;
     this.#session.close();
     this.#session = this.#options.newSession();
+    this.#options.spending?.startSession();
     this.#system = system;
   }
 
@@ -153,12 +165,14 @@ export class Agent {
     const session = this.#session;
     this.#active.record(session);
     session.append({ role: "user", content: task });
+    this.#options.spending?.startTask();
     const partial = { text: "" };
     try {
       for (let step = 0; step < maxSteps; step++) {
         partial.text = "";
         const outcome = await this.#ask(session, signal, partial);
         if (outcome.type === "too_long") return failTask(session, partial.text, outcome.message);
+        if (outcome.type === "budget") return stopOnBudget(session, outcome.message);
         const { message } = outcome.reply;
         if (message.toolCalls.length === 0) return { status: "done", answer: message.content };
         await this.#runTools(session, message.toolCalls, signal);
@@ -205,10 +219,14 @@ export class Agent {
       });
     };
     await this.#active.fit(session, this.#overhead, signal);
+    const spending = this.#options.spending;
     const outcome = await requestStep(compactor, session, this.#overhead, {
       signal,
       onEvent: emit,
       send,
+      ...(spending
+        ? { admit: (prompt, output) => spending.admit(prompt, output, this.slot.pricing) }
+        : {}),
     });
     const warning = outcome.type === "reply" && finishWarning(outcome.reply.finishReason);
     if (warning) onEvent({ type: "warning", message: warning });
@@ -249,6 +267,12 @@ export class Agent {
 function failTask(session: Session, partialText: string, error: string): TaskResult {
   closeTurn(session, partialText, failedNote(error));
   return { status: "failed", error };
+}
+
+/** Ends a task the budget stopped before a request: closed like a failure, its own status. */
+function stopOnBudget(session: Session, error: string): TaskResult {
+  closeTurn(session, "", failedNote(error));
+  return { status: "budget", error };
 }
 
 /**

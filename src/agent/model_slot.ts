@@ -7,6 +7,7 @@
  * @module
  */
 import type { ChatModel } from "../model/mod.ts";
+import type { Pricing } from "../core/mod.ts";
 import type { Compactor, RequestOverhead } from "../context/mod.ts";
 import type { Session } from "../session/mod.ts";
 
@@ -15,6 +16,8 @@ export interface ModelSlot {
   name: string;
   model: ChatModel;
   compactor: Compactor;
+  /** The profile's prices, when known. */
+  pricing?: Pricing;
 }
 
 /** More rounds than this means the window is hopeless; the request step shortens the rest. */

@@ -25,8 +25,13 @@ import {
   type ProviderProfiles,
   singleProfile,
 } from "../config/mod.ts";
-import { Compactor, type RequestOverhead, resolveCompactionSettings } from "../context/mod.ts";
-import { EventChannel, type EventSink, type ToolCall } from "../core/mod.ts";
+import {
+  Compactor,
+  type RequestOverhead,
+  resolveCompactionSettings,
+  Spending,
+} from "../context/mod.ts";
+import { type BudgetLimits, EventChannel, type EventSink, type ToolCall } from "../core/mod.ts";
 import { Profiles, roomProblem } from "./profiles.ts";
 import {
   newSession,
@@ -38,11 +43,14 @@ import {
 import {
   createTools,
   type CreateToolsOptions,
+  ServerLauncher,
   type Tool,
   type ToolPolicy,
   ToolSet,
   Workspace,
 } from "../tools/mod.ts";
+import type { McpServers } from "../mcp/mod.ts";
+import { type McpSetup, startMcpServers } from "./mcp_start.ts";
 
 /**
  * Everything an agent is built from; only `workspaceDir`, `maxSteps` and either `config` or
@@ -68,7 +76,8 @@ export interface AssembleOptions {
   session?: SessionChoice;
   /**
    * One-line notices, in order: bash sandbox warnings, session notices (resumed, load
-   * warnings), a skipped AGENTS.md (again at each new session).
+   * warnings), a skipped AGENTS.md (again at each new session), then MCP notices (servers
+   * that did not start, skipped project files).
    */
   report?: (line: string) => void;
   /** How bash is set up (sandbox probe, hidden paths, unsandboxed mode). */
@@ -79,8 +88,12 @@ export interface AssembleOptions {
   policy?: ToolPolicy;
   /** Replaces the chat client of every profile (the tests' scripted model). */
   model?: ChatModel;
+  /** The command line's budget limits, each in place of the provider file's `budget` field. */
+  budget?: BudgetLimits;
   /** Chat client options beyond the config (retries, delays, timeouts). */
   chat?: Partial<Omit<ChatClientOptions, "baseURL" | "apiKey" | "model">>;
+  /** Where MCP servers are configured; without it none are started. */
+  mcp?: McpSetup;
 }
 
 /** The assembled agent and the parts some callers look into. */
@@ -96,6 +109,8 @@ export interface Assembly {
   profiles: Profiles;
   /** The AGENTS.md read into the system prompt, when there is one. */
   instructions: ProjectInstructions | undefined;
+  /** The MCP servers, when any is configured; close them when the program ends. */
+  mcp: McpServers | undefined;
 }
 
 /**
@@ -107,15 +122,17 @@ export interface Assembly {
  */
 export async function assemble(options: AssembleOptions): Promise<Assembly> {
   const report = options.report ?? (() => {});
-  const { workspace, tools, warnings } = await buildTools(options);
+  const { workspace, tools, warnings, servers } = await buildTools(options);
   for (const warning of warnings) report(`⚠ ${warning}`);
   const toolSet = new ToolSet(tools, options.policy ? { policy: options.policy } : {});
   const events = new EventChannel();
   if (options.onEvent) events.subscribe(options.onEvent);
+  const providers = providersOf(options);
+  const spending = createSpending(providers, options);
   const profiles: Profiles = new Profiles(
-    providersOf(options),
+    providers,
     options.configFile ?? "provider.json",
-    (name, config): ModelSlot => buildSlot(name, config, { options, profiles, events }),
+    (name, config): ModelSlot => buildSlot(name, config, { options, profiles, events, spending }),
   );
   if (options.profile !== undefined && !profiles.has(options.profile)) {
     const names = profiles.names().map((name) => `"${name}"`).join(", ");
@@ -139,12 +156,19 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     })
     : new Session(sessionOptions);
   const active = startProfile(profiles, options.profile, session.profile, report);
+  const mcp = options.mcp &&
+    await startMcpServers(options.mcp, {
+      workspaceDir: options.workspaceDir,
+      toolSet,
+      servers,
+      report,
+    });
   // The base prompt: a large AGENTS.md is the project's matter, not the provider file's.
   const overhead = {
     system: buildSystemPrompt(workspace.root, { toolGuidance: toolSet.guidance() }),
     tools: toolSet.definitions(),
   };
-  requireRoom(profiles, active, overhead);
+  await stopOnThrow(mcp, () => requireRoom(profiles, active, overhead));
   const slot = profiles.slot(active);
   const loadSystemPrompt = async () => {
     const instructions = await loadProjectInstructions(workspace, { warn: report });
@@ -165,6 +189,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     reloadSystemPrompt: async () => (await loadSystemPrompt()).prompt,
     maxSteps: options.maxSteps,
     events,
+    spending,
   });
   return {
     agent,
@@ -174,7 +199,18 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     compactor: slot.compactor,
     instructions,
     profiles,
+    mcp,
   };
+}
+
+/** Runs `check`; the MCP servers are stopped when it throws. */
+async function stopOnThrow(mcp: McpServers | undefined, check: () => void): Promise<void> {
+  try {
+    check();
+  } catch (error) {
+    await mcp?.close();
+    throw error;
+  }
 }
 
 function providersOf(options: AssembleOptions): ProviderProfiles {
@@ -202,13 +238,36 @@ function startProfile(
   return profiles.defaultProfile;
 }
 
-/** Profile `name`'s chat model (sending its effort, marking its replies) and compactor. */
+/**
+ * The spending meter within the file's budget, the command line's limits in place; throws
+ * `ConfigError` for a cost limit while some profile has no prices.
+ */
+function createSpending(providers: ProviderProfiles, options: AssembleOptions): Spending {
+  const limits = { ...providers.budget, ...options.budget };
+  const unpriced = [...providers.profiles].filter(([, config]) => !config.pricing);
+  if (limits.cost === undefined || unpriced.length === 0) return new Spending({ limits });
+  const source = options.budget?.cost !== undefined ? "--max-cost" : 'field "budget.cost"';
+  const where = providers.named
+    ? ` to profile ${unpriced.map(([name]) => JSON.stringify(name)).join(", ")} of`
+    : " to";
+  throw new ConfigError(
+    `Cannot use ${source} without prices: add "pricing"${where} provider file "${
+      options.configFile ?? "provider.json"
+    }" (dollars per million tokens: {"input": N, "cachedInput": N, "output": N})`,
+  );
+}
+
+/**
+ * Profile `name`'s chat model (sending its effort, marking its replies) and compactor, both
+ * metered at the profile's prices.
+ */
 function buildSlot(
   name: string,
   config: ProviderConfig,
-  parts: { options: AssembleOptions; profiles: Profiles; events: EventChannel },
+  parts: { options: AssembleOptions; profiles: Profiles; events: EventChannel; spending: Spending },
 ): ModelSlot {
-  const { options, profiles, events } = parts;
+  const { options, profiles, events, spending } = parts;
+  const { pricing } = config;
   const chat = options.model ?? createChatClient({
     ...options.chat,
     baseURL: config.baseURL,
@@ -225,12 +284,13 @@ function buildSlot(
       `${detail}; unset "reasoningEffort"${where} in "${profiles.configFile}", or type /effort off`,
   });
   const compactor = new Compactor({
-    model,
+    model: spending.meter(model, "summary", pricing),
     settings: resolveCompactionSettings(config),
     onEvent: events.emit,
     summaryInConversation: config.summaryInConversation === true,
   });
-  return { name, model, compactor };
+  const step = spending.meter(model, "step", pricing);
+  return { name, model: step, compactor, ...(pricing ? { pricing } : {}) };
 }
 
 /**
@@ -246,10 +306,12 @@ function requireRoom(profiles: Profiles, name: string, overhead: RequestOverhead
 
 async function buildTools(
   options: AssembleOptions,
-): Promise<{ workspace: Workspace; tools: Tool[]; warnings: string[] }> {
+): Promise<{ workspace: Workspace; tools: Tool[]; warnings: string[]; servers: ServerLauncher }> {
   if (!options.tools) {
     return await createTools(options.workspaceDir, options.bash ?? { unsandboxedBash: false });
   }
   const workspace = await Workspace.open(options.workspaceDir);
-  return { workspace, tools: options.tools(workspace), warnings: [] };
+  // Replaced tools come without a sandbox: stdio MCP servers are refused with them.
+  const servers = new ServerLauncher(workspace.path, "unavailable");
+  return { workspace, tools: options.tools(workspace), warnings: [], servers };
 }

@@ -8,7 +8,9 @@ import type { Agent } from "../agent/mod.ts";
 import type { ContextStatus } from "../context/mod.ts";
 import type { SessionInfo } from "../session/mod.ts";
 import { sanitizeLine, wrapText } from "../terminal/mod.ts";
-import { formatSessionsTable, type Renderer } from "../ui/mod.ts";
+import { describeSpend, formatSessionsTable, type Renderer } from "../ui/mod.ts";
+import type { McpServers } from "../mcp/mod.ts";
+import { runMcpCommand } from "./mcp_command.ts";
 import { effortCommand, modelCommand } from "./model_commands.ts";
 import type { Profiles } from "./profiles.ts";
 
@@ -22,6 +24,8 @@ export interface CommandContext {
   profiles: Profiles;
   /** Aborted by Ctrl+C while the command runs. */
   signal: AbortSignal;
+  /** The MCP servers, when any is configured. */
+  mcp?: McpServers;
 }
 
 /** `exit` ends the REPL; anything else brings the prompt back. */
@@ -55,6 +59,15 @@ export const COMMANDS: readonly Command[] = [
     usage: "/context",
     help: "tokens in use, window, compaction threshold, messages, summary",
     run: (_args, { renderer, agent }) => renderer.line(describeContext(agent.context())),
+  },
+  {
+    name: "/cost",
+    usage: "/cost",
+    help: "tokens, cached share, cost of the last task and session",
+    run: (_args, { renderer, agent }) => {
+      const spend = agent.spend();
+      renderer.line(spend ? describeSpend(spend) : "Nothing is counted in this run");
+    },
   },
   {
     name: "/compact",
@@ -94,6 +107,13 @@ export const COMMANDS: readonly Command[] = [
     usage: "/effort [level]",
     help: "reasoning effort: minimal, low, medium, high or off",
     run: effortCommand,
+  },
+  {
+    name: "/mcp",
+    usage: "/mcp",
+    help: "MCP servers: state, sandbox, tools; /mcp restart NAME restarts one",
+    run: async (args, { renderer, mcp }) =>
+      renderer.line(await runMcpCommand(args, mcp, renderer.width)),
   },
   {
     name: "/exit",

@@ -3,10 +3,12 @@
  *
  * @module
  */
+export { approveOnTerminal } from "./approval_prompt.ts";
 export { assemble, type Assembly } from "./assemble.ts";
 export { Profiles } from "./profiles.ts";
 export { withPipedInput } from "./piped_input.ts";
-export { runPrint } from "./print_task.ts";
+export { EXIT, exitCode } from "./exit_codes.ts";
+export { answerReport, type PrintReport, runPrint } from "./print_task.ts";
 export type { ReplOptions } from "./repl.ts";
 
 /** Runs the REPL; its modules (line editor, completion) load only when there is a REPL. */

@@ -8,6 +8,7 @@ import { type Agent, isNote } from "../agent/mod.ts";
 import { createCompleter, type DirEntry, type LineInput, openLineInput } from "../editor/mod.ts";
 import { buildTranscript, type Renderer } from "../ui/mod.ts";
 import type { SessionInfo } from "../session/mod.ts";
+import type { McpServers } from "../mcp/mod.ts";
 import { Boundary } from "./boundary.ts";
 import { type CommandOutcome, COMMANDS, findCommand, unknownCommand } from "./commands.ts";
 import { EFFORT_CHOICES } from "./model_commands.ts";
@@ -23,6 +24,8 @@ export interface ReplOptions {
   renderer: Renderer;
   /** Interactive terminal (prompt, line editing, hints) or piped stdin (one task per line). */
   terminal: boolean;
+  /** The MCP servers, for /mcp. */
+  mcp?: McpServers;
   /** For the terminal's line editor: colours, the history file, and workspace listing for Tab. */
   editor?: {
     color: boolean;
@@ -82,7 +85,13 @@ async function runLine(
   }
   const found = findCommand(COMMANDS, text);
   if (!found) return renderer.line(unknownCommand(text));
-  const context = { agent, renderer, listSessions, profiles };
+  const context = {
+    agent,
+    renderer,
+    listSessions,
+    profiles,
+    ...(options.mcp ? { mcp: options.mcp } : {}),
+  };
   return await boundary.run((signal) => found.command.run(found.args, { ...context, signal }));
 }
 

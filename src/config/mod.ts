@@ -3,7 +3,7 @@
  *
  * @module
  */
-export { type CliOptions, parseCli, USAGE } from "./cli.ts";
+export { type CliOptions, type OutputFormat, parseCli, USAGE } from "./cli.ts";
 export {
   ConfigError,
   loadProviderConfig,

@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { isObject } from "../core/mod.ts";
+import { type BudgetLimits, isObject } from "../core/mod.ts";
+import { readBudget } from "./spending_config.ts";
 import {
   ConfigError,
   type EnvReader,
@@ -23,13 +24,15 @@ export interface ProviderProfiles {
   profiles: ReadonlyMap<string, ProviderConfig>;
   /** True for the `profiles` shape; false for a single endpoint (one profile, "default"). */
   named: boolean;
+  /** What one session may spend, whichever profiles serve it (`budget`). */
+  budget?: BudgetLimits;
 }
 
 /** The name of the one profile of a file of the single shape. */
 export const SINGLE_PROFILE = "default";
 
 const NAME = /^[A-Za-z0-9][\w.:/-]{0,63}$/;
-const TOP_LEVEL = ["default", "profiles"];
+const TOP_LEVEL = ["default", "profiles", "budget"];
 
 /**
  * Reads and validates a provider file of either shape.
@@ -65,8 +68,9 @@ export function parseProviderProfiles(
   const profiles = readProfiles(data, env, problems);
   const declared = isObject(data.profiles) ? Object.keys(data.profiles) : [];
   const defaultProfile = readDefault(data.default, declared, problems);
+  const budget = readBudget(data.budget, problems);
   if (problems.length > 0 || defaultProfile === undefined) throw invalid(path, problems);
-  return { defaultProfile, profiles, named: true };
+  return { defaultProfile, profiles, named: true, ...(budget ? { budget } : {}) };
 }
 
 /** A single endpoint as a file of one profile, named {@linkcode SINGLE_PROFILE}. */
@@ -75,6 +79,7 @@ export function singleProfile(config: ProviderConfig): ProviderProfiles {
     defaultProfile: SINGLE_PROFILE,
     profiles: new Map([[SINGLE_PROFILE, config]]),
     named: false,
+    ...(config.budget ? { budget: config.budget } : {}),
   };
 }
 
@@ -114,6 +119,7 @@ function readProfiles(
     }
     if (!isObject(fields)) own.push(`must be an object, got ${JSON.stringify(fields)}`);
     const config = isObject(fields) ? readProviderFields(fields, env, own) : undefined;
+    if (config?.budget) own.push('field "budget" is the session\'s: move it beside "profiles"');
     if (config && own.length === 0) profiles.set(name, config);
     problems.push(...own.map((problem) => `profile ${JSON.stringify(name)}: ${problem}`));
   }

@@ -10,8 +10,15 @@ import {
   REASONING_EFFORTS,
   type ReasoningEffort,
 } from "../model/mod.ts";
-import { isObject, isPositiveInteger, isString } from "../core/mod.ts";
+import {
+  type BudgetLimits,
+  isObject,
+  isPositiveInteger,
+  isString,
+  type Pricing,
+} from "../core/mod.ts";
 import { validateCompactionSettings } from "../context/mod.ts";
+import { readSpendingFields, SPENDING_FIELDS } from "./spending_config.ts";
 
 /** A validated provider configuration. The key must never be printed or stored. */
 export interface ProviderConfig {
@@ -31,6 +38,10 @@ export interface ProviderConfig {
   literalKey?: true;
   /** Ask for summaries at the end of the cached conversation (see the README). */
   summaryInConversation?: boolean;
+  /** Prices in dollars per million tokens, for costs and `budget.cost`. */
+  pricing?: Pricing;
+  /** What one session may spend (the command line's limits replace these). */
+  budget?: BudgetLimits;
   /** How hard a reasoning model thinks; sent with every request when set. */
   reasoningEffort?: ReasoningEffort;
 }
@@ -59,6 +70,7 @@ const KNOWN_FIELDS = [
   "cacheControl",
   "compat",
   "summaryInConversation",
+  ...SPENDING_FIELDS,
   "reasoningEffort",
 ];
 /** The key sent when none is configured (`"apiKey": null`, or no key variable set); not a secret. */
@@ -156,6 +168,7 @@ export function readProviderFields(
   }
   const compat = readProfileOverrides(fields, problems);
   const summaryInConversation = booleanField(fields, "summaryInConversation", problems);
+  const spending = readSpendingFields(fields, problems);
   const reasoningEffort = effortField(fields.reasoningEffort, problems);
   const apiKey = resolveApiKey(fields.apiKey, env, problems);
   if (problems.length > before || !baseURL || !model || !contextWindow || apiKey === undefined) {
@@ -174,6 +187,7 @@ export function readProviderFields(
       ? { literalKey: true as const }
       : {}),
     ...(summaryInConversation === true ? { summaryInConversation } : {}),
+    ...spending,
     ...(reasoningEffort !== undefined ? { reasoningEffort } : {}),
   };
 }

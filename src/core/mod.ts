@@ -35,6 +35,16 @@ export {
 } from "./messages.ts";
 export { parseToolArguments } from "./tool_arguments.ts";
 export {
+  type BudgetLimits,
+  costOf,
+  emptyTally,
+  formatUsd,
+  type Pricing,
+  type SpendReport,
+  type Tally,
+  tallyTokens,
+} from "./spend.ts";
+export {
   type CallDescription,
   type CommandEnd,
   type ToolDetails,

@@ -19,11 +19,22 @@ export interface ChatRequest {
   reasoningEffort?: ReasoningEffort;
 }
 
+/** The tokens one reply cost, as the provider counted them. */
+export interface ReplyUsage {
+  promptTokens: number;
+  /** Output tokens, reasoning included (some providers count it beside `completion_tokens`). */
+  completionTokens: number;
+  /** Prompt tokens the provider served from its cache; 0 when it reports none. */
+  cachedTokens: number;
+}
+
 /** The model's reply and the tokens the server counted for the whole exchange. */
 export interface ChatReply {
   message: AssistantMessage;
   /** `usage.total_tokens`, undefined when the server sent none. */
   totalTokens: number | undefined;
+  /** Prompt, completion and cached tokens, when the server reported prompt tokens. */
+  usage?: ReplyUsage;
   /** The provider's `finish_reason` (`stop`, `tool_calls`, `length`, `content_filter`, ...). */
   finishReason?: string;
 }

@@ -11,6 +11,7 @@ export {
   type ChatReply,
   type ChatRequest,
   finishWarning,
+  type ReplyUsage,
 } from "./chat_model.ts";
 export { type ChatClientOptions, createChatClient } from "./client.ts";
 export {

@@ -7,11 +7,12 @@
  *
  * @module
  */
-import { ChatError, type ChatReply } from "./chat_model.ts";
+import { ChatError, type ChatReply, type ReplyUsage } from "./chat_model.ts";
 import { characters, REPLY_LIMITS, type ReplyLimits } from "./limits.ts";
 import { ThinkSplitter } from "./think_tags.ts";
 import { brief, invalidReply } from "./invalid_reply.ts";
 import { ToolCallAssembler } from "./tool_call_assembly.ts";
+import { readUsage } from "./usage.ts";
 import { type AssistantMessage, isObject } from "../core/mod.ts";
 
 /** Where streamed text goes while the reply is assembled. */
@@ -33,6 +34,7 @@ export class ReplyAssembler {
   #reasoningContent = { seen: false, text: false };
   #calls: ToolCallAssembler;
   #totalTokens: number | undefined;
+  #usage: ReplyUsage | undefined;
   #finishReason: string | undefined;
   #sawChoices = false;
   /** True once any text or reasoning was passed to the sink. */
@@ -106,6 +108,7 @@ export class ReplyAssembler {
     return {
       message,
       totalTokens: this.#totalTokens,
+      ...(this.#usage === undefined ? {} : { usage: this.#usage }),
       ...(this.#finishReason === undefined ? {} : { finishReason: this.#finishReason }),
     };
   }
@@ -169,6 +172,7 @@ export class ReplyAssembler {
   }
 
   #addUsage(usage: Fields): void {
+    this.#usage = readUsage(usage) ?? this.#usage;
     const total = usage.total_tokens;
     if (total === undefined || total === null) return;
     if (typeof total !== "number" || !Number.isSafeInteger(total) || total < 0) {

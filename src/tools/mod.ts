@@ -10,12 +10,22 @@ import { createWriteFileTool } from "./write_file.ts";
 import { createEditFileTool } from "./edit_file.ts";
 import { createBashTool } from "./bash.ts";
 import { type HiddenPath, probeBwrap, Sandbox, type SandboxMode } from "./sandbox.ts";
+import { ServerLauncher } from "./server_launcher.ts";
 
 export { Workspace } from "./workspace.ts";
 export { ToolSet, type ToolSetOptions } from "./tool_set.ts";
 export type { PolicyVerdict, ToolPolicy, ToolRequest } from "./policy.ts";
 export type { Tool, ToolContext, ToolOutput, ToolPaths } from "./tool.ts";
 export { defineParams } from "./params.ts";
+export {
+  type ServerExit,
+  ServerLauncher,
+  type ServerOutput,
+  type ServerProcess,
+  type ServerSpec,
+} from "./server_launcher.ts";
+export type { SandboxMode } from "./sandbox.ts";
+export { formatSize, MAX_BYTES, MAX_LINES, truncate } from "./truncate.ts";
 
 /** How {@linkcode createTools} sets up bash. */
 export interface CreateToolsOptions {
@@ -41,6 +51,8 @@ export interface Tools {
   /** read_file, write_file, edit_file, bash, in that order. */
   tools: Tool[];
   warnings: string[];
+  /** Starts helper programs (MCP servers) in the sandbox mode bash got. */
+  servers: ServerLauncher;
 }
 
 /**
@@ -75,21 +87,18 @@ export async function createTools(
         "--unsandboxed-bash",
     );
   }
+  const confinement = { hidden: await existing(options.hide), gitControl: workspace.gitControl };
   return {
     workspace,
     tools: [
       createReadFileTool(workspace),
       createWriteFileTool(workspace),
       createEditFileTool(workspace),
-      createBashTool(
-        // By the path it was opened by: the git guard checks .git through Deno's permissions.
-        new Sandbox(workspace.path, mode, {
-          hidden: await existing(options.hide),
-          gitControl: workspace.gitControl,
-        }),
-      ),
+      // By the path it was opened by: the git guard checks .git through Deno's permissions.
+      createBashTool(new Sandbox(workspace.path, mode, confinement)),
     ],
     warnings,
+    servers: new ServerLauncher(workspace.path, mode, confinement),
   };
 }
 

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Redactor } from "../config/mod.ts";
-import type { EventSink } from "../core/mod.ts";
+import type { EventSink, SpendReport } from "../core/mod.ts";
 import { terminalColumns, terminalRows, writeTo } from "../terminal/mod.ts";
 import { PlainOutput } from "./plain_output.ts";
 import { type ContextUse, Renderer } from "./renderer.ts";
@@ -32,6 +32,8 @@ export interface FrontEndOptions {
 export interface Watched {
   subscribe(listener: EventSink): () => void;
   context(): ContextUse;
+  /** What the last task and the session spent, when counted. */
+  spend?(): SpendReport | undefined;
 }
 
 /**
@@ -50,6 +52,7 @@ export async function createFrontEnd(
     streamAnswer: options.interactive,
     model: options.model,
     context: () => agent.context(),
+    spend: () => agent.spend?.(),
     // On a terminal the view lays out the answer itself, so it gets the answer redacted too.
     filter: (render) => redactor.events(render, { streamText: screen }),
   });

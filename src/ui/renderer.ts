@@ -8,8 +8,17 @@
 import type { TaskResult } from "../agent/mod.ts";
 import type { AgentEvent, CallDescription, EventSink, ToolCall, ToolDetails } from "../core/mod.ts";
 import type { TranscriptEntry } from "./transcript.ts";
-import { createTheme, sanitize, sanitizeLine, type Theme, truncateWidth } from "../terminal/mod.ts";
+import {
+  createTheme,
+  sanitize,
+  sanitizeLine,
+  textWidth,
+  type Theme,
+  truncateWidth,
+} from "../terminal/mod.ts";
 import { formatContext } from "./status_line.ts";
+import type { SpendReport } from "../core/mod.ts";
+import { spendParts } from "./spend_view.ts";
 import type { TaskOutput } from "./task_output.ts";
 import { compactionEndLine, compactionStartLine } from "./compaction_lines.ts";
 import { commandResult, describeCall, editDiff, OutputTail, tailRows } from "./tool_view.ts";
@@ -33,6 +42,8 @@ export interface RendererOptions {
   model?: string | (() => string);
   /** The context use now, for the status line and the line after each task. */
   context?: () => ContextUse;
+  /** What the task and the session spent, for the line after each task. */
+  spend?: () => SpendReport | undefined;
   /**
    * Stands between the events given to {@linkcode Renderer.sink} and `render` (redaction);
    * what it holds back is flushed when a task ends.
@@ -173,6 +184,7 @@ export class Renderer {
         break;
       case "failed":
       case "step_limit":
+      case "budget":
         this.failure(result.error);
         break;
       default: {
@@ -249,7 +261,21 @@ export class Renderer {
   #printContext(): void {
     const use = this.#options.context?.();
     if (!use) return;
-    const text = `context ${formatContext(use.estimatedTokens, use.contextWindow)}`;
-    this.#options.output.detail(() => [this.#theme.dim(text)]);
+    const spend = this.#options.spend?.();
+    const parts = [
+      `context ${formatContext(use.estimatedTokens, use.contextWindow)}`,
+      ...(spend ? spendParts(spend) : []),
+    ];
+    const output = this.#options.output;
+    output.detail(() => [this.#theme.dim(fitParts(parts, output.width()))]);
   }
+}
+
+/** `parts` joined by ` · `, the last ones left out where the line would be wider than `width`. */
+function fitParts(parts: readonly string[], width: number): string {
+  for (let count = parts.length; count > 1; count--) {
+    const line = parts.slice(0, count).join(" · ");
+    if (textWidth(line) <= width) return line;
+  }
+  return truncateWidth(parts[0] ?? "", width);
 }
