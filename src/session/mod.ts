@@ -15,5 +15,6 @@ export type {
   SessionSink,
   UsageSnapshot,
 } from "./session.ts";
+export type { Redoable, TaskMark, TreeMove } from "./task_records.ts";
 export { SessionError, SessionFile, SessionStore } from "./store.ts";
 export type { LoadedSession, SessionHeader, SessionInfo } from "./store.ts";

@@ -17,6 +17,8 @@ export class RecordOrder {
   #messages = 0;
   /** Ids of the latest assistant message's tool calls that have no result yet. */
   #open = new Set<string>();
+  /** Per undo not yet redone: how many messages it took out. */
+  #undone: number[] = [];
 
   /** The problem with `record` after the records seen so far, or undefined; then records it. */
   next(record: SessionRecord): string | undefined {
@@ -53,7 +55,18 @@ export class RecordOrder {
           : undefined;
       }
       case "model":
+      case "task_start":
+      case "task_end":
         return undefined;
+      case "undo": {
+        const { keep } = record;
+        if (keep === undefined && record.files === undefined) return "undoes nothing";
+        return keep !== undefined && keep > this.#messages
+          ? `keeps ${keep} messages, but only ${this.#messages} come before it`
+          : undefined;
+      }
+      case "redo":
+        return this.#undone.length === 0 ? "redoes, but no undo comes before it" : undefined;
       default: {
         const unknown: never = record;
         return `has unknown type ${JSON.stringify(unknown)}`;
@@ -62,12 +75,27 @@ export class RecordOrder {
   }
 
   #apply(record: SessionRecord): void {
+    if (record.type === "task_start") this.#undone = [];
+    if (record.type === "undo" || record.type === "redo") return this.#applyUndo(record);
     if (record.type !== "message") return;
+    this.#undone = [];
     this.#messages++;
     const { message } = record;
     if (message.role === "tool") this.#open.delete(message.toolCallId);
     else if (message.role === "assistant") {
       this.#open = new Set(message.toolCalls.map((call) => call.id));
     } else this.#open.clear();
+  }
+
+  /** An undo or redo moves the end of history; what follows starts a new turn. */
+  #applyUndo(record: SessionRecord & { type: "undo" | "redo" }): void {
+    this.#open.clear();
+    if (record.type === "redo") {
+      this.#messages += this.#undone.pop() ?? 0;
+      return;
+    }
+    const keep = record.keep ?? this.#messages;
+    this.#undone.push(this.#messages - keep);
+    this.#messages = keep;
   }
 }

@@ -60,6 +60,13 @@ const RECORD_SHAPES = new Map<unknown, Shape>([
   ["usage", { usage: (v) => v === null || hasShape(v, USAGE) }],
   ["compaction", { state: (v) => hasShape(v, STATE), tokensBefore: isCount, tokensAfter: isCount }],
   ["model", { profile: isString }],
+  ["task_start", { tree: isTreeOrNull }],
+  ["task_end", { tree: isTreeOrNull }],
+  ["undo", {
+    keep: optional(isCount),
+    files: optional((v) => hasShape(v, { from: isTreeId, to: isTreeId })),
+  }],
+  ["redo", { tree: optional(isTreeId) }],
 ]);
 const HEADER: Shape = { id: isString, created: isString, model: isString };
 
@@ -102,6 +109,15 @@ export function fromVersion1(value: Record<string, unknown>): Record<string, unk
   if (value.type !== "message" || !isObject(message) || message.role !== "tool") return value;
   if (message.isError !== undefined || typeof message.content !== "string") return value;
   return { ...value, message: { ...message, isError: message.content.startsWith("Error:") } };
+}
+
+/** A workspace snapshot's id: the hex digest the undo layer's store names it by. */
+function isTreeId(value: unknown): value is string {
+  return typeof value === "string" && /^[0-9a-f]{16,128}$/.test(value);
+}
+
+function isTreeOrNull(value: unknown): boolean {
+  return value === null || isTreeId(value);
 }
 
 function isBoolean(value: unknown): value is boolean {

@@ -5,6 +5,16 @@
  * @module
  */
 import type { Message, ToolCall } from "../core/mod.ts";
+import type {
+  Redoable,
+  RedoRecord,
+  TaskEndRecord,
+  TaskMark,
+  TaskStartRecord,
+  TreeMove,
+  UndoRecord,
+} from "./task_records.ts";
+import { type ConversationState, type Mark, TaskTimeline } from "./task_timeline.ts";
 
 /** `usage.total_tokens` of a reply, covering the working memory up to `historyLength` messages. */
 export interface UsageSnapshot {
@@ -23,7 +33,11 @@ export type SessionRecord =
   | { type: "message"; message: Message }
   | { type: "usage"; usage: UsageSnapshot | null }
   | { type: "compaction"; state: CompactionState; tokensBefore: number; tokensAfter: number }
-  | ModelRecord;
+  | ModelRecord
+  | TaskStartRecord
+  | TaskEndRecord
+  | UndoRecord
+  | RedoRecord;
 
 /**
  * The session goes on with another profile of the provider file (`/model`, `--model`);
@@ -56,7 +70,9 @@ export interface SessionOptions {
 
 /**
  * In-memory session state, optionally mirrored to a sink.
- * Contract: history is append-only; only `applyCompaction` changes what the model sees.
+ * Contract: the file is append-only. History grows by appends; only an undo takes a tail
+ * of it out (and a redo puts it back), restoring the state the session had before that
+ * tail, so the next request is the one the session would send had the tail never been.
  */
 export class Session {
   #history: Message[] = [];
@@ -67,6 +83,7 @@ export class Session {
   #filesModified = new Set<string>();
   #sink: SessionSink | undefined;
   #pathsOf: PathsOf | undefined;
+  #timeline = new TaskTimeline();
 
   /** Creates an empty session that writes each change to `options.sink` when given. */
   constructor(options: SessionOptions = {}) {
@@ -118,6 +135,24 @@ export class Session {
     return [...this.#filesModified];
   }
 
+  /** The tasks of the conversation as it stands, oldest first, with their snapshots. */
+  get tasks(): readonly TaskMark[] {
+    return this.#timeline.tasks;
+  }
+
+  /**
+   * The workspace snapshot powercode last left the files in (after the last task, undo or
+   * redo); undefined while a task runs, after one that never ended, or when none was taken.
+   */
+  get tree(): string | undefined {
+    return this.#timeline.tree;
+  }
+
+  /** What a redo would bring back; undefined when nothing was undone since the last task. */
+  get redoable(): Redoable | undefined {
+    return this.#timeline.redoable;
+  }
+
   /** The messages after the compacted prefix; copies only that part. */
   recent(): Message[] {
     return this.#history.slice(this.#compaction?.compactedUntil ?? 0);
@@ -148,6 +183,45 @@ export class Session {
     this.#record({ type: "model", profile: name });
   }
 
+  /** Records that a task starts now, `tree` being the workspace snapshot before it. */
+  startTask(tree: string | null): void {
+    this.#record({ type: "task_start", tree });
+  }
+
+  /** Records that the task started last has ended, `tree` being the workspace after it. */
+  endTask(tree: string | null): void {
+    this.#record({ type: "task_end", tree });
+  }
+
+  /**
+   * Undoes: the conversation keeps its first `change.keep` messages (when given), and
+   * `change.files` records a restore of the workspace. A redo takes it back.
+   * Contract: throws a RangeError when `keep` exceeds the history or both are missing.
+   */
+  undo(change: { keep?: number; files?: TreeMove }): void {
+    const { keep, files } = change;
+    if (keep === undefined && files === undefined) {
+      throw new RangeError("Cannot undo: neither messages nor files given");
+    }
+    if (keep !== undefined && keep > this.#history.length) {
+      throw new RangeError(`Cannot undo to ${keep} messages: history has ${this.#history.length}`);
+    }
+    this.#record({
+      type: "undo",
+      ...(keep !== undefined ? { keep } : {}),
+      ...(files ? { files } : {}),
+    });
+  }
+
+  /**
+   * Takes the last undo back; `tree` is the workspace snapshot after its files were put back.
+   * Contract: throws a RangeError when nothing is left to redo.
+   */
+  redo(tree?: string): void {
+    if (!this.redoable) throw new RangeError("Cannot redo: nothing was undone since the last task");
+    this.#record({ type: "redo", ...(tree !== undefined ? { tree } : {}) });
+  }
+
   #record(record: SessionRecord): void {
     this.#apply(record);
     this.#sink?.write(record);
@@ -156,6 +230,7 @@ export class Session {
   #apply(record: SessionRecord): void {
     switch (record.type) {
       case "message":
+        this.#timeline.message(this.#mark());
         this.#history.push(record.message);
         if (record.message.role === "assistant") this.#trackFiles(record.message.toolCalls);
         return;
@@ -170,11 +245,54 @@ export class Session {
         this.#profile = record.profile;
         this.#usage = undefined;
         return;
+      case "task_start":
+        return this.#timeline.startTask(record, this.#history.length);
+      case "task_end":
+        return this.#timeline.endTask(record);
+      case "undo": {
+        const mark = this.#timeline.undo(record, this.#history, this.#state());
+        if (mark) this.#restore(mark);
+        return;
+      }
+      case "redo": {
+        const state = this.#timeline.redo(record, this.#history);
+        if (state) this.#restoreState(state);
+        return;
+      }
       default: {
         const unknown: never = record;
         throw new TypeError(`Cannot apply session record: unknown type ${JSON.stringify(unknown)}`);
       }
     }
+  }
+
+  #mark(): Mark {
+    return {
+      compaction: this.#compaction,
+      usage: this.#usage,
+      profile: this.#profile,
+      filesRead: this.#filesRead.size,
+      filesModified: this.#filesModified.size,
+    };
+  }
+
+  #state(): ConversationState {
+    return { ...this.#mark(), filesRead: this.filesRead, filesModified: this.filesModified };
+  }
+
+  /** Back to `mark`; the usage it had was measured by its profile's model only. */
+  #restore(mark: Mark): void {
+    this.#compaction = mark.compaction;
+    this.#usage = mark.profile === this.#profile ? mark.usage : undefined;
+    this.#filesRead = new Set(this.filesRead.slice(0, mark.filesRead));
+    this.#filesModified = new Set(this.filesModified.slice(0, mark.filesModified));
+  }
+
+  #restoreState(state: ConversationState): void {
+    this.#compaction = state.compaction;
+    this.#usage = state.profile === this.#profile ? state.usage : undefined;
+    this.#filesRead = new Set(state.filesRead);
+    this.#filesModified = new Set(state.filesModified);
   }
 
   #trackFiles(calls: ToolCall[]): void {

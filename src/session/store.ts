@@ -6,7 +6,7 @@
  */
 import { parseSession, SessionError } from "./parse.ts";
 import { SESSION_VERSION, type SessionHeader } from "./records.ts";
-import type { SessionRecord, SessionSink } from "./session.ts";
+import { Session, type SessionRecord, type SessionSink } from "./session.ts";
 
 export type { SessionHeader } from "./records.ts";
 export { SessionError } from "./parse.ts";
@@ -183,7 +183,8 @@ export class SessionStore {
     const path = this.#path(id);
     try {
       const { header, records } = parseSession(await Deno.readFile(path), path);
-      const messages = records.flatMap((r) => r.type === "message" ? [r.message] : []);
+      // The conversation as it stands: undone tasks are not counted.
+      const messages = Session.fromRecords(records).history;
       const task = messages.find((message) => message.role === "user")?.content ?? "";
       return { id, created: header.created, firstTask: oneLine(task), messages: messages.length };
     } catch {

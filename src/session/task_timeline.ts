@@ -1,0 +1,144 @@
+/**
+ * The session's tasks and its undo/redo stack. An undo takes a tail of the conversation out
+ * of the session's history (kept here for a redo) and puts back the state the session had
+ * before that tail's first message: compaction, usage, file lists. The session file stays
+ * append-only: the undo is a record, and replaying the records rebuilds the same view.
+ *
+ * @module
+ */
+import type { Message } from "../core/mod.ts";
+import type { CompactionState, UsageSnapshot } from "./session.ts";
+import type {
+  Redoable,
+  RedoRecord,
+  TaskEndRecord,
+  TaskMark,
+  TaskStartRecord,
+  TreeMove,
+  UndoRecord,
+} from "./task_records.ts";
+
+/** The state of a session an undo takes back, with the lengths of its file lists. */
+export interface Mark {
+  compaction: CompactionState | undefined;
+  usage: UsageSnapshot | undefined;
+  profile: string | undefined;
+  filesRead: number;
+  filesModified: number;
+}
+
+/** The state of a session as a redo puts it back: the file lists whole. */
+export interface ConversationState extends Omit<Mark, "filesRead" | "filesModified"> {
+  filesRead: string[];
+  filesModified: string[];
+}
+
+/** A tail of the conversation taken out by an undo. */
+interface UndoneChat {
+  messages: Message[];
+  marks: Mark[];
+  tasks: TaskMark[];
+  /** The session's state when the undo happened, put back by the redo. */
+  state: ConversationState;
+}
+
+/** One undo on the stack: what a redo brings back. */
+interface Undone {
+  chat?: UndoneChat;
+  files?: TreeMove;
+}
+
+/**
+ * Tasks, marks and undos of one session, kept in step with its history.
+ * Contract: a message appended or a task started empties the redo stack.
+ */
+export class TaskTimeline {
+  #marks: Mark[] = [];
+  #tasks: TaskMark[] = [];
+  #undone: Undone[] = [];
+  #tree: string | undefined;
+
+  /** The tasks of the conversation as it stands, oldest first. */
+  get tasks(): readonly TaskMark[] {
+    return this.#tasks;
+  }
+
+  /**
+   * The workspace snapshot powercode last left the files in (after the last task, undo or
+   * redo); undefined while a task runs, after one that never ended, or when none was taken.
+   */
+  get tree(): string | undefined {
+    return this.#tree;
+  }
+
+  /** What `/redo` would bring back; undefined when there is nothing to redo. */
+  get redoable(): Redoable | undefined {
+    const top = this.#undone.at(-1);
+    if (!top) return undefined;
+    return { messages: top.chat?.messages.length ?? 0, ...(top.files ? { files: top.files } : {}) };
+  }
+
+  /** Message number `this.marks.length` is about to join history; `mark` is the state before it. */
+  message(mark: Mark): void {
+    this.#marks.push(mark);
+    this.#undone = [];
+  }
+
+  /** A task starts at history index `at`. */
+  startTask(record: TaskStartRecord, at: number): void {
+    this.#undone = [];
+    this.#tasks.push({ at, before: record.tree });
+    this.#tree = undefined;
+  }
+
+  /** The last task ends. */
+  endTask(record: TaskEndRecord): void {
+    const last = this.#tasks.at(-1);
+    if (last) last.after = record.tree;
+    this.#tree = record.tree ?? undefined;
+  }
+
+  /**
+   * Applies an undo to `history` (cut to `record.keep` messages); returns the mark to put
+   * back, or undefined when the conversation stays (a files-only undo).
+   * Contract: `record.keep` ≤ `history.length` (the record checks guarantee it on load).
+   */
+  undo(record: UndoRecord, history: Message[], state: ConversationState): Mark | undefined {
+    const undone: Undone = record.files ? { files: record.files } : {};
+    if (record.files) this.#tree = record.files.to;
+    let mark: Mark | undefined;
+    if (record.keep !== undefined) {
+      const keep = record.keep;
+      mark = this.#marks[keep] ?? { ...state, ...lengths(state) };
+      const first = this.#tasks.findIndex((task) => task.at >= keep);
+      undone.chat = {
+        messages: history.splice(keep),
+        marks: this.#marks.splice(keep),
+        tasks: first === -1 ? [] : this.#tasks.splice(first),
+        state,
+      };
+    }
+    this.#undone.push(undone);
+    return mark;
+  }
+
+  /**
+   * Takes the last undo back: its messages return to `history`; returns the state to put
+   * back when the conversation changes. Contract: there is an undo to take back.
+   */
+  redo(record: RedoRecord, history: Message[]): ConversationState | undefined {
+    const undone = this.#undone.pop();
+    if (!undone) throw new RangeError("Cannot redo: nothing was undone");
+    if (undone.files) this.#tree = record.tree;
+    const { chat } = undone;
+    if (!chat) return undefined;
+    history.push(...chat.messages);
+    this.#marks.push(...chat.marks);
+    this.#tasks.push(...chat.tasks);
+    return chat.state;
+  }
+}
+
+function lengths(state: ConversationState): Pick<Mark, "filesRead" | "filesModified"> {
+  return { filesRead: state.filesRead.length, filesModified: state.filesModified.length };
+}
