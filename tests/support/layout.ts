@@ -21,6 +21,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   config: ["core", "terminal", "model", "context"],
   agent: ["core", "model", "session", "context", "tools"],
   mcp: ["core", "tools", "config"],
+  undo: ["core", "session"],
   ui: ["core", "terminal", "session", "config", "agent"],
   app: [
     "core",
@@ -34,6 +35,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
     "agent",
     "ui",
     "mcp",
+    "undo",
   ],
 };
 

@@ -1,0 +1,16 @@
+/**
+ * Undo for whole tasks: snapshots of the workspace before and after each task, stored
+ * content-addressed in powercode's state directory, and the undo, redo and rewind that
+ * restore files and conversation together.
+ *
+ * @module
+ */
+export type { IsIgnored } from "./scanner.ts";
+export type { Symlinker } from "./restore.ts";
+export {
+  DEFAULT_SIZE_CAP,
+  type MoveOutcome,
+  Snapshots,
+  type SnapshotsOptions,
+} from "./snapshots.ts";
+export { type BackOptions, type TaskSummary, TaskUndo, type UndoOutcome } from "./task_undo.ts";

@@ -1,0 +1,160 @@
+/**
+ * Undo by task: a snapshot before and after each task recorded in the session, and the
+ * undo, rewind and redo that move files and conversation back (or forth) together.
+ *
+ * @module
+ */
+import type { Session } from "../session/mod.ts";
+import type { MoveOutcome, Snapshots } from "./snapshots.ts";
+
+/** A task as `/rewind` lists it. */
+export interface TaskSummary {
+  /** 1 for the session's first task still in the conversation. */
+  number: number;
+  /** The task's text. */
+  text: string;
+  /** How many files and links it changed; undefined when a snapshot is missing. */
+  files: number | undefined;
+}
+
+/** What to take back: files, conversation, or both. */
+export interface BackOptions {
+  files: boolean;
+  chat: boolean;
+  /** Overwrite paths that changed since powercode last left them. */
+  force: boolean;
+}
+
+/** How an undo, rewind or redo ended. */
+export type UndoOutcome =
+  | {
+    type: "done";
+    /** The text of the task taken back (undo) or brought back (redo). */
+    task: string;
+    /** Paths written, removed, and left as they were for want of content. */
+    restored: string[];
+    removed: string[];
+    notRestorable: string[];
+    /** The files were moved without a check: the last task ended without a snapshot. */
+    unchecked: boolean;
+  }
+  /** Paths that changed since powercode last left them; nothing was done. */
+  | { type: "conflict"; paths: string[] };
+
+/**
+ * Snapshots around tasks and the moves back and forth.
+ * Contract: the session file records every task's snapshots and every undo and redo, so a
+ * resumed session (or `--undo` from the shell) continues where this one left off.
+ */
+export class TaskUndo {
+  #snapshots: Snapshots;
+  #warn: (line: string) => void;
+
+  /** Undo over `snapshots`; `warn` receives one line when a snapshot cannot be taken. */
+  constructor(snapshots: Snapshots, options: { warn?: (line: string) => void } = {}) {
+    this.#snapshots = snapshots;
+    this.#warn = options.warn ?? (() => {});
+  }
+
+  /** Records a task's start in `session` with a snapshot of the workspace. Never throws. */
+  async beforeTask(session: Session): Promise<void> {
+    session.startTask(await this.#take("before this task"));
+  }
+
+  /** Records the end of the task started last, with a snapshot. Never throws. */
+  async afterTask(session: Session): Promise<void> {
+    session.endTask(await this.#take("after this task"));
+  }
+
+  /** The session's tasks, oldest first, with how many files each changed. */
+  list(session: Session): TaskSummary[] {
+    return session.tasks.map((task, index) => {
+      const { before, after } = task;
+      const files = before && after
+        ? this.#snapshots.changes(before, after).filter((change) =>
+          (change.after ?? change.before)?.kind !== "dir"
+        ).length
+        : undefined;
+      return { number: index + 1, text: taskText(session, task.at), files };
+    });
+  }
+
+  /**
+   * Takes back task `number` (1 = the first) and every task after it.
+   * Contract: throws a RangeError when there is no such task, and an Error when its files
+   * were asked for and no snapshot was taken before it.
+   */
+  async back(session: Session, number: number, options: BackOptions): Promise<UndoOutcome> {
+    const task = session.tasks[number - 1];
+    if (!task) {
+      const count = session.tasks.length;
+      throw new RangeError(
+        count === 0
+          ? "Nothing to undo: no task of this session is left to take back"
+          : `No task ${number}: this session has ${count} (/rewind lists them)`,
+      );
+    }
+    if (options.files && task.before === null) {
+      throw new Error(
+        `Cannot restore the files of task ${number}: no snapshot was taken before it; ` +
+          `/rewind ${number} --chat takes back the conversation only`,
+      );
+    }
+    const text = taskText(session, task.at);
+    const expected = session.tree;
+    const move = options.files
+      ? await this.#snapshots.move(expected, task.before!, { force: options.force })
+      : undefined;
+    if (move?.type === "conflict") return move;
+    session.undo({
+      ...(options.chat ? { keep: task.at } : {}),
+      ...(move ? { files: { from: move.from, to: move.to } } : {}),
+    });
+    return done(text, move, move !== undefined && expected === undefined);
+  }
+
+  /**
+   * Brings back what the last undo took; files that changed since the undo are a conflict
+   * unless `force`. Contract: throws an Error when nothing was undone since the last task.
+   */
+  async redo(session: Session, options: { force: boolean }): Promise<UndoOutcome> {
+    const redoable = session.redoable;
+    if (!redoable) throw new Error("Nothing to redo: no undo since the last task");
+    const move = redoable.files
+      ? await this.#snapshots.move(session.tree, redoable.files.from, options)
+      : undefined;
+    if (move?.type === "conflict") return move;
+    const first = session.history.length;
+    session.redo(move?.to);
+    const text = redoable.messages > 0 ? taskText(session, first) : "";
+    return done(text, move, false);
+  }
+
+  async #take(when: string): Promise<string | null> {
+    try {
+      return await this.#snapshots.take();
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.#warn(`⚠ No snapshot ${when} (${reason}): /undo cannot restore its files`);
+      return null;
+    }
+  }
+}
+
+function done(task: string, move: MoveOutcome | undefined, unchecked: boolean): UndoOutcome {
+  const moved = move?.type === "moved" ? move : undefined;
+  return {
+    type: "done",
+    task,
+    restored: moved?.restored ?? [],
+    removed: moved?.removed ?? [],
+    notRestorable: moved?.notRestorable ?? [],
+    unchecked,
+  };
+}
+
+/** The text of the task whose first message is at `index`. */
+function taskText(session: Session, index: number): string {
+  const message = session.history[index];
+  return message?.role === "user" ? message.content : "";
+}
