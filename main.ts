@@ -14,6 +14,7 @@ import {
   type PrintReport,
   runPrint,
   runRepl,
+  undoFromShell,
   withPipedInput,
 } from "./src/app/mod.ts";
 import {
@@ -39,6 +40,8 @@ const WORKSPACE_DIR = "workspace";
 const POWERCODE_DIR = ".powercode";
 const SESSIONS_DIR = `${POWERCODE_DIR}/sessions`;
 const HISTORY_FILE = `${POWERCODE_DIR}/history`;
+/** Task snapshots for /undo, content-addressed (see src/undo/). */
+const SNAPSHOTS_DIR = `${POWERCODE_DIR}/snapshots`;
 
 async function main(args: string[]): Promise<number> {
   let cli: CliOptions;
@@ -51,6 +54,7 @@ async function main(args: string[]): Promise<number> {
   if (cli.version) return print(`powercode ${denoConfig.version}\n`);
   try {
     if (cli.sessions || cli.chooseSession) return await listSessions(cli.chooseSession);
+    if (cli.undo) return await undoLastTask(cli);
     return await start(cli);
   } catch (error) {
     return fail(error, error instanceof ConfigError || error instanceof SessionError ? 2 : 1);
@@ -107,6 +111,7 @@ async function start(cli: CliOptions): Promise<number> {
         version: denoConfig.version,
         ...(terminal ? { approve: (review) => approveOnTerminal(review, notice) } : {}),
       },
+      undo: { dir: SNAPSHOTS_DIR },
     });
   } finally {
     if (terminal && assembly) {
@@ -116,7 +121,7 @@ async function start(cli: CliOptions): Promise<number> {
     for (const line of early) notice(`${sanitize(line)}\n`);
     early = undefined;
   }
-  const { agent, instructions, profiles, mcp, workspace } = assembly;
+  const { agent, instructions, profiles, mcp, workspace, undo } = assembly;
   await using _servers = mcp;
   const task = cli.print === undefined
     ? undefined
@@ -135,7 +140,7 @@ async function start(cli: CliOptions): Promise<number> {
       model: profiles.config(agent.slot.name).model,
       roots: [workspace.root],
     });
-    return await runPrint(agent, task, { renderer, report });
+    return await runPrint(agent, task, { renderer, report, undo });
   }
   if (terminal && instructions) {
     const cut = instructions.truncated ? ", cut to 32 KB" : "";
@@ -144,6 +149,7 @@ async function start(cli: CliOptions): Promise<number> {
   return await runRepl({
     agent,
     ...(mcp ? { mcp } : {}),
+    ...(undo ? { undo } : {}),
     listSessions: (limit) => store.list(limit),
     profiles,
     renderer,
@@ -181,6 +187,24 @@ async function openStore(redactor: Redactor): Promise<SessionStore> {
     fix: "point workspace/ at a directory that does not hold powercode's own files",
   });
   return new SessionStore(SESSIONS_DIR, { redact: (text) => redactor.redact(text) });
+}
+
+/** `--undo`: the last task of the latest session taken back, without a provider file. */
+async function undoLastTask(cli: CliOptions): Promise<number> {
+  await requireWorkspace();
+  return await undoFromShell({
+    store: new SessionStore(SESSIONS_DIR),
+    workspaceDir: WORKSPACE_DIR,
+    setup: { dir: SNAPSHOTS_DIR },
+    bash: {
+      unsandboxedBash: cli.unsandboxedBash,
+      hide: [POWERCODE_DIR],
+      allowGitHooks: cli.allowGitHooks,
+    },
+    force: cli.force,
+    out: (line) => writeTo(Deno.stdout)(`${line}\n`),
+    err: (line) => writeTo(Deno.stderr)(`${line}\n`),
+  });
 }
 
 /** A workspace directory's entries, for Tab completion. */

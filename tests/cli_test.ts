@@ -15,6 +15,8 @@ Deno.test("parseCli() reads every flag and its alias", () => {
     showReasoning: false,
     outputFormat: "text",
     budget: {},
+    undo: false,
+    force: false,
   });
   assertEquals(
     parseCli(["-p", "fix it", "--max-steps", "5", "--unsandboxed-bash", "--provider", "p.json"]),
@@ -32,6 +34,8 @@ Deno.test("parseCli() reads every flag and its alias", () => {
       provider: "p.json",
       outputFormat: "text",
       budget: {},
+      undo: false,
+      force: false,
     },
   );
   assertEquals(parseCli(["-c"]).continue, true);
@@ -42,6 +46,7 @@ Deno.test("parseCli() reads every flag and its alias", () => {
   assertEquals(parseCli(["--sessions"]).sessions, true);
   assertEquals(parseCli(["--allow-git-hooks"]).allowGitHooks, true);
   assertEquals(parseCli(["--show-reasoning"]).showReasoning, true);
+  assertEquals([parseCli(["--undo"]).undo, parseCli(["--undo", "--force"]).force], [true, true]);
 });
 
 Deno.test("parseCli() reads --output-format, --max-tokens and --max-cost", () => {
@@ -76,6 +81,7 @@ Deno.test("parseCli() refuses bad flags with one line naming the fix", () => {
     [["-c", "-r", "x"], "Cannot use --continue and --resume together: choose one"],
     [["-p", " "], 'Invalid -p: the task is empty; give its text, e.g. -p "list the files"'],
     [["-p", ""], 'Invalid -p: the task is empty; give its text, e.g. -p "list the files"'],
+    [["--force"], "Invalid --force: it goes with --undo (at the prompt: /undo --force)"],
   ];
   for (const [args, message] of cases) {
     assertEquals(assertThrows(() => parseCli(args), TypeError).message, message);

@@ -41,6 +41,7 @@ import {
   type SessionStore,
 } from "../session/mod.ts";
 import {
+  type CommandRunner,
   createTools,
   type CreateToolsOptions,
   ServerLauncher,
@@ -51,6 +52,8 @@ import {
 } from "../tools/mod.ts";
 import type { McpServers } from "../mcp/mod.ts";
 import { type McpSetup, startMcpServers } from "./mcp_start.ts";
+import type { TaskUndo } from "../undo/mod.ts";
+import { createTaskUndo, type UndoSetup } from "./undo_setup.ts";
 
 /**
  * Everything an agent is built from; only `workspaceDir`, `maxSteps` and either `config` or
@@ -94,6 +97,8 @@ export interface AssembleOptions {
   chat?: Partial<Omit<ChatClientOptions, "baseURL" | "apiKey" | "model">>;
   /** Where MCP servers are configured; without it none are started. */
   mcp?: McpSetup;
+  /** Where task snapshots go; without it tasks are not snapshotted (no /undo). */
+  undo?: UndoSetup;
 }
 
 /** The assembled agent and the parts some callers look into. */
@@ -111,6 +116,8 @@ export interface Assembly {
   instructions: ProjectInstructions | undefined;
   /** The MCP servers, when any is configured; close them when the program ends. */
   mcp: McpServers | undefined;
+  /** Snapshots around tasks and /undo, /redo, /rewind; undefined without `options.undo`. */
+  undo: TaskUndo | undefined;
 }
 
 /**
@@ -122,7 +129,7 @@ export interface Assembly {
  */
 export async function assemble(options: AssembleOptions): Promise<Assembly> {
   const report = options.report ?? (() => {});
-  const { workspace, tools, warnings, servers } = await buildTools(options);
+  const { workspace, tools, warnings, servers, commands } = await buildTools(options);
   for (const warning of warnings) report(`⚠ ${warning}`);
   const toolSet = new ToolSet(tools, options.policy ? { policy: options.policy } : {});
   const events = new EventChannel();
@@ -191,6 +198,11 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     events,
     spending,
   });
+  const undo = options.undo && createTaskUndo(options.undo, {
+    workspaceDir: options.workspaceDir,
+    ...(commands ? { commands } : {}),
+    warn: (message) => events.emit({ type: "warning", message }),
+  });
   return {
     agent,
     workspace,
@@ -200,6 +212,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     instructions,
     profiles,
     mcp,
+    undo,
   };
 }
 
@@ -306,7 +319,15 @@ function requireRoom(profiles: Profiles, name: string, overhead: RequestOverhead
 
 async function buildTools(
   options: AssembleOptions,
-): Promise<{ workspace: Workspace; tools: Tool[]; warnings: string[]; servers: ServerLauncher }> {
+): Promise<
+  {
+    workspace: Workspace;
+    tools: Tool[];
+    warnings: string[];
+    servers: ServerLauncher;
+    commands?: CommandRunner;
+  }
+> {
   if (!options.tools) {
     return await createTools(options.workspaceDir, options.bash ?? { unsandboxedBash: false });
   }

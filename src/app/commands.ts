@@ -12,6 +12,8 @@ import { describeSpend, formatSessionsTable, type Renderer } from "../ui/mod.ts"
 import type { McpServers } from "../mcp/mod.ts";
 import { runMcpCommand } from "./mcp_command.ts";
 import { effortCommand, modelCommand } from "./model_commands.ts";
+import type { TaskUndo } from "../undo/mod.ts";
+import { redoCommand, rewindCommand, undoCommand } from "./undo_commands.ts";
 import type { Profiles } from "./profiles.ts";
 
 /** What a command works with. */
@@ -26,6 +28,10 @@ export interface CommandContext {
   signal: AbortSignal;
   /** The MCP servers, when any is configured. */
   mcp?: McpServers;
+  /** Snapshots around tasks, for /undo, /redo and /rewind; undefined when off. */
+  undo?: TaskUndo;
+  /** Puts text on the input line for the next prompt (on a terminal). */
+  setInput?: (text: string) => void;
 }
 
 /** `exit` ends the REPL; anything else brings the prompt back. */
@@ -114,6 +120,24 @@ export const COMMANDS: readonly Command[] = [
     help: "MCP servers: state, sandbox, tools; /mcp restart NAME restarts one",
     run: async (args, { renderer, mcp }) =>
       renderer.line(await runMcpCommand(args, mcp, renderer.width)),
+  },
+  {
+    name: "/undo",
+    usage: "/undo [--force]",
+    help: "take back the last task: its file changes (bash too) and its messages",
+    run: undoCommand,
+  },
+  {
+    name: "/redo",
+    usage: "/redo [--force]",
+    help: "bring back what /undo or /rewind took, until a new task starts",
+    run: redoCommand,
+  },
+  {
+    name: "/rewind",
+    usage: "/rewind [N]",
+    help: "list the tasks; with N, go back to before task N (--files or --chat: only those)",
+    run: rewindCommand,
   },
   {
     name: "/exit",

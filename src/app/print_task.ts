@@ -7,6 +7,8 @@
 import type { Agent, TaskResult } from "../agent/mod.ts";
 import type { Renderer } from "../ui/mod.ts";
 import { exitCode } from "./exit_codes.ts";
+import type { TaskUndo } from "../undo/mod.ts";
+import { runTask } from "./undo_setup.ts";
 
 /** Where `-p` reports the task: the answer as text, or the JSON front end. */
 export interface PrintReport {
@@ -33,7 +35,7 @@ export function answerReport(printAnswer: (answer: string) => void): PrintReport
 export async function runPrint(
   agent: Agent,
   task: string,
-  options: { renderer: Renderer; report: PrintReport },
+  options: { renderer: Renderer; report: PrintReport; undo?: TaskUndo | undefined },
 ): Promise<number> {
   const controller = new AbortController();
   const onSignal = () => controller.abort();
@@ -41,7 +43,7 @@ export async function runPrint(
   let result: TaskResult;
   try {
     options.report.start?.();
-    result = await agent.run(task, controller.signal);
+    result = await runTask(agent, task, controller.signal, options.undo);
   } finally {
     Deno.removeSignalListener("SIGINT", onSignal);
   }

@@ -13,6 +13,8 @@ import { Boundary } from "./boundary.ts";
 import { type CommandOutcome, COMMANDS, findCommand, unknownCommand } from "./commands.ts";
 import { EFFORT_CHOICES } from "./model_commands.ts";
 import type { Profiles } from "./profiles.ts";
+import type { TaskUndo } from "../undo/mod.ts";
+import { runTask } from "./undo_setup.ts";
 
 /** What the REPL drives. */
 export interface ReplOptions {
@@ -26,6 +28,8 @@ export interface ReplOptions {
   terminal: boolean;
   /** The MCP servers, for /mcp. */
   mcp?: McpServers;
+  /** Snapshots around each task, for /undo, /redo and /rewind. */
+  undo?: TaskUndo;
   /** For the terminal's line editor: colours, the history file, and workspace listing for Tab. */
   editor?: {
     color: boolean;
@@ -59,7 +63,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       const text = line.trim();
       if (text === "") continue;
       if (LEAVE_WORDS.includes(text)) break;
-      if (await runLine(text, options, boundary) === "exit") break;
+      if (await runLine(text, options, boundary, input) === "exit") break;
     }
   } finally {
     input.close();
@@ -73,12 +77,13 @@ async function runLine(
   text: string,
   options: ReplOptions,
   boundary: Boundary,
+  input: Pick<LineInput, "fill">,
 ): Promise<CommandOutcome> {
   const { agent, renderer, listSessions, profiles } = options;
   if (!text.startsWith("/")) {
     return await boundary.run(async (signal) => {
       renderer.startTask();
-      const result = await agent.run(text, signal);
+      const result = await runTask(agent, text, signal, options.undo);
       renderer.finish(result);
       if (result.status !== "done") boundary.fail();
     });
@@ -91,6 +96,8 @@ async function runLine(
     listSessions,
     profiles,
     ...(options.mcp ? { mcp: options.mcp } : {}),
+    ...(options.undo ? { undo: options.undo } : {}),
+    setInput: (line: string) => input.fill(line),
   };
   return await boundary.run((signal) => found.command.run(found.args, { ...context, signal }));
 }
@@ -102,7 +109,7 @@ async function runLine(
 async function openInput(
   options: ReplOptions,
   boundary: Boundary,
-): Promise<Pick<LineInput, "next" | "close">> {
+): Promise<Pick<LineInput, "next" | "close" | "fill">> {
   const { renderer, terminal, editor } = options;
   let exitArmed = false;
   let opened: LineInput | undefined;
@@ -150,5 +157,6 @@ async function openInput(
       return line;
     },
     close: () => input.close(),
+    fill: (text) => input.fill(text),
   };
 }

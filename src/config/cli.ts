@@ -36,6 +36,10 @@ export interface CliOptions {
   budget: BudgetLimits;
   /** `--model NAME`: the provider file's profile to start on. */
   model?: string;
+  /** `--undo`: take back the last task of the latest session and exit. */
+  undo: boolean;
+  /** `--force` (with `--undo`): overwrite files changed since the task ended. */
+  force: boolean;
 }
 
 /** Model calls per task when --max-steps is not given. */
@@ -61,6 +65,8 @@ Usage:
   powercode --max-tokens N       stop before a request would take the session past N tokens
   powercode --max-cost USD       the same for dollars (needs "pricing" in the provider file)
   powercode --model NAME         start on profile NAME of the provider file (see /model)
+  powercode --undo [--force]     take back the last task of the latest session: its files
+                                 and messages; prints the paths restored
   powercode -h | --help          this help
   powercode -V | --version       print the version
 
@@ -93,6 +99,8 @@ export function parseCli(args: string[]): CliOptions {
       "sessions",
       "allow-git-hooks",
       "show-reasoning",
+      "undo",
+      "force",
     ],
     alias: { p: "print", r: "resume", c: "continue", h: "help", V: "version" },
     unknown: (arg) => {
@@ -122,6 +130,9 @@ export function parseCli(args: string[]): CliOptions {
   if (parsed.continue && parsed.resume !== undefined) {
     throw new TypeError("Cannot use --continue and --resume together: choose one");
   }
+  if (parsed.force && !parsed.undo) {
+    throw new TypeError("Invalid --force: it goes with --undo (at the prompt: /undo --force)");
+  }
   return {
     outputFormat: readOutputFormat(parsed["output-format"], parsed.print !== undefined),
     budget: readBudgetFlags(parsed["max-tokens"], parsed["max-cost"]),
@@ -134,6 +145,8 @@ export function parseCli(args: string[]): CliOptions {
     unsandboxedBash: parsed["unsandboxed-bash"],
     allowGitHooks: parsed["allow-git-hooks"],
     showReasoning: parsed["show-reasoning"],
+    undo: parsed.undo,
+    force: parsed.force,
     ...(parsed.print !== undefined ? { print: parsed.print } : {}),
     ...(parsed.resume !== undefined && !chooseSession ? { resume: parsed.resume.trim() } : {}),
     ...(parsed.provider !== undefined ? { provider: parsed.provider } : {}),

@@ -95,6 +95,14 @@ export class LineEditor {
     this.#draw();
   }
 
+  /** Puts `text` on the line to edit, unless something is typed there already. */
+  fill(text: string): void {
+    if (this.#buffer.text !== "") return;
+    this.#buffer.set(text);
+    this.#options.history.reset();
+    if (this.#waiting) this.#draw();
+  }
+
   /** Drops keys and lines typed while no prompt was shown (Ctrl+C does this by itself). */
   discardTypeAhead(): void {
     this.#held = [];

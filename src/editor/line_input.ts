@@ -92,6 +92,7 @@ function openPipedInput(interrupt: () => void, write: (text: string) => void): L
     },
     pendingText: () => "",
     clearLine() {},
+    fill() {},
     discardQueued() {
       queue.length = 0;
     },

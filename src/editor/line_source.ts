@@ -12,6 +12,11 @@ export interface LineInput {
   pendingText(): string;
   /** Erases the text typed and not yet submitted. */
   clearLine(): void;
+  /**
+   * Puts `text` on the line to edit at the next prompt, unless something is typed there
+   * already (on a terminal; piped input has no line to fill).
+   */
+  fill(text: string): void;
   /** Drops lines entered while a task ran and not yet read (type-ahead). */
   discardQueued(): void;
   /** Prints a line for the user (a hint); a shown prompt moves below it. */

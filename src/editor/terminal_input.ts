@@ -51,6 +51,7 @@ export async function openTerminalInput(options: TerminalInputOptions): Promise<
     next: (prompt) => editor.next(prompt),
     pendingText: () => editor.pendingText(),
     clearLine: () => editor.clearLine(),
+    fill: (text) => editor.fill(text),
     discardQueued: () => editor.discardTypeAhead(),
     notice: (text) => editor.notice(text),
     close() {

@@ -9,7 +9,13 @@ import { createReadFileTool } from "./read_file.ts";
 import { createWriteFileTool } from "./write_file.ts";
 import { createEditFileTool } from "./edit_file.ts";
 import { createBashTool } from "./bash.ts";
-import { type HiddenPath, probeBwrap, Sandbox, type SandboxMode } from "./sandbox.ts";
+import {
+  type CommandRunner,
+  type HiddenPath,
+  probeBwrap,
+  Sandbox,
+  type SandboxMode,
+} from "./sandbox.ts";
 import { ServerLauncher } from "./server_launcher.ts";
 
 export { Workspace } from "./workspace.ts";
@@ -24,7 +30,7 @@ export {
   type ServerProcess,
   type ServerSpec,
 } from "./server_launcher.ts";
-export type { SandboxMode } from "./sandbox.ts";
+export type { CommandRunner, SandboxMode } from "./sandbox.ts";
 export { formatSize, MAX_BYTES, MAX_LINES, truncate } from "./truncate.ts";
 
 /** How {@linkcode createTools} sets up bash. */
@@ -53,6 +59,8 @@ export interface Tools {
   warnings: string[];
   /** Starts helper programs (MCP servers) in the sandbox mode bash got. */
   servers: ServerLauncher;
+  /** Runs commands where bash runs them (the undo's symbolic links). */
+  commands: CommandRunner;
 }
 
 /**
@@ -88,17 +96,19 @@ export async function createTools(
     );
   }
   const confinement = { hidden: await existing(options.hide), gitControl: workspace.gitControl };
+  // By the path it was opened by: the git guard checks .git through Deno's permissions.
+  const commands = new Sandbox(workspace.path, mode, confinement);
   return {
     workspace,
     tools: [
       createReadFileTool(workspace),
       createWriteFileTool(workspace),
       createEditFileTool(workspace),
-      // By the path it was opened by: the git guard checks .git through Deno's permissions.
-      createBashTool(new Sandbox(workspace.path, mode, confinement)),
+      createBashTool(commands),
     ],
     warnings,
     servers: new ServerLauncher(workspace.path, mode, confinement),
+    commands,
   };
 }
 

@@ -1,0 +1,83 @@
+/**
+ * Wiring the undo layer: snapshots in the state directory the assembly names, symbolic
+ * links restored through the sandbox that runs bash (Deno creates links only with unscoped
+ * permissions), and a task run wrapped in its snapshots.
+ *
+ * @module
+ */
+import type { Agent, TaskResult } from "../agent/mod.ts";
+import type { CommandRunner } from "../tools/mod.ts";
+import { type IsIgnored, Snapshots, type Symlinker, TaskUndo } from "../undo/mod.ts";
+
+/** Where task snapshots go and what they cover. */
+export interface UndoSetup {
+  /** The snapshots' state directory, e.g. `.powercode/snapshots` (project mode: its own). */
+  dir: string;
+  /** The directories snapshotted, as accessed; default: the workspace directory. */
+  roots?: readonly string[];
+  /** Paths left out besides `.git` (`.powercodeignore`); default: none. */
+  isIgnored?: IsIgnored;
+  /** Files over this many bytes are recorded without content; default 10 MiB. */
+  sizeCap?: number;
+}
+
+/** How long creating one link may take before the restore gives up on it. */
+const LINK_TIMEOUT_MS = 10_000;
+
+/** The undo for `setup`, its links made by `commands` when there are any. */
+export function createTaskUndo(
+  setup: UndoSetup,
+  options: { workspaceDir: string; commands?: CommandRunner; warn: (line: string) => void },
+): TaskUndo {
+  const symlink = options.commands && sandboxSymlinker(options.commands);
+  const snapshots = new Snapshots({
+    dir: setup.dir,
+    roots: setup.roots ?? [options.workspaceDir],
+    ...(setup.isIgnored ? { isIgnored: setup.isIgnored } : {}),
+    ...(setup.sizeCap !== undefined ? { sizeCap: setup.sizeCap } : {}),
+    ...(symlink ? { symlink } : {}),
+  });
+  return new TaskUndo(snapshots, { warn: options.warn });
+}
+
+/**
+ * Creates links with `ln -s` where bash runs; undefined when bash cannot run (links are then
+ * reported as not restorable).
+ */
+export function sandboxSymlinker(commands: CommandRunner): Symlinker | undefined {
+  if (commands.mode === "unavailable") return undefined;
+  return async (root, path, target) => {
+    // The sandbox binds each root at its real path.
+    const place = `${await Deno.realPath(root)}/${path}`;
+    const { output, end } = await commands.run(`ln -s -- ${quote(target)} ${quote(place)}`, {
+      timeoutMs: LINK_TIMEOUT_MS,
+      signal: new AbortController().signal,
+    });
+    if (end.kind === "exit" && end.code === 0) return;
+    throw new Error(`Cannot restore the link "${path}": ${output.text.trim() || end.kind}`);
+  };
+}
+
+/**
+ * Runs one task between its snapshots: before it starts, and after it ends however it
+ * ended (an interrupted or failed task may have changed files too).
+ */
+export async function runTask(
+  agent: Agent,
+  task: string,
+  signal: AbortSignal,
+  undo: TaskUndo | undefined,
+): Promise<TaskResult> {
+  if (!undo) return await agent.run(task, signal);
+  const session = agent.session;
+  await undo.beforeTask(session);
+  try {
+    return await agent.run(task, signal);
+  } finally {
+    await undo.afterTask(session);
+  }
+}
+
+function quote(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}
