@@ -18,6 +18,12 @@ Deno.test("formatHelp() lists each command's usage and wrapped help, then the ke
       "  /effort [level]   reasoning effort: minimal, low, medium, high or off",
       "  /mcp              MCP servers: state, sandbox, tools; /mcp restart NAME",
       "                    restarts one",
+      "  /undo [--force]   take back the last task: its file changes (bash too) and",
+      "                    its messages",
+      "  /redo [--force]   bring back what /undo or /rewind took, until a new task",
+      "                    starts",
+      "  /rewind [N]       list the tasks; with N, go back to before task N",
+      "                    (--files or --chat: only those)",
       "  /exit             leave (also: exit, quit, Ctrl+D)",
       "Keys:",
       "  Enter             run the task; a paste is one task, however many lines",
@@ -64,6 +70,9 @@ Deno.test("COMMANDS names the commands Tab completes, in the order /help lists t
     "/model",
     "/effort",
     "/mcp",
+    "/undo",
+    "/redo",
+    "/rewind",
     "/exit",
   ]);
 });

@@ -19,9 +19,17 @@ import {
   startScriptedServer,
 } from "./support/sessions.ts";
 
-/** The session records (everything after the header) of session `id`. */
+/**
+ * The session records (everything after the header) of session `id`, workspace snapshot
+ * ids numbered in order of appearance: they name scans, which differ from run to run.
+ */
 async function records(project: TempProject, id: string): Promise<Record<string, unknown>[]> {
-  return (await sessionLines(project.dir, id)).slice(1);
+  const trees = new Map<unknown, string>();
+  return (await sessionLines(project.dir, id)).slice(1).map((record) => {
+    if (!("tree" in record)) return record;
+    if (!trees.has(record.tree)) trees.set(record.tree, `tree ${trees.size + 1}`);
+    return { ...record, tree: trees.get(record.tree) };
+  });
 }
 
 async function runOk(project: TempProject, args: string[], stdin: string) {
@@ -207,12 +215,16 @@ Deno.test("powercode --continue skips a torn last line with a warning and goes o
   const repaired = await Deno.readTextFile(path);
   assert(repaired.startsWith(intact), "the intact lines were changed");
   assertEquals((await records(project, id)).map((record) => record.type), [
+    "task_start",
     "message",
     "message",
     "usage",
+    "task_end",
+    "task_start",
     "message",
     "message",
     "usage",
+    "task_end",
   ]);
 });
 

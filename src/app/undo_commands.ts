@@ -6,7 +6,18 @@
  */
 import { sanitizeLine } from "../terminal/mod.ts";
 import type { TaskSummary, TaskUndo, UndoOutcome } from "../undo/mod.ts";
-import type { CommandContext } from "./commands.ts";
+import type { Agent } from "../agent/mod.ts";
+import type { Renderer } from "../ui/mod.ts";
+
+/** What the three commands work with. */
+export interface UndoCommandContext {
+  agent: Agent;
+  renderer: Renderer;
+  /** Undefined when tasks are not snapshotted in this run. */
+  undo?: TaskUndo;
+  /** Puts text on the input line for the next prompt (on a terminal). */
+  setInput?: (text: string) => void;
+}
 
 /** The flags the three commands take. */
 interface UndoArgs {
@@ -17,7 +28,7 @@ interface UndoArgs {
 }
 
 /** `/undo [--force]`: the last task's files and conversation. */
-export async function undoCommand(args: string, context: CommandContext): Promise<void> {
+export async function undoCommand(args: string, context: UndoCommandContext): Promise<void> {
   const undo = requireUndo(context);
   const { force } = parseArgs(args, "/undo", { number: false, only: false });
   const session = context.agent.session;
@@ -30,7 +41,7 @@ export async function undoCommand(args: string, context: CommandContext): Promis
 }
 
 /** `/redo [--force]`: what the last undo took, until a new task starts. */
-export async function redoCommand(args: string, context: CommandContext): Promise<void> {
+export async function redoCommand(args: string, context: UndoCommandContext): Promise<void> {
   const undo = requireUndo(context);
   const { force } = parseArgs(args, "/redo", { number: false, only: false });
   const outcome = await undo.redo(context.agent.session, { force });
@@ -38,7 +49,7 @@ export async function redoCommand(args: string, context: CommandContext): Promis
 }
 
 /** `/rewind`: the tasks; `/rewind N [--files|--chat] [--force]`: back to before task N. */
-export async function rewindCommand(args: string, context: CommandContext): Promise<void> {
+export async function rewindCommand(args: string, context: UndoCommandContext): Promise<void> {
   const undo = requireUndo(context);
   const parsed = parseArgs(args, "/rewind", { number: true, only: true });
   const session = context.agent.session;
@@ -67,7 +78,7 @@ export function formatTasks(tasks: readonly TaskSummary[]): string {
   ].join("\n");
 }
 
-function requireUndo(context: CommandContext): TaskUndo {
+function requireUndo(context: UndoCommandContext): TaskUndo {
   if (context.undo) return context.undo;
   throw new Error("Undo is off in this run: tasks are not snapshotted");
 }
@@ -100,7 +111,7 @@ function parseArgs(
 /** Shows how the move ended; a conflict is an error naming the paths and the way on. */
 function report(
   outcome: UndoOutcome,
-  context: CommandContext,
+  context: UndoCommandContext,
   words: { verb: string; retry: string; since: string; chat?: boolean },
 ): void {
   if (outcome.type === "conflict") {

@@ -14,7 +14,7 @@ import type {
   TreeMove,
   UndoRecord,
 } from "./task_records.ts";
-import { type ConversationState, type Mark, TaskTimeline } from "./task_timeline.ts";
+import { TaskTimeline } from "./task_timeline.ts";
 
 /** `usage.total_tokens` of a reply, covering the working memory up to `historyLength` messages. */
 export interface UsageSnapshot {
@@ -47,6 +47,21 @@ export interface ModelRecord {
   type: "model";
   /** The profile's name in the provider file. */
   profile: string;
+}
+
+/** The state of a session an undo takes back, with the lengths of its file lists. */
+interface Mark {
+  compaction: CompactionState | undefined;
+  usage: UsageSnapshot | undefined;
+  profile: string | undefined;
+  filesRead: number;
+  filesModified: number;
+}
+
+/** The state of a session as a redo puts it back: the file lists whole. */
+interface ConversationState extends Omit<Mark, "filesRead" | "filesModified"> {
+  filesRead: string[];
+  filesModified: string[];
 }
 
 /** Receives every record as it happens (the session file). */
@@ -83,7 +98,7 @@ export class Session {
   #filesModified = new Set<string>();
   #sink: SessionSink | undefined;
   #pathsOf: PathsOf | undefined;
-  #timeline = new TaskTimeline();
+  #timeline = new TaskTimeline<Mark, ConversationState>();
 
   /** Creates an empty session that writes each change to `options.sink` when given. */
   constructor(options: SessionOptions = {}) {
@@ -250,13 +265,14 @@ export class Session {
       case "task_end":
         return this.#timeline.endTask(record);
       case "undo": {
-        const mark = this.#timeline.undo(record, this.#history, this.#state());
+        const now = { mark: this.#mark(), state: this.#state() };
+        const mark = this.#timeline.undo(record, this.#history, now);
         if (mark) this.#restore(mark);
         return;
       }
       case "redo": {
         const state = this.#timeline.redo(record, this.#history);
-        if (state) this.#restoreState(state);
+        if (state) this.#restore(state);
         return;
       }
       default: {
@@ -280,19 +296,14 @@ export class Session {
     return { ...this.#mark(), filesRead: this.filesRead, filesModified: this.filesModified };
   }
 
-  /** Back to `mark`; the usage it had was measured by its profile's model only. */
-  #restore(mark: Mark): void {
-    this.#compaction = mark.compaction;
-    this.#usage = mark.profile === this.#profile ? mark.usage : undefined;
-    this.#filesRead = new Set(this.filesRead.slice(0, mark.filesRead));
-    this.#filesModified = new Set(this.filesModified.slice(0, mark.filesModified));
-  }
-
-  #restoreState(state: ConversationState): void {
-    this.#compaction = state.compaction;
-    this.#usage = state.profile === this.#profile ? state.usage : undefined;
-    this.#filesRead = new Set(state.filesRead);
-    this.#filesModified = new Set(state.filesModified);
+  /** Back to `to`; the usage it had counts only if its profile's model measured it. */
+  #restore(to: Mark | ConversationState): void {
+    const keep = (list: string[], kept: number | string[]) =>
+      new Set(typeof kept === "number" ? list.slice(0, kept) : kept);
+    this.#compaction = to.compaction;
+    this.#usage = to.profile === this.#profile ? to.usage : undefined;
+    this.#filesRead = keep(this.filesRead, to.filesRead);
+    this.#filesModified = keep(this.filesModified, to.filesModified);
   }
 
   #trackFiles(calls: ToolCall[]): void {

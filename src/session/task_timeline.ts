@@ -7,7 +7,6 @@
  * @module
  */
 import type { Message } from "../core/mod.ts";
-import type { CompactionState, UsageSnapshot } from "./session.ts";
 import type {
   Redoable,
   RedoRecord,
@@ -18,44 +17,30 @@ import type {
   UndoRecord,
 } from "./task_records.ts";
 
-/** The state of a session an undo takes back, with the lengths of its file lists. */
-export interface Mark {
-  compaction: CompactionState | undefined;
-  usage: UsageSnapshot | undefined;
-  profile: string | undefined;
-  filesRead: number;
-  filesModified: number;
-}
-
-/** The state of a session as a redo puts it back: the file lists whole. */
-export interface ConversationState extends Omit<Mark, "filesRead" | "filesModified"> {
-  filesRead: string[];
-  filesModified: string[];
-}
-
 /** A tail of the conversation taken out by an undo. */
-interface UndoneChat {
+interface UndoneChat<M, S> {
   messages: Message[];
-  marks: Mark[];
+  marks: M[];
   tasks: TaskMark[];
   /** The session's state when the undo happened, put back by the redo. */
-  state: ConversationState;
+  state: S;
 }
 
 /** One undo on the stack: what a redo brings back. */
-interface Undone {
-  chat?: UndoneChat;
+interface Undone<M, S> {
+  chat?: UndoneChat<M, S>;
   files?: TreeMove;
 }
 
 /**
- * Tasks, marks and undos of one session, kept in step with its history.
+ * Tasks, marks and undos of one session, kept in step with its history: `M` is the
+ * session's state before a message (its mark), `S` its whole state when an undo happens.
  * Contract: a message appended or a task started empties the redo stack.
  */
-export class TaskTimeline {
-  #marks: Mark[] = [];
+export class TaskTimeline<M, S> {
+  #marks: M[] = [];
   #tasks: TaskMark[] = [];
-  #undone: Undone[] = [];
+  #undone: Undone<M, S>[] = [];
   #tree: string | undefined;
 
   /** The tasks of the conversation as it stands, oldest first. */
@@ -79,7 +64,7 @@ export class TaskTimeline {
   }
 
   /** Message number `this.marks.length` is about to join history; `mark` is the state before it. */
-  message(mark: Mark): void {
+  message(mark: M): void {
     this.#marks.push(mark);
     this.#undone = [];
   }
@@ -100,22 +85,23 @@ export class TaskTimeline {
 
   /**
    * Applies an undo to `history` (cut to `record.keep` messages); returns the mark to put
-   * back, or undefined when the conversation stays (a files-only undo).
+   * back, or undefined when the conversation stays (a files-only undo). `now`: the
+   * session's mark and state as they are.
    * Contract: `record.keep` ≤ `history.length` (the record checks guarantee it on load).
    */
-  undo(record: UndoRecord, history: Message[], state: ConversationState): Mark | undefined {
-    const undone: Undone = record.files ? { files: record.files } : {};
+  undo(record: UndoRecord, history: Message[], now: { mark: M; state: S }): M | undefined {
+    const undone: Undone<M, S> = record.files ? { files: record.files } : {};
     if (record.files) this.#tree = record.files.to;
-    let mark: Mark | undefined;
+    let mark: M | undefined;
     if (record.keep !== undefined) {
       const keep = record.keep;
-      mark = this.#marks[keep] ?? { ...state, ...lengths(state) };
+      mark = this.#marks[keep] ?? now.mark;
       const first = this.#tasks.findIndex((task) => task.at >= keep);
       undone.chat = {
         messages: history.splice(keep),
         marks: this.#marks.splice(keep),
         tasks: first === -1 ? [] : this.#tasks.splice(first),
-        state,
+        state: now.state,
       };
     }
     this.#undone.push(undone);
@@ -126,7 +112,7 @@ export class TaskTimeline {
    * Takes the last undo back: its messages return to `history`; returns the state to put
    * back when the conversation changes. Contract: there is an undo to take back.
    */
-  redo(record: RedoRecord, history: Message[]): ConversationState | undefined {
+  redo(record: RedoRecord, history: Message[]): S | undefined {
     const undone = this.#undone.pop();
     if (!undone) throw new RangeError("Cannot redo: nothing was undone");
     if (undone.files) this.#tree = record.tree;
@@ -137,8 +123,4 @@ export class TaskTimeline {
     this.#tasks.push(...chat.tasks);
     return chat.state;
   }
-}
-
-function lengths(state: ConversationState): Pick<Mark, "filesRead" | "filesModified"> {
-  return { filesRead: state.filesRead.length, filesModified: state.filesModified.length };
 }

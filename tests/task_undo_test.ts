@@ -1,0 +1,133 @@
+/**
+ * Undo by task in process, through the one assembly with the real tools (bash sandboxed)
+ * and a scripted model: interrupted and failed tasks are undoable, /rewind takes back files
+ * or conversation alone, and the commands say what they did.
+ */
+import { assert, assertEquals, assertRejects } from "@std/assert";
+import type { Agent } from "../src/agent/mod.ts";
+import type { TaskUndo } from "../src/undo/mod.ts";
+import { assemble } from "../src/app/assemble.ts";
+import { rewindCommand, undoCommand } from "../src/app/undo_commands.ts";
+import { runTask } from "../src/app/undo_setup.ts";
+import { ChatError } from "../src/model/chat_model.ts";
+import { PlainOutput } from "../src/ui/plain_output.ts";
+import { Renderer } from "../src/ui/renderer.ts";
+import { waitUntil } from "./support/processes.ts";
+import { call, ScriptedModel, type ScriptStep } from "./support/scripted_model.ts";
+import { treeState } from "./support/tree_state.ts";
+
+/** What each test works with. */
+interface Setup {
+  agent: Agent;
+  undo: TaskUndo;
+  ws: string;
+  renderer: Renderer;
+  /** What the renderer printed so far. */
+  out: () => string;
+}
+
+/** An agent over a temp workspace holding a.txt, with snapshots in a temp state directory. */
+async function withAgent(steps: ScriptStep[], test: (setup: Setup) => Promise<void>) {
+  const dir = await Deno.makeTempDir({ prefix: "powercode-undo-" });
+  try {
+    const ws = `${dir}/workspace`;
+    await Deno.mkdir(ws);
+    await Deno.writeTextFile(`${ws}/a.txt`, "alpha\n");
+    const { agent, undo } = await assemble({
+      config: { baseURL: "http://127.0.0.1:9/v1", apiKey: "k", model: "m", contextWindow: 32000 },
+      workspaceDir: ws,
+      maxSteps: 5,
+      model: new ScriptedModel(steps),
+      bash: { unsandboxedBash: false },
+      undo: { dir: `${dir}/state` },
+    });
+    let written = "";
+    const write = (text: string) => written += text;
+    const renderer = new Renderer({
+      output: new PlainOutput({ answer: write, status: write }),
+      color: false,
+      streamAnswer: true,
+    });
+    assert(undo);
+    await test({ agent, undo, ws, renderer, out: () => written });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("an interrupted task is undoable: files its bash made before Ctrl+C go", async () => {
+  const steps = [{ toolCalls: [call("c1", "bash", { command: "echo x > made.txt; sleep 30" })] }];
+  await withAgent(steps, async ({ agent, undo, ws }) => {
+    const before = await treeState(ws);
+    const controller = new AbortController();
+    const running = runTask(agent, "make a file", controller.signal, undo);
+    await waitUntil(async () => (await treeState(ws))["made.txt"] !== undefined, "made.txt");
+    controller.abort();
+    assertEquals((await running).status, "interrupted");
+    const outcome = await undo.back(agent.session, 1, { files: true, chat: true, force: false });
+    assertEquals(outcome.type === "done" && [outcome.task, outcome.removed], [
+      "make a file",
+      ["made.txt"],
+    ]);
+    assertEquals(await treeState(ws), before);
+    assertEquals(agent.session.history, []);
+  });
+});
+
+Deno.test("a failed task is undoable: its write goes, and the note that it failed too", async () => {
+  const steps: ScriptStep[] = [
+    { toolCalls: [call("c1", "write_file", { path: "a.txt", content: "changed\n" })] },
+    new ChatError("server", "The server failed"),
+  ];
+  await withAgent(steps, async ({ agent, undo, ws }) => {
+    const result = await runTask(agent, "change a", new AbortController().signal, undo);
+    assertEquals(result.status, "failed");
+    await undo.back(agent.session, 1, { files: true, chat: true, force: false });
+    assertEquals(await Deno.readTextFile(`${ws}/a.txt`), "alpha\n");
+    assertEquals(agent.session.history, []);
+  });
+});
+
+Deno.test("/rewind lists tasks; --files keeps the conversation, --chat keeps the files", async () => {
+  const steps: ScriptStep[] = [
+    { toolCalls: [call("c1", "write_file", { path: "b.txt", content: "b\n" })] },
+    "Made b.",
+    "Only talk.",
+  ];
+  await withAgent(steps, async ({ agent, undo, ws, renderer, out }) => {
+    const context = { agent, renderer, undo };
+    await runTask(agent, "make b", new AbortController().signal, undo);
+    await runTask(agent, "just talk\nsecond line", new AbortController().signal, undo);
+    await rewindCommand("", context);
+    assertEquals(
+      out().split("\n").slice(-4, -1),
+      [
+        `    1  ${"make b".padEnd(50)}  1 file`,
+        `    2  ${"just talk".padEnd(50)}  0 files`,
+        "/rewind N goes back to before task N (files and conversation; --files or --chat for one)",
+      ],
+    );
+    await rewindCommand("1 --files", context);
+    assertEquals([(await treeState(ws))["b.txt"], agent.session.history.length], [undefined, 6]);
+    await Deno.writeTextFile(`${ws}/mine.txt`, "by hand\n");
+    const files = await treeState(ws);
+    await rewindCommand("2 --chat", context);
+    assertEquals(agent.session.history.length, 4);
+    assertEquals(await treeState(ws), files, "--chat leaves the files alone");
+    await assertRejects(
+      () => rewindCommand("7", context),
+      RangeError,
+      "No task 7: this session has 1 (/rewind lists them)",
+    );
+    await assertRejects(
+      () => rewindCommand("1 --files --chat", context),
+      TypeError,
+      "Invalid /rewind: --files and --chat exclude each other; give neither for both",
+    );
+    await assertRejects(
+      () => undoCommand("", { agent, renderer }),
+      Error,
+      "Undo is off in this run: tasks are not snapshotted",
+    );
+  });
+});
