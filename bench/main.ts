@@ -11,6 +11,7 @@ import { loadBaseline } from "./long_session_report.ts";
 import { describeMachine, loadAverage } from "./machine.ts";
 import { defaultRssMethod, describeRssMethod } from "./peak_rss.ts";
 import { benchRenderCost, type RenderCostOptions } from "./render_cost.ts";
+import { benchSnapshotCost, type SnapshotCostOptions } from "./snapshot_cost.ts";
 import { type BenchResults, renderReport } from "./report.ts";
 import { benchStartup, type StartupOptions } from "./startup.ts";
 import { benchStepOverhead, type StepOverheadOptions } from "./step_overhead.ts";
@@ -32,6 +33,13 @@ const RENDER_COST: RenderCostOptions = {
   lineBytes: 24 * 1024,
   runs: 5,
 };
+const SNAPSHOTS: SnapshotCostOptions = {
+  files: 10_000,
+  filesPerDir: 100,
+  fileBytes: 10_000,
+  tasks: 10,
+  changedFiles: 10,
+};
 const RESULTS_FILE = new URL("./RESULTS.md", import.meta.url);
 
 async function main(): Promise<void> {
@@ -40,19 +48,21 @@ async function main(): Promise<void> {
   const machine = describeMachine();
   const startLoad = loadAverage();
   const answered = await withAnsweringServer();
-  progress(`4/6 throughput: ${THROUGHPUT.tasks} tasks × ${THROUGHPUT.runs} runs`);
+  progress(`4/7 throughput: ${THROUGHPUT.tasks} tasks × ${THROUGHPUT.runs} runs`);
   await using fileTasks = await startBenchServer("file_tasks");
   const throughput = { options: THROUGHPUT, result: await benchThroughput(fileTasks, THROUGHPUT) };
   progress(
-    `5/6 long session: ${LONG_SESSION.tasks} fact tasks at ${LONG_SESSION.windows.join(", ")}`,
+    `5/7 long session: ${LONG_SESSION.tasks} fact tasks at ${LONG_SESSION.windows.join(", ")}`,
   );
   const longSession = {
     options: LONG_SESSION,
     runs: await benchLongSessionRuns(),
     baseline: await loadBaseline(),
   };
-  progress("6/6 rendering a 1 MB answer of unmatched `*`");
+  progress("6/7 rendering a 1 MB answer of unmatched `*`");
   const renderCost = { options: RENDER_COST, rows: benchRenderCost(RENDER_COST) };
+  progress(`7/7 undo snapshots of ${SNAPSHOTS.files} files`);
+  const snapshots = { options: SNAPSHOTS, result: await benchSnapshotCost(SNAPSHOTS) };
   const report = renderReport({
     date,
     totalSeconds: (performance.now() - started) / 1000,
@@ -63,6 +73,7 @@ async function main(): Promise<void> {
     throughput,
     longSession,
     renderCost,
+    snapshots,
   });
   await Deno.writeTextFile(RESULTS_FILE, report);
   // `deno task test` runs `deno fmt --check`, which covers markdown too.
@@ -77,11 +88,11 @@ async function withAnsweringServer(): Promise<
   Pick<BenchResults, "steps" | "compaction" | "startup">
 > {
   await using server = await startBenchServer("answer");
-  progress("1/6 per-step overhead vs history length");
+  progress("1/7 per-step overhead vs history length");
   const steps = { options: STEPS, rows: await benchStepOverhead(server, STEPS) };
-  progress("2/6 compaction cost");
+  progress("2/7 compaction cost");
   const compaction = { options: COMPACTION, result: await benchCompaction(server, COMPACTION) };
-  progress("3/6 startup");
+  progress("3/7 startup");
   const startup = { options: STARTUP, result: await benchStartup(server, STARTUP) };
   return { steps, compaction, startup };
 }

@@ -8,6 +8,11 @@ import type { LongSessionOptions, LongSessionRun } from "./long_session.ts";
 import { type LongSessionBaseline, longSessionSection } from "./long_session_report.ts";
 import type { Machine } from "./machine.ts";
 import { type RenderCostOptions, type RenderCostRow, renderCostSection } from "./render_cost.ts";
+import {
+  type SnapshotCostOptions,
+  type SnapshotCostResult,
+  snapshotCostSection,
+} from "./snapshot_cost.ts";
 import type { StartupFigures, StartupOptions, StartupResult } from "./startup.ts";
 import { formatBytes, formatSpread, type Spread } from "./stats.ts";
 import type { StepOverheadOptions, StepOverheadRow } from "./step_overhead.ts";
@@ -31,6 +36,7 @@ export interface BenchResults {
     baseline: LongSessionBaseline | undefined;
   };
   renderCost: { options: RenderCostOptions; rows: RenderCostRow[] };
+  snapshots: { options: SnapshotCostOptions; result: SnapshotCostResult };
 }
 
 /** The flatness goal of benchmark 1: the longest history within this factor of the shortest. */
@@ -50,6 +56,7 @@ export function renderReport(results: BenchResults): string {
       results.longSession.baseline,
     ),
     ...renderCostSection(results.renderCost.options, results.renderCost.rows),
+    ...snapshotCostSection(results.snapshots.options, results.snapshots.result),
   ].join("\n");
 }
 

@@ -131,3 +131,19 @@ Deno.test("/rewind lists tasks; --files keeps the conversation, --chat keeps the
     );
   });
 });
+
+Deno.test("a task whose calls only read is not scanned again at its end", async () => {
+  const steps: ScriptStep[] = [
+    { toolCalls: [call("c1", "read_file", { path: "a.txt" })] },
+    "Read it.",
+    { toolCalls: [call("c2", "bash", { command: "true" })] },
+    "Ran it.",
+  ];
+  await withAgent(steps, async ({ agent, undo }) => {
+    await runTask(agent, "read a", new AbortController().signal, undo);
+    await runTask(agent, "run true", new AbortController().signal, undo);
+    const [reading, running] = agent.session.tasks;
+    assertEquals(reading?.after, reading?.before);
+    assert(running?.after !== running?.before, "a command may change files: scanned again");
+  });
+});

@@ -202,6 +202,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     workspaceDir: options.workspaceDir,
     ...(commands ? { commands } : {}),
     warn: (message) => events.emit({ type: "warning", message }),
+    mayChange: (call) => toolSet.effectOf(call.name) !== "read",
   });
   return {
     agent,

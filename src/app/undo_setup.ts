@@ -6,6 +6,7 @@
  * @module
  */
 import type { Agent, TaskResult } from "../agent/mod.ts";
+import type { ToolCall } from "../core/mod.ts";
 import type { CommandRunner } from "../tools/mod.ts";
 import { type IsIgnored, Snapshots, type Symlinker, TaskUndo } from "../undo/mod.ts";
 
@@ -27,7 +28,13 @@ const LINK_TIMEOUT_MS = 10_000;
 /** The undo for `setup`, its links made by `commands` when there are any. */
 export function createTaskUndo(
   setup: UndoSetup,
-  options: { workspaceDir: string; commands?: CommandRunner; warn: (line: string) => void },
+  options: {
+    workspaceDir: string;
+    commands?: CommandRunner;
+    warn: (line: string) => void;
+    /** Whether a call may change files: by its tool's declared effect. */
+    mayChange?: (call: ToolCall) => boolean;
+  },
 ): TaskUndo {
   const symlink = options.commands && sandboxSymlinker(options.commands);
   const snapshots = new Snapshots({
@@ -37,7 +44,10 @@ export function createTaskUndo(
     ...(setup.sizeCap !== undefined ? { sizeCap: setup.sizeCap } : {}),
     ...(symlink ? { symlink } : {}),
   });
-  return new TaskUndo(snapshots, { warn: options.warn });
+  return new TaskUndo(snapshots, {
+    warn: options.warn,
+    ...(options.mayChange ? { mayChange: options.mayChange } : {}),
+  });
 }
 
 /**
@@ -71,9 +81,13 @@ export async function runTask(
   if (!undo) return await agent.run(task, signal);
   const session = agent.session;
   await undo.beforeTask(session);
+  const stop = agent.subscribe((event) => {
+    if (event.type === "tool_start") undo.noteCall(event.call);
+  });
   try {
     return await agent.run(task, signal);
   } finally {
+    stop();
     await undo.afterTask(session);
   }
 }

@@ -10,6 +10,7 @@ import {
   parseToolArguments,
   type ToolCall,
   type ToolDefinition,
+  type ToolEffect,
   type ToolResult,
 } from "../core/mod.ts";
 import { ALLOW_ALL, type ToolPolicy } from "./policy.ts";
@@ -103,6 +104,11 @@ export class ToolSet {
       kind: "text",
       text: typeof prepared === "string" ? "" : prepared.tool.describe(prepared.args),
     };
+  }
+
+  /** The effect the tool named `name` declares; undefined when the set has no such tool. */
+  effectOf(name: string): ToolEffect | undefined {
+    return this.#tools.get(name)?.effect;
   }
 
   /**

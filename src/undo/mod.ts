@@ -13,4 +13,10 @@ export {
   Snapshots,
   type SnapshotsOptions,
 } from "./snapshots.ts";
-export { type BackOptions, type TaskSummary, TaskUndo, type UndoOutcome } from "./task_undo.ts";
+export {
+  type BackOptions,
+  type TaskSummary,
+  TaskUndo,
+  type TaskUndoOptions,
+  type UndoOutcome,
+} from "./task_undo.ts";

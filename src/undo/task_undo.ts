@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { ToolCall } from "../core/mod.ts";
 import type { Session } from "../session/mod.ts";
 import type { MoveOutcome, Snapshots } from "./snapshots.ts";
 
@@ -41,6 +42,17 @@ export type UndoOutcome =
   /** Paths that changed since powercode last left them; nothing was done. */
   | { type: "conflict"; paths: string[] };
 
+/** How a {@linkcode TaskUndo} works. */
+export interface TaskUndoOptions {
+  /** Receives one line when a snapshot cannot be taken. */
+  warn?: (line: string) => void;
+  /**
+   * Whether a tool call may change files (default: every call may). A task whose calls
+   * cannot is not scanned again at its end.
+   */
+  mayChange?: (call: ToolCall) => boolean;
+}
+
 /**
  * Snapshots around tasks and the moves back and forth.
  * Contract: the session file records every task's snapshots and every undo and redo, so a
@@ -48,22 +60,37 @@ export type UndoOutcome =
  */
 export class TaskUndo {
   #snapshots: Snapshots;
-  #warn: (line: string) => void;
+  #options: TaskUndoOptions;
+  /** The running task's snapshot before it, and whether a call of it may have changed files. */
+  #running: { before: string | null; changing: boolean } | undefined;
 
-  /** Undo over `snapshots`; `warn` receives one line when a snapshot cannot be taken. */
-  constructor(snapshots: Snapshots, options: { warn?: (line: string) => void } = {}) {
+  /** Undo over `snapshots`. */
+  constructor(snapshots: Snapshots, options: TaskUndoOptions = {}) {
     this.#snapshots = snapshots;
-    this.#warn = options.warn ?? (() => {});
+    this.#options = options;
   }
 
   /** Records a task's start in `session` with a snapshot of the workspace. Never throws. */
   async beforeTask(session: Session): Promise<void> {
-    session.startTask(await this.#take("before this task"));
+    const before = await this.#take("before this task");
+    this.#running = { before, changing: false };
+    session.startTask(before);
   }
 
-  /** Records the end of the task started last, with a snapshot. Never throws. */
+  /** Notes a tool call of the running task as it starts. */
+  noteCall(call: ToolCall): void {
+    if (this.#running && (this.#options.mayChange?.(call) ?? true)) this.#running.changing = true;
+  }
+
+  /**
+   * Records the end of the task started last, with a snapshot; when none of its calls could
+   * change files, the snapshot before it stands for the one after. Never throws.
+   */
   async afterTask(session: Session): Promise<void> {
-    session.endTask(await this.#take("after this task"));
+    const running = this.#running;
+    this.#running = undefined;
+    const unchanged = running && !running.changing && running.before !== null;
+    session.endTask(unchanged ? running.before : await this.#take("after this task"));
   }
 
   /** The session's tasks, oldest first, with how many files each changed. */
@@ -135,7 +162,7 @@ export class TaskUndo {
       return await this.#snapshots.take();
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      this.#warn(`⚠ No snapshot ${when} (${reason}): /undo cannot restore its files`);
+      this.#options.warn?.(`⚠ No snapshot ${when} (${reason}): /undo cannot restore its files`);
       return null;
     }
   }
