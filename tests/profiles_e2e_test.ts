@@ -95,15 +95,19 @@ Deno.test("/model big sends the next task to the second server with its model; -
   const [id] = await sessionIds(project.dir);
   const lines = await sessionLines(project.dir, id ?? "");
   assertEquals(lines.slice(1).map((line) => line.type), [
+    "task_start",
     "message",
     "message",
     "usage",
+    "task_end",
     "model",
+    "task_start",
     "message",
     "message",
     "usage",
+    "task_end",
   ]);
-  assertEquals(lines[4], { type: "model", profile: "big" });
+  assertEquals(lines[6], { type: "model", profile: "big" });
 
   const resumed = await project.run(["-c", "-p", "three"], { env: ENV });
   assertEquals([resumed.code, resumed.stdout], [0, "Big 3.\n"], resumed.stderr);
@@ -153,7 +157,12 @@ Deno.test("switching from a 64k to an 8k profile with ~20k tokens of history com
   assert(small.requests.every((request) => request.status === 200));
   const [id] = await sessionIds(project.dir);
   const types = (await sessionLines(project.dir, id ?? "")).map((line) => line.type);
-  assertEquals(types.slice(types.indexOf("model")).slice(0, 3), ["model", "message", "compaction"]);
+  assertEquals(types.slice(types.indexOf("model")).slice(0, 4), [
+    "model",
+    "task_start",
+    "message",
+    "compaction",
+  ]);
 });
 
 Deno.test("reasoningEffort per profile and /effort LEVEL|off set reasoning_effort in the next requests", async () => {

@@ -49,7 +49,7 @@ const RACY_MS = 2000;
 /** The directory git keeps its own state in: never snapshotted, never restored. */
 const GIT_DIR = ".git";
 
-/** Node's synchronous file API, for opening without blocking on a FIFO swapped in. */
+/** Node's synchronous file API, for opening without blocking on a FIFO swapped in (loaded when first needed). */
 let nodeFs: typeof import("node:fs") | undefined;
 
 /**
@@ -76,7 +76,6 @@ export class Scanner {
 
   /** Scans every root now and stores what changed; returns the snapshot. */
   async scan(): Promise<Taken> {
-    nodeFs ??= await import("node:fs");
     const scanned = Date.now();
     const previous = this.#previous;
     const trees = new Map<Hash, Tree>();
@@ -160,6 +159,8 @@ class Walk {
     ) {
       return previous;
     }
+    // Loaded with the first file read: an unchanged tree needs none, and it costs ~30 ms.
+    if (stat.size <= this.options.sizeCap) nodeFs ??= await import("node:fs");
     const bytes = stat.size > this.options.sizeCap
       ? undefined
       : readRegular(path, this.options.sizeCap);
