@@ -98,7 +98,7 @@ async function start(cli: CliOptions): Promise<number> {
       bash: {
         unsandboxedBash: cli.unsandboxedBash,
         hide: [providerPath, POWERCODE_DIR],
-        allowGitHooks: cli.allowGitHooks,
+        allowGitWrites: cli.allowGitWrites,
       },
       mcp: {
         configDir: POWERCODE_DIR,

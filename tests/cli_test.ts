@@ -11,7 +11,7 @@ Deno.test("parseCli() reads every flag and its alias", () => {
     sessions: false,
     maxSteps: 100,
     unsandboxedBash: false,
-    allowGitHooks: false,
+    allowGitWrites: false,
     showReasoning: false,
     outputFormat: "text",
     budget: {},
@@ -26,7 +26,7 @@ Deno.test("parseCli() reads every flag and its alias", () => {
       sessions: false,
       maxSteps: 5,
       unsandboxedBash: true,
-      allowGitHooks: false,
+      allowGitWrites: false,
       showReasoning: false,
       print: "fix it",
       provider: "p.json",
@@ -40,7 +40,8 @@ Deno.test("parseCli() reads every flag and its alias", () => {
   assertEquals([parseCli(["-h"]).help, parseCli(["-V"]).version], [true, true]);
   assertEquals([parseCli(["-r"]).chooseSession, parseCli(["-r"]).resume], [true, undefined]);
   assertEquals(parseCli(["--sessions"]).sessions, true);
-  assertEquals(parseCli(["--allow-git-hooks"]).allowGitHooks, true);
+  assertEquals(parseCli(["--allow-git-hooks"]).allowGitWrites, true);
+  assertEquals(parseCli(["--allow-git-writes"]).allowGitWrites, true);
   assertEquals(parseCli(["--show-reasoning"]).showReasoning, true);
 });
 

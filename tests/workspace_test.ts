@@ -257,7 +257,7 @@ Deno.test("Workspace.resolveWrite() applies every write guard: size, escape, git
       Deno.errors.PermissionDenied,
       "path escapes the workspace",
     );
-    await refused(".git/hooks/pre-commit", 1, Deno.errors.PermissionDenied, "--allow-git-hooks");
+    await refused(".git/hooks/pre-commit", 1, Deno.errors.PermissionDenied, "--allow-git-writes");
     await refused("pipe", 1, TypeError, 'Cannot write "pipe": it is a FIFO (named pipe)');
     const target = await workspace.resolveWrite("a.txt", { action: "write", bytes: 3 });
     assertEquals([target.absolute, target.existing?.size], [`${parent}/ws/a.txt`, 3]);

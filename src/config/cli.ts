@@ -25,8 +25,11 @@ export interface CliOptions {
   sessions: boolean;
   maxSteps: number;
   unsandboxedBash: boolean;
-  /** `--allow-git-hooks`: the tools may write `.git/hooks/` and `.git/config`. */
-  allowGitHooks: boolean;
+  /**
+   * `--allow-git-writes` (or its old name `--allow-git-hooks`): the tools may write every git
+   * directory of the workspace and create repositories (see the README's permission model).
+   */
+  allowGitWrites: boolean;
   /** `--show-reasoning`: keep a reasoning model's thinking on screen in full. */
   showReasoning: boolean;
   provider?: string;
@@ -53,7 +56,8 @@ Usage:
   powercode --sessions           list recent sessions and exit
   powercode --max-steps N        model calls per task (default 100)
   powercode --unsandboxed-bash   allow bash without bubblewrap (warns once)
-  powercode --allow-git-hooks    let the tools write .git/hooks/ and .git/config
+  powercode --allow-git-writes   let the tools write .git (commit; hooks and config run outside
+                                 the sandbox at your next git command); old name --allow-git-hooks
   powercode --show-reasoning     keep a reasoning model's thinking on screen in full
   powercode --provider FILE      provider config (default ./provider.json, or $POWERCODE_PROVIDER)
   powercode -p "task" --output-format json|stream-json
@@ -91,10 +95,17 @@ export function parseCli(args: string[]): CliOptions {
       "continue",
       "unsandboxed-bash",
       "sessions",
-      "allow-git-hooks",
+      "allow-git-writes",
       "show-reasoning",
     ],
-    alias: { p: "print", r: "resume", c: "continue", h: "help", V: "version" },
+    alias: {
+      p: "print",
+      r: "resume",
+      c: "continue",
+      h: "help",
+      V: "version",
+      "allow-git-writes": "allow-git-hooks",
+    },
     unknown: (arg) => {
       if (arg === "") {
         throw new TypeError(
@@ -132,7 +143,7 @@ export function parseCli(args: string[]): CliOptions {
     sessions: parsed.sessions,
     maxSteps,
     unsandboxedBash: parsed["unsandboxed-bash"],
-    allowGitHooks: parsed["allow-git-hooks"],
+    allowGitWrites: parsed["allow-git-writes"],
     showReasoning: parsed["show-reasoning"],
     ...(parsed.print !== undefined ? { print: parsed.print } : {}),
     ...(parsed.resume !== undefined && !chooseSession ? { resume: parsed.resume.trim() } : {}),

@@ -39,10 +39,10 @@ export interface CreateToolsOptions {
    */
   hide?: readonly string[];
   /**
-   * Let the file tools and sandboxed commands write `.git/hooks/` and `.git/config`
-   * (`--allow-git-hooks`): the workspace's `gitControl`, which the sandbox follows.
+   * Let the file tools and sandboxed commands write every git directory and create
+   * repositories (`--allow-git-writes`): the workspace's `gitControl`, which the sandbox follows.
    */
-  allowGitHooks?: boolean;
+  allowGitWrites?: boolean;
 }
 
 /** The tools, their workspace, and one-line warnings for the terminal. */
@@ -67,7 +67,7 @@ export async function createTools(
   options: CreateToolsOptions,
 ): Promise<Tools> {
   const workspace = await Workspace.open(workspaceDir, {
-    gitControl: options.allowGitHooks ? "writable" : "protected",
+    gitControl: options.allowGitWrites ? "writable" : "protected",
   });
   const warnings: string[] = [];
   let mode: SandboxMode;

@@ -15,7 +15,7 @@ import {
   type WorkspaceMode,
 } from "./bwrap_profile.ts";
 import type { GitControl } from "./git_control.ts";
-import { type GitGuard, guardGit, releaseGitGuard } from "./git_guard.ts";
+import { checkGitAfter, type GitGuard, guardGit, releaseGitGuard } from "./git_guard.ts";
 
 export { type HiddenPath, probeBwrap, type WorkspaceMode } from "./bwrap_profile.ts";
 
@@ -81,12 +81,14 @@ export type RunEnd =
 export interface RunResult {
   output: Truncation;
   end: RunEnd;
+  /** What powercode changed after the command under the git rule, one line each (`checkGitAfter`). */
+  gitNotes?: string[];
 }
 
 /** Something that runs a shell command in the workspace; the bash tool's only dependency. */
 export interface CommandRunner {
   readonly mode: SandboxMode;
-  /** Whether commands may write `.git/hooks/` and `.git/config` (always, unless bwrap). */
+  /** Whether commands may write git's directories (always, unless bwrap; see `git_control.ts`). */
   readonly gitControl: GitControl;
   /** Whether commands may change the workspace (`rw`) or only read it (`ro`). */
   readonly workspace: WorkspaceMode;
@@ -106,8 +108,8 @@ export interface SandboxOptions {
    */
   hidden?: readonly HiddenPath[];
   /**
-   * `writable`: commands may write the workspace's `.git/hooks/` and `.git/config` and
-   * create `.git` (default `protected`: read-only, see `guardGit`).
+   * `writable`: commands may write every git directory of the workspace and create new ones
+   * (default `protected`: read-only, and new ones renamed after the run; see `guardGit`).
    */
   gitControl?: GitControl;
   /** `ro`: the workspace is bound read-only (default `rw`); needs bubblewrap. */
@@ -120,7 +122,8 @@ export interface SandboxOptions {
  * Contract (bwrap): read-only `/` and `/proc/sys`, workspace writable unless `ro`, private
  * `/tmp`, no network, no Unix-socket connections (no `socket(AF_UNIX)`), own
  * user/pid namespaces and no capabilities even as root, masks that cannot be
- * unmounted, read-only `.git/hooks` and `.git/config` unless allowed; killing
+ * unmounted, every git directory read-only and new ones renamed after the run
+ * unless allowed (see `guardGit`, `checkGitAfter`); killing
  * bwrap kills every process of the run, including ones that trap SIGTERM or
  * detach. Processes never outlive the run.
  * Contract (both): cleared environment ({@linkcode COMMAND_ENV}), stdin is
@@ -168,7 +171,9 @@ export class Sandbox implements CommandRunner {
     const guarded = this.gitControl === "protected" && this.workspace === "rw";
     const guard = guarded ? await guardGit(this.root) : undefined;
     try {
-      return await supervise(await this.#spawn(command, guard), options);
+      const result = await supervise(await this.#spawn(command, guard), options);
+      const gitNotes = guard === undefined ? [] : checkGitAfter(guard);
+      return gitNotes.length === 0 ? result : { ...result, gitNotes };
     } finally {
       if (guard !== undefined) await releaseGitGuard(guard);
     }

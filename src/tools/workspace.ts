@@ -5,7 +5,7 @@
  * @module
  */
 import { refuseSpecialFile } from "./file_kind.ts";
-import { type GitControl, refuseGitControl } from "./git_control.ts";
+import { type GitControl, refuseGitWrite } from "./git_control.ts";
 import type { ParamSpec } from "./params.ts";
 import { formatSize } from "./truncate.ts";
 
@@ -44,7 +44,7 @@ export interface WriteTarget {
 export class Workspace {
   /** The real absolute path of the workspace directory. */
   readonly root: string;
-  /** Whether the file tools may write git's control files (see {@linkcode resolveWrite}). */
+  /** Whether the file tools may write git's directories (see {@linkcode resolveWrite}). */
   readonly gitControl: GitControl;
   /** The absolute path the directory was opened by; file operations go through it. */
   readonly #access: string;
@@ -65,7 +65,7 @@ export class Workspace {
 
   /**
    * Opens the workspace at `dir` (relative to the current directory or absolute); git's
-   * control files are `protected` unless `options.gitControl` says otherwise.
+   * directories are `protected` unless `options.gitControl` says otherwise.
    * Contract: throws `Deno.errors.NotFound` naming the directory when it is
    * missing and `TypeError` when it is not a directory.
    */
@@ -147,8 +147,9 @@ export class Workspace {
    * control files, and what exists at the path.
    * Contract: throws an Error whose message starts with `Cannot <action> "<path>":` (for git's
    * files `Cannot change "<path>":`) when `bytes` exceed {@linkcode MAX_EDIT_BYTES}, the path
-   * escapes, it is `.git`, `.git/config` or in `.git/hooks/` while `gitControl` is
-   * `protected`, or it is a FIFO, socket or device node. A directory is the caller's to refuse.
+   * escapes, it goes through a `.git` or into a git directory (or would make one) while
+   * `gitControl` is `protected` (see `refuseGitWrite`), or it is a FIFO, socket or device node.
+   * A directory is the caller's to refuse.
    */
   async resolveWrite(
     path: string,
@@ -162,7 +163,9 @@ export class Workspace {
       );
     }
     const absolute = await this.resolve(path);
-    if (this.gitControl === "protected") refuseGitControl(this.relative(absolute), path);
+    if (this.gitControl === "protected") {
+      await refuseGitWrite(this.#access, this.relative(absolute), path);
+    }
     const existing = await Deno.stat(absolute).catch(() => undefined);
     if (existing) refuseSpecialFile(existing, path, action);
     return { absolute, existing };
