@@ -73,6 +73,18 @@ const ATTACKS: Attack[] = [
     userRuns: ["."],
   },
   {
+    name: "a .git symbolic link, followed or replaced",
+    setup: async (project) => {
+      await repository(project.root);
+      await Deno.rename(`${project.root}/.git`, `${project.root}/real`);
+      await Deno.symlink("real", `${project.root}/.git`);
+    },
+    command: (pwned) =>
+      `git config -f real/config core.fsmonitor '${pwned}'; mkdir evil && cp -r real/. evil/ && ` +
+      `git config -f evil/config core.fsmonitor '${pwned}' && ln -sfn evil .git`,
+    userRuns: ["."],
+  },
+  {
     name: "a bare repository planted in the tree, with a worktree",
     setup: (project) => repository(project.root),
     command: (pwned) =>
@@ -153,7 +165,7 @@ Deno.test("Sandbox.run() checks a directory a command made unreadable, as nobody
 });
 
 async function names(dir: string): Promise<string[]> {
-  return [...Deno.readDirSync(dir)].map((entry) => entry.name).sort();
+  return (await Array.fromAsync(Deno.readDir(dir))).map((entry) => entry.name).sort();
 }
 
 /** Runs `command` in the workspace as `runner`. */

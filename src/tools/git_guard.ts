@@ -6,7 +6,7 @@
  * @module
  */
 import { GIT_LINK } from "./git_control.ts";
-import { type GitEntry, scanGit } from "./git_scan.ts";
+import { type GitEntry, type ScanCache, scanGit } from "./git_scan.ts";
 
 /** The bwrap mounts for one run, the placeholders created for them, and what they protect. */
 export interface GitGuard {
@@ -20,6 +20,8 @@ export interface GitGuard {
   known: ReadonlySet<string>;
   /** Directories that could not be read, mounted read-only whole; left as they are after. */
   unreadable: ReadonlySet<string>;
+  /** The listings the scans share, when the caller keeps them from run to run. */
+  cache?: ScanCache;
 }
 
 /** What a renamed entry gets after its name, so that git no longer uses it. */
@@ -36,7 +38,10 @@ export const REFUSED_SUFFIX = ".refused";
  * at the root becomes an empty read-only placeholder, so `git init` fails there. A symbolic
  * link named `.git` cannot be mounted: its target, when a git directory in the workspace, is.
  */
-export async function guardGit(root: string): Promise<GitGuard> {
+export async function guardGit(
+  root: string,
+  options: { cache?: ScanCache } = {},
+): Promise<GitGuard> {
   const created: string[] = [];
   const dir = `${root}/${GIT_LINK}`;
   try {
@@ -46,7 +51,7 @@ export async function guardGit(root: string): Promise<GitGuard> {
     await Deno.mkdir(dir);
     created.push(dir);
   }
-  const scan = scanGit(root);
+  const scan = scanGit(root, options);
   const args: string[] = [];
   for (const { kind, path } of scan.entries) {
     if (kind === "directory" || kind === "file") args.push("--ro-bind", path, path);
@@ -58,6 +63,7 @@ export async function guardGit(root: string): Promise<GitGuard> {
     created,
     known: new Set(scan.entries.map((entry) => entry.id)),
     unreadable: new Set(scan.unreadable),
+    ...options,
   };
 }
 
@@ -72,6 +78,7 @@ export function checkGitAfter(guard: GitGuard): string[] {
   const scan = scanGit(guard.root, {
     descend: (entry) => !guard.known.has(entry.id),
     unlock: (dir) => !guard.unreadable.has(dir),
+    ...(guard.cache ? { cache: guard.cache } : {}),
   });
   const fresh = scan.entries.filter((entry) => !guard.known.has(entry.id)).toReversed();
   const lines = fresh.flatMap((entry) => refuse(guard.root, entry));

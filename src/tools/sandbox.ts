@@ -16,6 +16,7 @@ import {
 } from "./bwrap_profile.ts";
 import type { GitControl } from "./git_control.ts";
 import { checkGitAfter, type GitGuard, guardGit, releaseGitGuard } from "./git_guard.ts";
+import { ScanCache } from "./git_scan.ts";
 
 export { type HiddenPath, probeBwrap, type WorkspaceMode } from "./bwrap_profile.ts";
 
@@ -142,6 +143,8 @@ export class Sandbox implements CommandRunner {
   readonly gitControl: GitControl;
   readonly workspace: WorkspaceMode;
   #hidden: readonly HiddenPath[];
+  /** The git guard's directory listings, kept from run to run. */
+  #gitScans = new ScanCache();
 
   /** Creates a runner for the workspace at `root` (a real absolute path). */
   constructor(root: string, mode: SandboxMode, options: SandboxOptions = {}) {
@@ -169,7 +172,7 @@ export class Sandbox implements CommandRunner {
     }
     // A read-only workspace needs no guard: nothing in it, .git included, can change.
     const guarded = this.gitControl === "protected" && this.workspace === "rw";
-    const guard = guarded ? await guardGit(this.root) : undefined;
+    const guard = guarded ? await guardGit(this.root, { cache: this.#gitScans }) : undefined;
     try {
       const result = await supervise(await this.#spawn(command, guard), options);
       const gitNotes = guard === undefined ? [] : checkGitAfter(guard);
