@@ -19,8 +19,10 @@ import {
 import {
   type CliOptions,
   ConfigError,
+  knownProviderFiles,
   loadProviderProfiles,
   parseCli,
+  readProviderSecrets,
   Redactor,
   refuseInsideWorkspace,
   USAGE,
@@ -68,8 +70,10 @@ async function start(cli: CliOptions): Promise<number> {
   const interactive = cli.print === undefined;
   const terminal = Deno.stdin.isTerminal() && interactive;
   const color = Deno.stdout.isTerminal() && !readEnv("NO_COLOR");
-  // The key and URL credentials never reach the terminal or a session file.
-  const redactor = Redactor.forConfigs(configs);
+  // The keys and URL credentials, also of the other provider files, never reach the terminal
+  // or a session file; the sandbox masks every one of those files.
+  const providerFiles = knownProviderFiles(providerPath);
+  const redactor = Redactor.forConfigs([...configs, ...await readProviderSecrets(providerFiles)]);
   // Lines before the front end exists go where its lines go; no live row is shown yet.
   const notice = redactor.wrap(writeTo(interactive ? Deno.stdout : Deno.stderr));
   const store = await openStore(redactor);
@@ -97,7 +101,7 @@ async function start(cli: CliOptions): Promise<number> {
       report,
       bash: {
         unsandboxedBash: cli.unsandboxedBash,
-        hide: [providerPath, POWERCODE_DIR],
+        hide: [...providerFiles, POWERCODE_DIR],
         allowGitWrites: cli.allowGitWrites,
       },
       mcp: {

@@ -19,3 +19,4 @@ export {
   singleProfile,
 } from "./profiles.ts";
 export { Redactor } from "./redact.ts";
+export { knownProviderFiles, readProviderSecrets } from "./provider_files.ts";
