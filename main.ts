@@ -1,17 +1,22 @@
 /**
- * powercode's entry point and composition root: parses flags, loads the provider
- * config, assembles the agent, builds the front end on it and runs one mode: the REPL,
- * one task (-p) or the sessions list.
+ * powercode's entry point and composition root: parses flags, finds where it works (the
+ * workspace layout, or the project the launcher resolved), loads the provider config,
+ * assembles the agent, builds the front end on it and runs one mode: the REPL, one task
+ * (-p), the sessions list or the scope report.
  *
  * @module
  */
 import denoConfig from "./deno.json" with { type: "json" };
-import { assemble, runPrint, runRepl, withPipedInput } from "./src/app/mod.ts";
+import { assemble, runPrint, runRepl, scopeReport, withPipedInput } from "./src/app/mod.ts";
 import {
   type CliOptions,
   ConfigError,
+  LAYOUT_WORKSPACE,
   loadProviderConfig,
+  locate,
+  type Locations,
   parseCli,
+  PROJECT_MODE_HINT,
   Redactor,
   refuseInsideWorkspace,
   USAGE,
@@ -19,12 +24,8 @@ import {
 import type { DirEntry } from "./src/editor/mod.ts";
 import { type SessionChoice, SessionError, SessionStore } from "./src/session/mod.ts";
 import { sanitize, terminalColumns, writeTo } from "./src/terminal/mod.ts";
+import { createTools, type CreateToolsOptions } from "./src/tools/mod.ts";
 import { createFrontEnd, formatSessionsTable } from "./src/ui/mod.ts";
-
-const WORKSPACE_DIR = "workspace";
-const POWERCODE_DIR = ".powercode";
-const SESSIONS_DIR = `${POWERCODE_DIR}/sessions`;
-const HISTORY_FILE = `${POWERCODE_DIR}/history`;
 
 async function main(args: string[]): Promise<number> {
   let cli: CliOptions;
@@ -36,17 +37,29 @@ async function main(args: string[]): Promise<number> {
   if (cli.help) return print(`${USAGE}\n`);
   if (cli.version) return print(`powercode ${denoConfig.version}\n`);
   try {
-    if (cli.sessions || cli.chooseSession) return await listSessions(cli.chooseSession);
-    return await start(cli);
+    const locations = locate(cli, readEnv);
+    if (cli.scope) return await printScope(cli, locations);
+    if (cli.sessions || cli.chooseSession) return await listSessions(locations, cli.chooseSession);
+    return await start(cli, locations);
   } catch (error) {
     return fail(error, error instanceof ConfigError || error instanceof SessionError ? 2 : 1);
   }
 }
 
-async function start(cli: CliOptions): Promise<number> {
-  await requireWorkspace();
-  const providerPath = cli.provider ?? readEnv("POWERCODE_PROVIDER") ?? "provider.json";
-  const config = await loadProviderConfig(providerPath, readEnv, { workspaceDir: WORKSPACE_DIR });
+async function start(cli: CliOptions, locations: Locations): Promise<number> {
+  await requireWorkspace(locations);
+  const { providerFile: providerPath, roots } = locations;
+  const config = await loadProviderConfig(
+    providerPath,
+    readEnv,
+    locations.mode === "layout" ? { workspaceDir: LAYOUT_WORKSPACE } : {},
+  );
+  if (locations.mode === "project") {
+    await refuseInsideRoots(providerPath, locations, {
+      what: `provider file "${providerPath}"`,
+      fix: "keep it in ~/.config/powercode/ or name another with --provider",
+    });
+  }
   const task = cli.print === undefined ? undefined : withPipedInput(
     cli.print,
     Deno.stdin.isTerminal() ? "" : await readStdin(),
@@ -59,27 +72,23 @@ async function start(cli: CliOptions): Promise<number> {
   const redactor = Redactor.forConfig(config);
   // Lines before the front end exists go where its lines go; no live row is shown yet.
   const notice = redactor.wrap(writeTo(interactive ? Deno.stdout : Deno.stderr));
-  const store = await openStore(redactor);
-  if (config.literalKey && isTopLevelProviderFile(providerPath)) {
+  const store = await openStore(locations, redactor);
+  if (config.literalKey && locations.mode === "layout" && isTopLevelProviderFile(providerPath)) {
     notice(
       `⚠ ${providerPath} holds a literal API key and is tracked by git: use "env:NAME", or a ` +
         "personal copy in .powercode/ (--provider .powercode/provider.json)\n",
     );
   }
   if (terminal) notice(`powercode ${denoConfig.version} · ${config.model} · /help for commands\n`);
-  const { agent, instructions } = await assemble({
+  const { agent, instructions, workspace, sandbox } = await assemble({
     config,
     configFile: providerPath,
-    workspaceDir: WORKSPACE_DIR,
+    workspaceDir: roots[0] ?? LAYOUT_WORKSPACE,
     maxSteps: cli.maxSteps,
     store,
     session: sessionChoice(cli),
     report: (line) => notice(`${sanitize(line)}\n`),
-    bash: {
-      unsandboxedBash: cli.unsandboxedBash,
-      hide: [providerPath, POWERCODE_DIR],
-      allowGitHooks: cli.allowGitHooks,
-    },
+    bash: bashOptions(cli, locations),
   });
   const renderer = await createFrontEnd(agent, {
     screen: Deno.stdout.isTerminal() && interactive,
@@ -102,39 +111,77 @@ async function start(cli: CliOptions): Promise<number> {
   return await runRepl({
     agent,
     listSessions: (limit) => store.list(limit),
+    describeScope: () => scopeReport({ locations, workspace, sandbox }),
     renderer,
     terminal,
     editor: {
       color,
-      historyFile: HISTORY_FILE,
-      listDir: listWorkspace,
+      historyFile: `${locations.stateDir}/history`,
+      listDir: (dir) => listDir(`${workspace.path}/${dir}`),
       redact: (text) => redactor.redact(text),
     },
   });
 }
 
-/** The session store, its directory created now so that the sandbox hides it from the first task on. */
-async function openStore(redactor: Redactor): Promise<SessionStore> {
-  await Deno.mkdir(SESSIONS_DIR, { recursive: true });
-  await refuseInsideWorkspace(POWERCODE_DIR, WORKSPACE_DIR, {
-    what: `the sessions directory "${POWERCODE_DIR}"`,
-    fix: "point workspace/ at a directory that does not hold powercode's own files",
-  });
-  return new SessionStore(SESSIONS_DIR, { redact: (text) => redactor.redact(text) });
+/** How bash is set up: the provider file and the state directory hidden from commands. */
+function bashOptions(cli: CliOptions, locations: Locations): CreateToolsOptions {
+  const { stateDir } = locations;
+  // bwrap reads the empty file's path itself, from its own working directory.
+  const absoluteState = stateDir.startsWith("/") ? stateDir : `${Deno.cwd()}/${stateDir}`;
+  return {
+    unsandboxedBash: cli.unsandboxedBash,
+    hide: [locations.providerFile, stateDir],
+    allowGitHooks: cli.allowGitHooks,
+    moreDirs: locations.roots.slice(1),
+    emptyFile: `${absoluteState}/empty`,
+  };
 }
 
-/** A workspace directory's entries, for Tab completion. */
-async function listWorkspace(dir: string): Promise<DirEntry[]> {
+/** `--scope`: the effective authority of this run, without loading the provider file. */
+async function printScope(cli: CliOptions, locations: Locations): Promise<number> {
+  await requireWorkspace(locations);
+  const { workspace, sandbox } = await createTools(
+    locations.roots[0] ?? LAYOUT_WORKSPACE,
+    bashOptions(cli, locations),
+  );
+  return print(`${await scopeReport({ locations, workspace, sandbox })}\n`);
+}
+
+/** The session store, its directory created now so that the sandbox hides it from the first task on. */
+async function openStore(locations: Locations, redactor: Redactor): Promise<SessionStore> {
+  const { stateDir } = locations;
+  await Deno.mkdir(`${stateDir}/sessions`, { recursive: true });
+  await refuseInsideRoots(stateDir, locations, {
+    what: `the sessions directory "${stateDir}"`,
+    fix: locations.mode === "layout"
+      ? "point workspace/ at a directory that does not hold powercode's own files"
+      : "set XDG_STATE_HOME to a directory outside the project",
+  });
+  return new SessionStore(`${stateDir}/sessions`, { redact: (text) => redactor.redact(text) });
+}
+
+/** Refuses `path` when its real path lies inside one of the roots. */
+async function refuseInsideRoots(
+  path: string,
+  locations: Locations,
+  message: { what: string; fix: string },
+): Promise<void> {
+  for (const root of locations.roots) await refuseInsideWorkspace(path, root, message);
+}
+
+/** A directory's entries, for Tab completion. */
+async function listDir(dir: string): Promise<DirEntry[]> {
   const entries: DirEntry[] = [];
-  for await (const entry of Deno.readDir(`${WORKSPACE_DIR}/${dir}`)) {
+  for await (const entry of Deno.readDir(dir)) {
     entries.push({ name: entry.name, isDirectory: entry.isDirectory });
   }
   return entries;
 }
 
 /** `--sessions` and `-r` without an id: the table of recent sessions. */
-async function listSessions(choose: boolean): Promise<number> {
-  const table = formatSessionsTable(await new SessionStore(SESSIONS_DIR).list(20), {
+async function listSessions(locations: Locations, choose: boolean): Promise<number> {
+  const store = new SessionStore(`${locations.stateDir}/sessions`);
+  const table = formatSessionsTable(await store.list(20), {
     width: Deno.stdout.isTerminal() ? terminalColumns() : 80,
   });
   const hint = choose ? "\nResume one with: powercode -r ID (any unique start of the id)" : "";
@@ -167,14 +214,17 @@ function sessionChoice(cli: CliOptions): SessionChoice {
   return { kind: "new" };
 }
 
-async function requireWorkspace(): Promise<void> {
+/** In the workspace layout: throws unless `./workspace` is a directory. */
+async function requireWorkspace(locations: Locations): Promise<void> {
+  if (locations.mode === "project") return;
   try {
-    if ((await Deno.stat(WORKSPACE_DIR)).isDirectory) return;
+    if ((await Deno.stat(LAYOUT_WORKSPACE)).isDirectory) return;
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
   throw new ConfigError(
-    `No "${WORKSPACE_DIR}/" directory here: create it (mkdir ${WORKSPACE_DIR}) or start powercode in the directory that holds it`,
+    `No "${LAYOUT_WORKSPACE}/" directory here: create it (mkdir ${LAYOUT_WORKSPACE}) or start ` +
+      `powercode in the directory that holds it; ${PROJECT_MODE_HINT}`,
   );
 }
 

@@ -13,6 +13,8 @@ Deno.test("parseCli() reads every flag and its alias", () => {
     unsandboxedBash: false,
     allowGitHooks: false,
     showReasoning: false,
+    addDirs: [],
+    scope: false,
   });
   assertEquals(
     parseCli(["-p", "fix it", "--max-steps", "5", "--unsandboxed-bash", "--provider", "p.json"]),
@@ -28,6 +30,8 @@ Deno.test("parseCli() reads every flag and its alias", () => {
       showReasoning: false,
       print: "fix it",
       provider: "p.json",
+      addDirs: [],
+      scope: false,
     },
   );
   assertEquals(parseCli(["-c"]).continue, true);
@@ -38,6 +42,15 @@ Deno.test("parseCli() reads every flag and its alias", () => {
   assertEquals(parseCli(["--sessions"]).sessions, true);
   assertEquals(parseCli(["--allow-git-hooks"]).allowGitHooks, true);
   assertEquals(parseCli(["--show-reasoning"]).showReasoning, true);
+  assertEquals(parseCli(["--scope"]).scope, true);
+  const project = parseCli(["-C", "app", "--add-dir", "../lib", "--add-dir=../docs"]);
+  assertEquals([project.dir, project.addDirs], ["app", ["../lib", "../docs"]]);
+  assertEquals(parseCli(["--dir", "app"]).dir, "app");
+});
+
+Deno.test("parseCli() refuses an empty --dir or --add-dir", () => {
+  assertThrows(() => parseCli(["--dir"]), TypeError, "Invalid --dir: the path is empty");
+  assertThrows(() => parseCli(["--add-dir"]), TypeError, "Invalid --add-dir: the path is empty");
 });
 
 Deno.test("parseCli() ignores the leading -- that deno task passes on", () => {

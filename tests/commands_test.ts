@@ -13,11 +13,13 @@ Deno.test("formatHelp() lists each command's usage and wrapped help, then the ke
       "                    some text",
       "  /clear            start a new session (the current one stays on disk)",
       "  /sessions         recent sessions: id, start time, messages, first task",
+      "  /scope            what this run may read, write and run: roots, Deno",
+      "                    permissions, bash sandbox",
       "  /exit             leave (also: exit, quit, Ctrl+D)",
       "Keys:",
       "  Enter             run the task; a paste is one task, however many lines",
       "  Alt+Enter, Ctrl+J a new line (so does a trailing \\ before Enter)",
-      "  Up/Down           earlier tasks (kept in .powercode/history)",
+      "  Up/Down           earlier tasks (kept across runs)",
       "  Tab               complete commands and workspace paths",
       "  Ctrl+C            interrupt a running task (keys typed meanwhile are",
       "                    dropped); clear the line; twice at an empty prompt: exit",
@@ -55,6 +57,7 @@ Deno.test("COMMANDS names the commands Tab completes, in the order /help lists t
     "/compact",
     "/clear",
     "/sessions",
+    "/scope",
     "/exit",
   ]);
 });

@@ -223,7 +223,9 @@ Deno.test("powercode exits 2 with one line for each configuration error", async 
     await Deno.remove(project.workspace, { recursive: true });
     await expectError(
       [],
-      'No "workspace/" directory here: create it (mkdir workspace) or start powercode in the directory that holds it',
+      'No "workspace/" directory here: create it (mkdir workspace) or start powercode in the ' +
+        "directory that holds it; to work on any directory, install the powercode command " +
+        "from its checkout (deno task install) and run powercode there",
     );
     await Deno.mkdir(project.workspace);
   });

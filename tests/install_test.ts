@@ -2,14 +2,15 @@ import { assertEquals, assertStringIncludes } from "@std/assert";
 import denoConfig from "../deno.json" with { type: "json" };
 import { launcherScript } from "../src/app/install.ts";
 
-Deno.test("launcherScript() runs the checkout with exactly the start task's flags", () => {
-  const script = launcherScript("/opt/power code", denoConfig.tasks.start);
-  const flags = denoConfig.tasks.start.slice("deno run ".length, -" main.ts".length);
+Deno.test("launcherScript() runs the launch step, then execs the command it prints", () => {
   assertEquals(
-    script,
+    launcherScript("/opt/power code"),
     "#!/bin/sh\n" +
       '# powercode, installed by "deno task install" from /opt/power code\n' +
-      `exec deno run --config '/opt/power code/deno.json' ${flags} '/opt/power code/main.ts' "$@"\n`,
+      "command=$(deno run --config '/opt/power code/deno.json' --allow-read " +
+      "--allow-env=HOME,XDG_STATE_HOME,XDG_CONFIG_HOME,POWERCODE_PROVIDER --no-prompt " +
+      `'/opt/power code/src/config/launch.ts' "$@") || exit\n` +
+      `eval "$command"' "$@"'\n`,
   );
 });
 

@@ -263,7 +263,7 @@ Deno.test("powercode /clear starts a new session file and /sessions lists id, ti
   assertEquals(requests()[1]?.body?.messages.slice(1), [{ role: "user", content: "second task" }]);
   assertStringIncludes(
     result.stdout,
-    "Started a new session; the previous one stays in .powercode/sessions/",
+    "Started a new session; the previous one stays on disk (/sessions lists it)",
   );
   const time = /\d{4}-\d{2}-\d{2} \d{2}:\d{2}/.source;
   const header = / {3}ID {22}STARTED \(UTC[+-]\d{2}:\d{2}\) {2}MSGS {2}FIRST TASK/.source;

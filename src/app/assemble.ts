@@ -31,6 +31,7 @@ import {
 import {
   createTools,
   type CreateToolsOptions,
+  type Sandbox,
   type Tool,
   type ToolPolicy,
   ToolSet,
@@ -75,6 +76,8 @@ export interface Assembly {
   compactor: Compactor;
   /** The AGENTS.md read into the system prompt, when there is one. */
   instructions: ProjectInstructions | undefined;
+  /** What bash runs through; undefined when `tools` replaced the standard tools. */
+  sandbox: Sandbox | undefined;
 }
 
 /**
@@ -87,12 +90,16 @@ export interface Assembly {
 export async function assemble(options: AssembleOptions): Promise<Assembly> {
   const { config } = options;
   const report = options.report ?? (() => {});
-  const { workspace, tools, warnings } = await buildTools(options);
+  const { workspace, tools, sandbox, warnings } = await buildTools(options);
   for (const warning of warnings) report(`⚠ ${warning}`);
   const toolSet = new ToolSet(tools, options.policy ? { policy: options.policy } : {});
   const settings = resolveCompactionSettings(config);
   // The base prompt: a large AGENTS.md is the project's matter, not the provider file's.
-  const basePrompt = buildSystemPrompt(workspace.root, { toolGuidance: toolSet.guidance() });
+  const { moreRoots } = workspace;
+  const basePrompt = buildSystemPrompt(workspace.root, {
+    toolGuidance: toolSet.guidance(),
+    moreRoots,
+  });
   requireRoom(settings, { system: basePrompt, tools: toolSet.definitions() }, options);
   const model = options.model ?? createChatClient({
     ...options.chat,
@@ -111,6 +118,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
   });
   const sessionOptions = {
     model: config.model,
+    roots: [workspace.root, ...moreRoots],
     pathsOf: (call: ToolCall) => toolSet.pathsOf(call),
   };
   const { store } = options;
@@ -125,6 +133,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     const prompt = buildSystemPrompt(workspace.root, {
       toolGuidance: toolSet.guidance(),
       instructions: instructions?.text,
+      moreRoots,
     });
     return { instructions, prompt };
   };
@@ -140,7 +149,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     maxSteps: options.maxSteps,
     events,
   });
-  return { agent, workspace, tools: toolSet, model, compactor, instructions };
+  return { agent, workspace, tools: toolSet, model, compactor, instructions, sandbox };
 }
 
 /** Throws when not even one message fits between the request's fixed part and the reserve. */
@@ -161,10 +170,12 @@ function requireRoom(
 
 async function buildTools(
   options: AssembleOptions,
-): Promise<{ workspace: Workspace; tools: Tool[]; warnings: string[] }> {
+): Promise<
+  { workspace: Workspace; tools: Tool[]; sandbox: Sandbox | undefined; warnings: string[] }
+> {
   if (!options.tools) {
     return await createTools(options.workspaceDir, options.bash ?? { unsandboxedBash: false });
   }
   const workspace = await Workspace.open(options.workspaceDir);
-  return { workspace, tools: options.tools(workspace), warnings: [] };
+  return { workspace, tools: options.tools(workspace), sandbox: undefined, warnings: [] };
 }

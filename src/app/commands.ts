@@ -18,6 +18,8 @@ export interface CommandContext {
   listSessions: (limit: number) => Promise<SessionInfo[]>;
   /** Aborted by Ctrl+C while the command runs. */
   signal: AbortSignal;
+  /** The text of `/scope`: what this run may read, write and run. */
+  describeScope: () => Promise<string>;
 }
 
 /** `exit` ends the REPL; anything else brings the prompt back. */
@@ -64,7 +66,7 @@ export const COMMANDS: readonly Command[] = [
     help: "start a new session (the current one stays on disk)",
     run: async (_args, { renderer, agent }) => {
       await agent.startNewSession();
-      renderer.line("Started a new session; the previous one stays in .powercode/sessions/");
+      renderer.line("Started a new session; the previous one stays on disk (/sessions lists it)");
     },
   },
   {
@@ -78,6 +80,12 @@ export const COMMANDS: readonly Command[] = [
       });
       renderer.line(table);
     },
+  },
+  {
+    name: "/scope",
+    usage: "/scope",
+    help: "what this run may read, write and run: roots, Deno permissions, bash sandbox",
+    run: async (_args, { renderer, describeScope }) => renderer.line(await describeScope()),
   },
   {
     name: "/exit",
@@ -95,7 +103,7 @@ const KEYS = [
   "Keys:",
   "  Enter             run the task; a paste is one task, however many lines",
   "  Alt+Enter, Ctrl+J a new line (so does a trailing \\ before Enter)",
-  "  Up/Down           earlier tasks (kept in .powercode/history)",
+  "  Up/Down           earlier tasks (kept across runs)",
   "  Tab               complete commands and workspace paths",
   "  Ctrl+C            interrupt a running task (keys typed meanwhile are",
   "                    dropped); clear the line; twice at an empty prompt: exit",

@@ -7,6 +7,7 @@ export { assemble } from "./assemble.ts";
 export { withPipedInput } from "./piped_input.ts";
 export { runPrint } from "./print_task.ts";
 export type { ReplOptions } from "./repl.ts";
+export { scopeReport } from "./scope_report.ts";
 
 /** Runs the REPL; its modules (line editor, completion) load only when there is a REPL. */
 export async function runRepl(options: import("./repl.ts").ReplOptions): Promise<number> {

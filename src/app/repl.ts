@@ -16,6 +16,8 @@ export interface ReplOptions {
   agent: Agent;
   /** Recent sessions, newest first, for /sessions. */
   listSessions: (limit: number) => Promise<SessionInfo[]>;
+  /** The text of `/scope`. */
+  describeScope: () => Promise<string>;
   renderer: Renderer;
   /** Interactive terminal (prompt, line editing, hints) or piped stdin (one task per line). */
   terminal: boolean;
@@ -67,7 +69,7 @@ async function runLine(
   options: ReplOptions,
   boundary: Boundary,
 ): Promise<CommandOutcome> {
-  const { agent, renderer, listSessions } = options;
+  const { agent, renderer, listSessions, describeScope } = options;
   if (!text.startsWith("/")) {
     return await boundary.run(async (signal) => {
       renderer.startTask();
@@ -78,7 +80,7 @@ async function runLine(
   }
   const found = findCommand(COMMANDS, text);
   if (!found) return renderer.line(unknownCommand(text));
-  const context = { agent, renderer, listSessions };
+  const context = { agent, renderer, listSessions, describeScope };
   return await boundary.run((signal) => found.command.run(found.args, { ...context, signal }));
 }
 

@@ -23,6 +23,12 @@ export interface CliOptions {
   /** `--show-reasoning`: keep a reasoning model's thinking on screen in full. */
   showReasoning: boolean;
   provider?: string;
+  /** `--dir PATH` / `-C PATH`: the project directory (project mode), as typed. */
+  dir?: string;
+  /** `--add-dir PATH`, repeatable: further roots with the same confinement, as typed. */
+  addDirs: string[];
+  /** `--scope`: print the effective authority of this run and exit. */
+  scope: boolean;
 }
 
 /** Model calls per task when --max-steps is not given. */
@@ -43,6 +49,9 @@ Usage:
   powercode --allow-git-hooks    let the tools write .git/hooks/ and .git/config
   powercode --show-reasoning     keep a reasoning model's thinking on screen in full
   powercode --provider FILE      provider config (default ./provider.json, or $POWERCODE_PROVIDER)
+  powercode --dir PATH | -C PATH work on PATH (installed command; default: the current directory)
+  powercode --add-dir PATH       another directory the tools may use (repeatable)
+  powercode --scope              print what this run may read, write and run, and exit
   powercode -h | --help          this help
   powercode -V | --version       print the version
 
@@ -57,7 +66,8 @@ Type /help at the prompt for commands.`;
 export function parseCli(args: string[]): CliOptions {
   // `deno task start -- -p "task"` passes the `--` on; it must not turn the flags into text.
   const parsed = parseArgs(args[0] === "--" ? args.slice(1) : args, {
-    string: ["print", "resume", "max-steps", "provider"],
+    string: ["print", "resume", "max-steps", "provider", "dir", "add-dir"],
+    collect: ["add-dir"],
     boolean: [
       "help",
       "version",
@@ -66,8 +76,9 @@ export function parseCli(args: string[]): CliOptions {
       "sessions",
       "allow-git-hooks",
       "show-reasoning",
+      "scope",
     ],
-    alias: { p: "print", r: "resume", c: "continue", h: "help", V: "version" },
+    alias: { p: "print", r: "resume", c: "continue", h: "help", V: "version", C: "dir" },
     unknown: (arg) => {
       if (arg === "") {
         throw new TypeError(
@@ -92,6 +103,12 @@ export function parseCli(args: string[]): CliOptions {
   if (parsed.continue && parsed.resume !== undefined) {
     throw new TypeError("Cannot use --continue and --resume together: choose one");
   }
+  const addDirs = parsed["add-dir"];
+  for (const [flag, value] of [["--dir", parsed.dir], ...addDirs.map((d) => ["--add-dir", d])]) {
+    if (value?.trim() === "") {
+      throw new TypeError(`Invalid ${flag}: the path is empty; give a directory`);
+    }
+  }
   return {
     help: parsed.help,
     version: parsed.version,
@@ -105,5 +122,8 @@ export function parseCli(args: string[]): CliOptions {
     ...(parsed.print !== undefined ? { print: parsed.print } : {}),
     ...(parsed.resume !== undefined && !chooseSession ? { resume: parsed.resume.trim() } : {}),
     ...(parsed.provider !== undefined ? { provider: parsed.provider } : {}),
+    ...(parsed.dir !== undefined ? { dir: parsed.dir } : {}),
+    addDirs,
+    scope: parsed.scope,
   };
 }

@@ -6,6 +6,7 @@
 import { type ProfileOverrides, readProfileOverrides } from "../model/mod.ts";
 import { isObject, isPositiveInteger, isString } from "../core/mod.ts";
 import { validateCompactionSettings } from "../context/mod.ts";
+import { ConfigError } from "./config_error.ts";
 
 /** A validated provider configuration. The key must never be printed or stored. */
 export interface ProviderConfig {
@@ -27,14 +28,7 @@ export interface ProviderConfig {
   summaryInConversation?: boolean;
 }
 
-/** A configuration problem; main prints `message` and exits with code 2. */
-export class ConfigError extends Error {
-  /** Creates a config error with a one-line message. */
-  constructor(message: string) {
-    super(message);
-    this.name = "ConfigError";
-  }
-}
+export { ConfigError };
 
 /** Reads an environment variable; undefined when unset. Throws when not permitted. */
 export type EnvReader = (name: string) => string | undefined;

@@ -17,6 +17,8 @@ export type SessionChoice =
 export interface OpenSessionOptions {
   /** Written into a new session file's header. */
   model: string;
+  /** Written into a new session file's header: the directories the tools work on. */
+  roots?: readonly string[];
   pathsOf?: PathsOf;
   /** Receives one-line notices (resumed, nothing to continue, load warnings). */
   report: (line: string) => void;
@@ -84,7 +86,10 @@ export function newSession(
       return file?.id;
     },
     write(record) {
-      file ??= store.create({ model: options.model });
+      file ??= store.create({
+        model: options.model,
+        ...(options.roots ? { roots: options.roots } : {}),
+      });
       file.write(record);
     },
     close: () => file?.close(),

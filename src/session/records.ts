@@ -29,6 +29,8 @@ export interface SessionHeader {
   id: string;
   created: string;
   model: string;
+  /** The real paths of the directories the session's tools worked on, the first first. */
+  roots?: string[];
 }
 
 const TOOL_CALL: Shape = {
@@ -54,7 +56,12 @@ const RECORD_SHAPES = new Map<unknown, Shape>([
   ["usage", { usage: (v) => v === null || hasShape(v, USAGE) }],
   ["compaction", { state: (v) => hasShape(v, STATE), tokensBefore: isCount, tokensAfter: isCount }],
 ]);
-const HEADER: Shape = { id: isString, created: isString, model: isString };
+const HEADER: Shape = {
+  id: isString,
+  created: isString,
+  model: isString,
+  roots: optional((value) => Array.isArray(value) && value.every(isString)),
+};
 
 /**
  * Checks `value` against the shape of its `type`; the tables above mirror SessionRecord.

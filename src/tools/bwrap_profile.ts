@@ -59,6 +59,8 @@ export interface ProfileOptions {
   extraMounts: readonly string[];
   /** How the workspace is bound (default `rw`). */
   workspace?: WorkspaceMode;
+  /** Further roots, bound like the workspace, before `extraMounts`. */
+  moreRoots?: readonly string[];
 }
 
 /**
@@ -66,8 +68,8 @@ export interface ProfileOptions {
  * from {@linkcode sandboxFilter} must be written to bwrap's stdin.
  *
  * Contract: `/` read-only, `/proc/sys` read-only, a private `/tmp`, the
- * hidden paths masked, the workspace read-write (read-only when `ro`), no network, own
- * pid/ipc/uts/user namespaces, no capabilities, a new session, killed with
+ * hidden paths masked, the workspace and `moreRoots` read-write (read-only when `ro`), no
+ * network, own pid/ipc/uts/user namespaces, no capabilities, a new session, killed with
  * its parent.
  */
 export function bwrapArgs(root: string, options: ProfileOptions, command: string): string[] {
@@ -79,7 +81,12 @@ export function bwrapArgs(root: string, options: ProfileOptions, command: string
     ...options.hidden.flatMap(({ path, isDirectory }) =>
       isDirectory ? ["--tmpfs", path, "--remount-ro", path] : ["--ro-bind", "/dev/null", path]
     ),
-    ...[options.workspace === "ro" ? "--ro-bind" : "--bind", root, root, ...options.extraMounts],
+    ...[root, ...options.moreRoots ?? []].flatMap((dir) => [
+      options.workspace === "ro" ? "--ro-bind" : "--bind",
+      dir,
+      dir,
+    ]),
+    ...options.extraMounts,
     ...["--die-with-parent", "--new-session", "--chdir", root],
     ...["--", "bash", "-c", SANDBOX_ENTRY, "bash", command],
   ];

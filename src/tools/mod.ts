@@ -10,12 +10,21 @@ import { createWriteFileTool } from "./write_file.ts";
 import { createEditFileTool } from "./edit_file.ts";
 import { createBashTool } from "./bash.ts";
 import { type HiddenPath, probeBwrap, Sandbox, type SandboxMode } from "./sandbox.ts";
+import { ignoreMounts } from "./ignore_file.ts";
 
 export { Workspace } from "./workspace.ts";
 export { ToolSet, type ToolSetOptions } from "./tool_set.ts";
 export type { PolicyVerdict, ToolPolicy, ToolRequest } from "./policy.ts";
 export type { Tool, ToolContext, ToolOutput, ToolPaths } from "./tool.ts";
 export { defineParams } from "./params.ts";
+export type { Sandbox } from "./sandbox.ts";
+export {
+  describeSandbox,
+  SANDBOX_PROGRAMS,
+  type SandboxReport,
+  type SandboxScope,
+} from "./sandbox_scope.ts";
+export { IGNORE_FILE } from "./ignore_file.ts";
 
 /** How {@linkcode createTools} sets up bash. */
 export interface CreateToolsOptions {
@@ -33,6 +42,13 @@ export interface CreateToolsOptions {
    * (`--allow-git-hooks`): the workspace's `gitControl`, which the sandbox follows.
    */
   allowGitHooks?: boolean;
+  /** Further roots (`--add-dir`): the file tools and the sandbox confine to any root. */
+  moreDirs?: readonly string[];
+  /**
+   * A path outside the roots, hidden from commands, where an empty file is kept to cover the
+   * files `.powercodeignore` ignores (default: `/dev/null`, which commands cannot open).
+   */
+  emptyFile?: string;
 }
 
 /** The tools, their workspace, and one-line warnings for the terminal. */
@@ -40,6 +56,8 @@ export interface Tools {
   workspace: Workspace;
   /** read_file, write_file, edit_file, bash, in that order. */
   tools: Tool[];
+  /** What bash runs through. */
+  sandbox: Sandbox;
   warnings: string[];
 }
 
@@ -56,6 +74,7 @@ export async function createTools(
 ): Promise<Tools> {
   const workspace = await Workspace.open(workspaceDir, {
     gitControl: options.allowGitHooks ? "writable" : "protected",
+    ...(options.moreDirs ? { moreDirs: options.moreDirs } : {}),
   });
   const warnings: string[] = [];
   let mode: SandboxMode;
@@ -75,20 +94,23 @@ export async function createTools(
         "--unsandboxed-bash",
     );
   }
+  // By the paths the roots were opened by: the git guard checks .git through Deno's permissions.
+  const [root, ...moreRoots] = workspace.paths;
+  const sandbox = new Sandbox(root ?? workspace.path, mode, {
+    hidden: await existing(options.hide),
+    gitControl: workspace.gitControl,
+    moreRoots,
+    mounts: () => ignoreMounts(workspace.path, workspace.ignore, options.emptyFile),
+  });
   return {
     workspace,
     tools: [
       createReadFileTool(workspace),
       createWriteFileTool(workspace),
       createEditFileTool(workspace),
-      createBashTool(
-        // By the path it was opened by: the git guard checks .git through Deno's permissions.
-        new Sandbox(workspace.path, mode, {
-          hidden: await existing(options.hide),
-          gitControl: workspace.gitControl,
-        }),
-      ),
+      createBashTool(sandbox),
     ],
+    sandbox,
     warnings,
   };
 }
