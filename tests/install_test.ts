@@ -14,7 +14,7 @@ Deno.test("launcherScript() runs the launch step, then execs the command it prin
   );
 });
 
-Deno.test("deno task install writes a launcher that starts powercode in another directory", async () => {
+Deno.test("deno task install writes a launcher that keeps the workspace layout where workspace/ is", async () => {
   const bin = await Deno.makeTempDir();
   const project = await Deno.makeTempDir();
   try {
@@ -29,6 +29,12 @@ Deno.test("deno task install writes a launcher that starts powercode in another 
       .output();
     assertEquals(run.code, 0, new TextDecoder().decode(run.stderr));
     assertStringIncludes(new TextDecoder().decode(run.stdout), `powercode ${denoConfig.version}`);
+    const scope = await new Deno.Command(`${bin}/powercode`, { args: ["--scope"], cwd: project })
+      .output();
+    const report = new TextDecoder().decode(scope.stdout);
+    assertStringIncludes(report, "powercode scope (workspace layout)\n");
+    assertStringIncludes(report, `\n  ${await Deno.realPath(project)}/workspace\n`);
+    assertStringIncludes(report, "State directory: .powercode\n");
   } finally {
     await Deno.remove(bin, { recursive: true });
     await Deno.remove(project, { recursive: true });
