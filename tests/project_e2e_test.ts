@@ -155,7 +155,7 @@ Deno.test("powercode refuses what .powercodeignore ignores: read_file says so, b
 
 Deno.test("powercode --add-dir lets the tools use a second root, and sessions are per project", async () => {
   await using installed = await createInstalledHome();
-  const { home, project } = installed;
+  const { home } = installed;
   await Deno.mkdir(`${home}/lib`);
   await Deno.mkdir(`${home}/other`);
   await using server = await startFakeServer({
