@@ -2,14 +2,27 @@ import { assertEquals, assertStringIncludes } from "@std/assert";
 import denoConfig from "../deno.json" with { type: "json" };
 import { launcherScript } from "../src/app/install.ts";
 
-Deno.test("launcherScript() runs the launch step, then execs the command it prints", () => {
+Deno.test("launcherScript() starts the workspace layout at once, else runs the launch step", () => {
+  const flags = denoConfig.tasks.start.slice("deno run ".length, -" main.ts".length).split(" ")
+    .map((flag) => `'${flag}'`).join(" ");
   assertEquals(
-    launcherScript("/opt/power code"),
+    launcherScript("/opt/power 'code'", denoConfig.tasks.start),
     "#!/bin/sh\n" +
-      '# powercode, installed by "deno task install" from /opt/power code\n' +
-      "command=$(deno run --config '/opt/power code/deno.json' --allow-read " +
+      `# powercode, installed by "deno task install" from /opt/power 'code'\n` +
+      "if [ -d workspace ]; then\n" +
+      "  layout=yes\n" +
+      '  for arg in "$@"; do\n' +
+      "    case $arg in --dir* | --add-dir*) layout= ;; --*) ;; -*C*) layout= ;; esac\n" +
+      "  done\n" +
+      '  if [ -n "$layout" ]; then\n' +
+      "    unset POWERCODE_PROJECT\n" +
+      `    exec deno run --config '/opt/power '\\''code'\\''/deno.json' ${flags} ` +
+      `'/opt/power '\\''code'\\''/main.ts' "$@"\n` +
+      "  fi\n" +
+      "fi\n" +
+      "command=$(deno run --config '/opt/power '\\''code'\\''/deno.json' --allow-read " +
       "--allow-env=HOME,XDG_STATE_HOME,XDG_CONFIG_HOME,POWERCODE_PROVIDER --no-prompt " +
-      `'/opt/power code/src/config/launch.ts' "$@") || exit\n` +
+      `'/opt/power '\\''code'\\''/src/config/launch.ts' "$@") || exit\n` +
       `eval "$command"' "$@"'\n`,
   );
 });
@@ -35,6 +48,12 @@ Deno.test("deno task install writes a launcher that keeps the workspace layout w
     assertStringIncludes(report, "powercode scope (workspace layout)\n");
     assertStringIncludes(report, `\n  ${await Deno.realPath(project)}/workspace\n`);
     assertStringIncludes(report, "State directory: .powercode\n");
+    // A project flag leaves the layout, also here (--scope writes nothing).
+    const moved = await new Deno.Command(`${bin}/powercode`, {
+      args: ["-C", "workspace", "--scope"],
+      cwd: project,
+    }).output();
+    assertStringIncludes(new TextDecoder().decode(moved.stdout), "(project mode)\n");
   } finally {
     await Deno.remove(bin, { recursive: true });
     await Deno.remove(project, { recursive: true });

@@ -1,12 +1,12 @@
 import { assertEquals, assertMatch, assertRejects, assertThrows } from "@std/assert";
 import { ConfigError } from "../src/config/config_error.ts";
 import {
-  decodeProject,
   encodeProject,
   type ProjectEnvironment,
   resolveProject,
   stateName,
 } from "../src/config/project.ts";
+import { decodeProject } from "../src/config/locations.ts";
 
 /** A temp home holding `app/` and `lib/`, and the environment of a run started in `app/`. */
 async function withHome(

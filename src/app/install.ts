@@ -6,26 +6,51 @@
  *
  * @module
  */
-import { LAUNCH_VARIABLES } from "../config/mod.ts";
+import denoConfig from "../../deno.json" with { type: "json" };
+import { LAUNCH_VARIABLES, startFlags } from "../config/mod.ts";
 
 /**
- * The launcher script for the checkout at `root` (an absolute path): it runs the checkout's
- * launch step (`src/config/launch.ts`), which prints the command that starts this run with
- * its permission set, and `exec`s that command with the user's arguments; a refusal of the
+ * The launcher script for the checkout at `root` (an absolute path), with the `start`
+ * task's flags baked in for the workspace layout.
+ *
+ * In a directory holding `workspace/`, with no argument that could be `--dir`, `-C` or
+ * `--add-dir`, it starts the program at once with exactly the `start` task's flags (one
+ * process, as fast as before project mode). Otherwise it runs the checkout's launch step
+ * (`src/config/launch.ts`), which prints the command that starts this run with its
+ * permission set, and `exec`s that command with the user's arguments; a refusal of the
  * launch step (exit 2, one line) ends it.
- * Contract: the launch step may read files and the variables it needs, and nothing else.
+ * Contract: a wrong guess of the fast path is safe: the program refuses project flags in
+ * the workspace layout, and the launch step decides everything else itself. The launch
+ * step may read files and the variables it needs, and nothing else.
  */
-export function launcherScript(root: string): string {
-  const quoted = (path: string) => `'${path.replaceAll("'", `'\\''`)}'`;
+export function launcherScript(root: string, startTask: string): string {
+  const flags = startFlags(startTask).map(quote).join(" ");
   return [
     "#!/bin/sh",
     `# powercode, installed by "deno task install" from ${root}`,
-    `command=$(deno run --config ${quoted(`${root}/deno.json`)} --allow-read ` +
+    "if [ -d workspace ]; then",
+    "  layout=yes",
+    '  for arg in "$@"; do',
+    "    case $arg in --dir* | --add-dir*) layout= ;; --*) ;; -*C*) layout= ;; esac",
+    "  done",
+    '  if [ -n "$layout" ]; then',
+    "    unset POWERCODE_PROJECT",
+    `    exec deno run --config ${quote(`${root}/deno.json`)} ${flags} ${
+      quote(`${root}/main.ts`)
+    } "$@"`,
+    "  fi",
+    "fi",
+    `command=$(deno run --config ${quote(`${root}/deno.json`)} --allow-read ` +
     `--allow-env=${LAUNCH_VARIABLES.join(",")} --no-prompt ` +
-    `${quoted(`${root}/src/config/launch.ts`)} "$@") || exit`,
+    `${quote(`${root}/src/config/launch.ts`)} "$@") || exit`,
     `eval "$command"' "$@"'`,
     "",
   ].join("\n");
+}
+
+/** `word` as one single-quoted `sh` word. */
+function quote(word: string): string {
+  return `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
 async function main(args: string[]): Promise<number> {
@@ -38,7 +63,7 @@ async function main(args: string[]): Promise<number> {
   }
   await Deno.mkdir(dir, { recursive: true });
   const target = `${dir}/powercode`;
-  await Deno.writeTextFile(target, launcherScript(root), { mode: 0o755 });
+  await Deno.writeTextFile(target, launcherScript(root, denoConfig.tasks.start), { mode: 0o755 });
   await Deno.chmod(target, 0o755);
   console.log(`Installed ${target}: run powercode in your project's directory`);
   if (!(Deno.env.get("PATH") ?? "").split(":").includes(dir)) {

@@ -6,7 +6,8 @@
  */
 import type { CliOptions } from "./cli.ts";
 import { ConfigError } from "./config_error.ts";
-import { decodeProject, PROJECT_VARIABLE } from "./project.ts";
+import { isObject, isString } from "../core/mod.ts";
+import { type Project, PROJECT_VARIABLE } from "./project.ts";
 
 /** The workspace layout's directory the tools work in. */
 export const LAYOUT_WORKSPACE = "workspace";
@@ -68,4 +69,31 @@ function requireGranted(paths: readonly string[], kinds: readonly ("read" | "wri
       );
     }
   }
+}
+
+/**
+ * Reads a project from the value of {@linkcode PROJECT_VARIABLE}.
+ * Contract: throws a `ConfigError` when it is not a project with absolute paths.
+ */
+export function decodeProject(text: string): Project {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    data = undefined;
+  }
+  const isAbsolute = (value: unknown) => isString(value) && value.startsWith("/");
+  if (
+    isObject(data) && Array.isArray(data.roots) && data.roots.length > 0 &&
+    data.roots.every(isAbsolute) && isAbsolute(data.providerFile) && isAbsolute(data.stateDir)
+  ) {
+    return {
+      roots: data.roots as string[],
+      providerFile: data.providerFile as string,
+      stateDir: data.stateDir as string,
+    };
+  }
+  throw new ConfigError(
+    `Invalid ${PROJECT_VARIABLE}: expected the project the powercode launcher sets; unset it`,
+  );
 }

@@ -13,6 +13,7 @@ export {
 } from "./provider_config.ts";
 export { Redactor } from "./redact.ts";
 export { LAUNCH_VARIABLES } from "./launch.ts";
+export { startFlags } from "./permission_set.ts";
 export {
   LAYOUT_STATE,
   LAYOUT_WORKSPACE,

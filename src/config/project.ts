@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { isObject, isString } from "../core/mod.ts";
 import { ConfigError } from "./config_error.ts";
 
 /** The variable through which the launcher hands the resolved project to the program. */
@@ -108,33 +107,6 @@ export async function stateName(root: string): Promise<string> {
 /** The value of {@linkcode PROJECT_VARIABLE} for `project`. */
 export function encodeProject(project: Project): string {
   return JSON.stringify(project);
-}
-
-/**
- * Reads a project from the value of {@linkcode PROJECT_VARIABLE}.
- * Contract: throws a `ConfigError` when it is not a project with absolute paths.
- */
-export function decodeProject(text: string): Project {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    data = undefined;
-  }
-  const isAbsolute = (value: unknown) => isString(value) && value.startsWith("/");
-  if (
-    isObject(data) && Array.isArray(data.roots) && data.roots.length > 0 &&
-    data.roots.every(isAbsolute) && isAbsolute(data.providerFile) && isAbsolute(data.stateDir)
-  ) {
-    return {
-      roots: data.roots as string[],
-      providerFile: data.providerFile as string,
-      stateDir: data.stateDir as string,
-    };
-  }
-  throw new ConfigError(
-    `Invalid ${PROJECT_VARIABLE}: expected the project the powercode launcher sets; unset it`,
-  );
 }
 
 function rootFlags(flags: ProjectFlags): [string, string | undefined][] {
