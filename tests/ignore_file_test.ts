@@ -26,14 +26,14 @@ async function withIgnoredTree(fn: (ws: string, parent: string) => Promise<void>
 
 Deno.test("findIgnored() lists ignored entries, not what ignored directories hold, nor links or .git", async () => {
   await withIgnoredTree(async (ws) => {
-    const found = await findIgnored(ws, await loadIgnoreRules(ws));
+    const found = findIgnored(ws, await loadIgnoreRules(ws));
     found.sort((a, b) => a.path < b.path ? -1 : 1);
     assertEquals(found, [
       { path: `${ws}/.env`, isDirectory: false },
       { path: `${ws}/app/.env`, isDirectory: false },
       { path: `${ws}/app/secrets`, isDirectory: true },
     ]);
-    assertEquals(await findIgnored(ws, IgnoreRules.NONE), []);
+    assertEquals(findIgnored(ws, IgnoreRules.NONE), []);
   });
 });
 
