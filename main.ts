@@ -7,12 +7,22 @@
  * @module
  */
 import denoConfig from "./deno.json" with { type: "json" };
-import { assemble, runPrint, runRepl, scopeReport, withPipedInput } from "./src/app/mod.ts";
+import {
+  answerReport,
+  approveOnTerminal,
+  assemble,
+  type Assembly,
+  type PrintReport,
+  runPrint,
+  runRepl,
+  scopeReport,
+  withPipedInput,
+} from "./src/app/mod.ts";
 import {
   type CliOptions,
   ConfigError,
   LAYOUT_WORKSPACE,
-  loadProviderConfig,
+  loadProviderProfiles,
   locate,
   type Locations,
   parseCli,
@@ -25,7 +35,12 @@ import type { DirEntry } from "./src/editor/mod.ts";
 import { type SessionChoice, SessionError, SessionStore } from "./src/session/mod.ts";
 import { sanitize, terminalColumns, writeTo } from "./src/terminal/mod.ts";
 import { createTools, type CreateToolsOptions } from "./src/tools/mod.ts";
-import { createFrontEnd, formatSessionsTable } from "./src/ui/mod.ts";
+import {
+  createFrontEnd,
+  formatSessionsTable,
+  ScriptOutput,
+  type ScriptWatched,
+} from "./src/ui/mod.ts";
 
 async function main(args: string[]): Promise<number> {
   let cli: CliOptions;
@@ -49,7 +64,7 @@ async function main(args: string[]): Promise<number> {
 async function start(cli: CliOptions, locations: Locations): Promise<number> {
   await requireWorkspace(locations);
   const { providerFile: providerPath, roots } = locations;
-  const config = await loadProviderConfig(
+  const providers = await loadProviderProfiles(
     providerPath,
     readEnv,
     locations.mode === "layout" ? { workspaceDir: LAYOUT_WORKSPACE } : {},
@@ -60,49 +75,76 @@ async function start(cli: CliOptions, locations: Locations): Promise<number> {
       fix: "keep it in ~/.config/powercode/ or name another with --provider",
     });
   }
-  const task = cli.print === undefined ? undefined : withPipedInput(
-    cli.print,
-    Deno.stdin.isTerminal() ? "" : await readStdin(),
-    config,
-  );
+  const configs = [...providers.profiles.values()];
+  const piped = cli.print === undefined || Deno.stdin.isTerminal() ? "" : await readStdin();
   const interactive = cli.print === undefined;
   const terminal = Deno.stdin.isTerminal() && interactive;
   const color = Deno.stdout.isTerminal() && !readEnv("NO_COLOR");
   // The key and URL credentials never reach the terminal or a session file.
-  const redactor = Redactor.forConfig(config);
+  const redactor = Redactor.forConfigs(configs);
   // Lines before the front end exists go where its lines go; no live row is shown yet.
   const notice = redactor.wrap(writeTo(interactive ? Deno.stdout : Deno.stderr));
   const store = await openStore(locations, redactor);
-  if (config.literalKey && locations.mode === "layout" && isTopLevelProviderFile(providerPath)) {
+  const literal = configs.some((config) => config.literalKey);
+  if (literal && locations.mode === "layout" && isTopLevelProviderFile(providerPath)) {
     notice(
       `⚠ ${providerPath} holds a literal API key and is tracked by git: use "env:NAME", or a ` +
         "personal copy in .powercode/ (--provider .powercode/provider.json)\n",
     );
   }
-  if (terminal) notice(`powercode ${denoConfig.version} · ${config.model} · /help for commands\n`);
-  const { agent, instructions, workspace, sandbox } = await assemble({
-    config,
-    configFile: providerPath,
-    workspaceDir: roots[0] ?? LAYOUT_WORKSPACE,
-    maxSteps: cli.maxSteps,
-    store,
-    session: sessionChoice(cli),
-    report: (line) => notice(`${sanitize(line)}\n`),
-    bash: bashOptions(cli, locations),
-  });
+  // The banner names the profile the session resumes on, so the assembly's first notices wait
+  // for it; later ones (a new session's) are printed as they come.
+  let early: string[] | undefined = [];
+  const report = (line: string) => early ? early.push(line) : notice(`${sanitize(line)}\n`);
+  let assembly: Assembly | undefined;
+  try {
+    assembly = await assemble({
+      providers,
+      ...(cli.model !== undefined ? { profile: cli.model } : {}),
+      configFile: providerPath,
+      workspaceDir: roots[0] ?? LAYOUT_WORKSPACE,
+      maxSteps: cli.maxSteps,
+      budget: cli.budget,
+      store,
+      session: sessionChoice(cli),
+      report,
+      bash: bashOptions(cli, locations),
+      mcp: {
+        configDir: locations.configDir,
+        stateDir: locations.stateDir,
+        env: readEnv,
+        version: denoConfig.version,
+        ...(terminal ? { approve: (review) => approveOnTerminal(review, notice) } : {}),
+      },
+    });
+  } finally {
+    if (terminal && assembly) {
+      const label = assembly.profiles.label(assembly.agent.slot.name);
+      notice(`powercode ${denoConfig.version} · ${label} · /help for commands\n`);
+    }
+    for (const line of early) notice(`${sanitize(line)}\n`);
+    early = undefined;
+  }
+  const { agent, instructions, profiles, mcp, workspace, sandbox } = assembly;
+  await using _servers = mcp;
+  const task = cli.print === undefined
+    ? undefined
+    : withPipedInput(cli.print, piped, agent.slot.compactor.settings);
   const renderer = await createFrontEnd(agent, {
     screen: Deno.stdout.isTerminal() && interactive,
     color,
     interactive,
     redactor,
     fullReasoning: cli.showReasoning,
-    model: config.model,
+    model: () => profiles.label(agent.slot.name),
   });
   if (task !== undefined) {
-    return await runPrint(agent, task, {
-      renderer,
-      printAnswer: (answer) => redactor.wrap(writeTo(Deno.stdout))(`${answer}\n`),
+    const report = printReport(cli, agent, {
+      redactor,
+      model: profiles.config(agent.slot.name).model,
+      roots: [workspace.root, ...workspace.moreRoots],
     });
+    return await runPrint(agent, task, { renderer, report });
   }
   if (terminal && instructions) {
     const cut = instructions.truncated ? ", cut to 32 KB" : "";
@@ -110,7 +152,9 @@ async function start(cli: CliOptions, locations: Locations): Promise<number> {
   }
   return await runRepl({
     agent,
+    ...(mcp ? { mcp } : {}),
     listSessions: (limit) => store.list(limit),
+    profiles,
     describeScope: () => scopeReport({ locations, workspace, sandbox }),
     renderer,
     terminal,
@@ -121,6 +165,22 @@ async function start(cli: CliOptions, locations: Locations): Promise<number> {
       redact: (text) => redactor.redact(text),
     },
   });
+}
+
+/**
+ * How -p reports on stdout: the final answer as text, or JSON (`--output-format`), which then
+ * is all that stdout gets.
+ */
+function printReport(
+  cli: CliOptions,
+  agent: ScriptWatched,
+  run: { redactor: Redactor; model: string; roots: string[] },
+): PrintReport {
+  const stdout = writeTo(Deno.stdout);
+  if (cli.outputFormat === "text") {
+    return answerReport((answer) => run.redactor.wrap(stdout)(`${answer}\n`));
+  }
+  return new ScriptOutput(agent, { ...run, format: cli.outputFormat, write: stdout });
 }
 
 /** How bash is set up: the provider file and the state directory hidden from commands. */

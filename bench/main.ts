@@ -10,6 +10,7 @@ import { benchLongSessionRuns, LONG_SESSION } from "./long_session.ts";
 import { loadBaseline } from "./long_session_report.ts";
 import { describeMachine, loadAverage } from "./machine.ts";
 import { defaultRssMethod, describeRssMethod } from "./peak_rss.ts";
+import { benchRenderCost, type RenderCostOptions } from "./render_cost.ts";
 import { type BenchResults, renderReport } from "./report.ts";
 import { benchStartup, type StartupOptions } from "./startup.ts";
 import { benchStepOverhead, type StepOverheadOptions } from "./step_overhead.ts";
@@ -25,6 +26,12 @@ const STEPS: StepOverheadOptions = {
 const COMPACTION: CompactionCostOptions = { compactedMessages: 1_000, runs: 7, warmupRuns: 3 };
 const STARTUP: StartupOptions = { runs: 5 };
 const THROUGHPUT: ThroughputOptions = { tasks: 500, runs: 3 };
+const RENDER_COST: RenderCostOptions = {
+  sizes: [64 * 1024, 1024 * 1024],
+  chunkBytes: 4,
+  lineBytes: 24 * 1024,
+  runs: 5,
+};
 const RESULTS_FILE = new URL("./RESULTS.md", import.meta.url);
 
 async function main(): Promise<void> {
@@ -33,17 +40,19 @@ async function main(): Promise<void> {
   const machine = describeMachine();
   const startLoad = loadAverage();
   const answered = await withAnsweringServer();
-  progress(`4/5 throughput: ${THROUGHPUT.tasks} tasks × ${THROUGHPUT.runs} runs`);
+  progress(`4/6 throughput: ${THROUGHPUT.tasks} tasks × ${THROUGHPUT.runs} runs`);
   await using fileTasks = await startBenchServer("file_tasks");
   const throughput = { options: THROUGHPUT, result: await benchThroughput(fileTasks, THROUGHPUT) };
   progress(
-    `5/5 long session: ${LONG_SESSION.tasks} fact tasks at ${LONG_SESSION.windows.join(", ")}`,
+    `5/6 long session: ${LONG_SESSION.tasks} fact tasks at ${LONG_SESSION.windows.join(", ")}`,
   );
   const longSession = {
     options: LONG_SESSION,
     runs: await benchLongSessionRuns(),
     baseline: await loadBaseline(),
   };
+  progress("6/6 rendering a 1 MB answer of unmatched `*`");
+  const renderCost = { options: RENDER_COST, rows: benchRenderCost(RENDER_COST) };
   const report = renderReport({
     date,
     totalSeconds: (performance.now() - started) / 1000,
@@ -53,6 +62,7 @@ async function main(): Promise<void> {
     ...answered,
     throughput,
     longSession,
+    renderCost,
   });
   await Deno.writeTextFile(RESULTS_FILE, report);
   // `deno task test` runs `deno fmt --check`, which covers markdown too.
@@ -67,11 +77,11 @@ async function withAnsweringServer(): Promise<
   Pick<BenchResults, "steps" | "compaction" | "startup">
 > {
   await using server = await startBenchServer("answer");
-  progress("1/5 per-step overhead vs history length");
+  progress("1/6 per-step overhead vs history length");
   const steps = { options: STEPS, rows: await benchStepOverhead(server, STEPS) };
-  progress("2/5 compaction cost");
+  progress("2/6 compaction cost");
   const compaction = { options: COMPACTION, result: await benchCompaction(server, COMPACTION) };
-  progress("3/5 startup");
+  progress("3/6 startup");
   const startup = { options: STARTUP, result: await benchStartup(server, STARTUP) };
   return { steps, compaction, startup };
 }

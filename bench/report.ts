@@ -7,6 +7,7 @@ import type { CompactionCostOptions, CompactionCostResult } from "./compaction_c
 import type { LongSessionOptions, LongSessionRun } from "./long_session.ts";
 import { type LongSessionBaseline, longSessionSection } from "./long_session_report.ts";
 import type { Machine } from "./machine.ts";
+import { type RenderCostOptions, type RenderCostRow, renderCostSection } from "./render_cost.ts";
 import type { StartupFigures, StartupOptions, StartupResult } from "./startup.ts";
 import { formatBytes, formatSpread, type Spread } from "./stats.ts";
 import type { StepOverheadOptions, StepOverheadRow } from "./step_overhead.ts";
@@ -29,6 +30,7 @@ export interface BenchResults {
     runs: LongSessionRun[];
     baseline: LongSessionBaseline | undefined;
   };
+  renderCost: { options: RenderCostOptions; rows: RenderCostRow[] };
 }
 
 /** The flatness goal of benchmark 1: the longest history within this factor of the shortest. */
@@ -47,6 +49,7 @@ export function renderReport(results: BenchResults): string {
       results.longSession.runs,
       results.longSession.baseline,
     ),
+    ...renderCostSection(results.renderCost.options, results.renderCost.rows),
   ].join("\n");
 }
 

@@ -1,8 +1,10 @@
-import { assertEquals, assertStringIncludes } from "@std/assert";
+import { assertEquals, assertRejects, assertStringIncludes } from "@std/assert";
+import { ConfigError, type ProviderConfig } from "../src/config/provider_config.ts";
 import { INTERRUPTED_RESULT } from "../src/agent/agent.ts";
 import { assemble } from "../src/app/assemble.ts";
 import { ChatError, type ChatModel } from "../src/model/chat_model.ts";
 import type { AgentEvent } from "../src/core/events.ts";
+import type { BudgetLimits } from "../src/core/spend.ts";
 import { estimateRequestTokens } from "../src/context/tokens.ts";
 import { failedNote, interruptedNote, NO_REPLY } from "../src/agent/task_notes.ts";
 import { defineParams, type Tool, type ToolPolicy } from "../src/tools/mod.ts";
@@ -58,6 +60,7 @@ interface AgentSetup {
   model?: ChatModel;
   url?: string;
   delays?: number[];
+  budget?: BudgetLimits;
 }
 
 /** An agent built through the one assembly, with the test tools and collected events. */
@@ -78,6 +81,7 @@ async function agentWith(setup: AgentSetup) {
     tools: () => [WAIT_TOOL, ECHO_TOOL],
     ...(setup.model ? { model: setup.model } : {}),
     ...(setup.policy ? { policy: setup.policy } : {}),
+    ...(setup.budget ? { budget: setup.budget } : {}),
     chat: {
       maxRetries: setup.delays ? 2 : 0,
       delay: (ms) => (setup.delays?.push(ms), Promise.resolve()),
@@ -128,6 +132,60 @@ Deno.test("Agent.run() emits the exact event sequence of a two-step task", async
     isError: false,
   });
   assertEquals(agent.session.usage, { totalTokens: 70, historyLength: 4 });
+});
+
+Deno.test("Agent.run() ends with status budget before the request that would cross it", async () => {
+  const usage = { promptTokens: 5000, completionTokens: 100, cachedTokens: 0 };
+  const model = new ScriptedModel([
+    { toolCalls: [call("c1", "echo", { text: "hi" })], usage },
+    "never sent",
+  ]);
+  const { agent } = await agentWith({ model, budget: { tokens: 8000 } });
+  const result = await agent.run("echo hi", signal);
+  assertEquals(result.status, "budget");
+  const error = result.status === "budget" ? result.error : "";
+  assertStringIncludes(error, "Budget reached: this session has spent 5100 of its 8000 tokens");
+  assertEquals(model.requests.length, 1);
+  assertEquals(agent.session.history.map((message) => message.role), [
+    "user",
+    "assistant",
+    "tool",
+    "user",
+  ]);
+  assertEquals(agent.session.history.at(-1)?.content, failedNote(error));
+  assertEquals(agent.spend()?.task.steps, 1);
+});
+
+Deno.test("assemble() refuses a cost budget while a profile has no prices", async () => {
+  const workspaceDir = await Deno.makeTempDir();
+  const config = {
+    baseURL: "http://127.0.0.1:9/v1",
+    apiKey: "k",
+    model: "m",
+    contextWindow: 32000,
+  };
+  const providers = {
+    defaultProfile: "a",
+    named: true,
+    budget: { cost: 1 },
+    profiles: new Map<string, ProviderConfig>([
+      ["a", { ...config, pricing: { input: 1, output: 1 } }],
+      ["b", config],
+    ]),
+  };
+  try {
+    const error = await assertRejects(
+      () => assemble({ providers, workspaceDir, maxSteps: 1, tools: () => [] }),
+      ConfigError,
+    );
+    assertEquals(
+      error.message,
+      'Cannot use field "budget.cost" without prices: add "pricing" to profile "b" of provider ' +
+        'file "provider.json" (dollars per million tokens: {"input": N, "cachedInput": N, "output": N})',
+    );
+  } finally {
+    await Deno.remove(workspaceDir);
+  }
 });
 
 Deno.test("Agent.run() stops at the step limit with a message and a valid history", async () => {

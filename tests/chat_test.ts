@@ -252,6 +252,7 @@ Deno.test("createChatClient() accepts whole tool calls without index", async () 
       ],
     },
     totalTokens: 8,
+    usage: { promptTokens: 5, completionTokens: 3, cachedTokens: 0 },
     finishReason: "tool_calls",
   });
 });

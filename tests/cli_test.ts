@@ -13,6 +13,8 @@ Deno.test("parseCli() reads every flag and its alias", () => {
     unsandboxedBash: false,
     allowGitHooks: false,
     showReasoning: false,
+    outputFormat: "text",
+    budget: {},
     addDirs: [],
     scope: false,
   });
@@ -30,6 +32,8 @@ Deno.test("parseCli() reads every flag and its alias", () => {
       showReasoning: false,
       print: "fix it",
       provider: "p.json",
+      outputFormat: "text",
+      budget: {},
       addDirs: [],
       scope: false,
     },
@@ -51,6 +55,25 @@ Deno.test("parseCli() reads every flag and its alias", () => {
 Deno.test("parseCli() refuses an empty --dir or --add-dir", () => {
   assertThrows(() => parseCli(["--dir"]), TypeError, "Invalid --dir: the path is empty");
   assertThrows(() => parseCli(["--add-dir"]), TypeError, "Invalid --add-dir: the path is empty");
+});
+
+Deno.test("parseCli() reads --output-format, --max-tokens and --max-cost", () => {
+  const parsed = parseCli(["-p", "go", "--output-format", "stream-json", "--max-tokens", "9000"]);
+  assertEquals([parsed.outputFormat, parsed.budget], ["stream-json", { tokens: 9000 }]);
+  assertEquals(parseCli(["--max-cost", "0.5"]).budget, { cost: 0.5 });
+  assertEquals(parseCli(["--max-cost", "$2"]).budget, { cost: 2 });
+  const bad: [string[], string][] = [
+    [
+      ["-p", "go", "--output-format", "xml"],
+      'Invalid --output-format "xml": expected text, json, stream-json',
+    ],
+    [["--output-format", "json"], 'Invalid --output-format "json": it applies to -p "task" only'],
+    [["--max-tokens", "1.5"], 'Invalid --max-tokens "1.5": expected a positive integer'],
+    [["--max-tokens", "0"], 'Invalid --max-tokens "0": expected a positive integer'],
+    [["--max-cost=-1"], 'Invalid --max-cost "-1": expected a positive number of dollars'],
+    [["--max-cost", "lots"], 'Invalid --max-cost "lots": expected a positive number of dollars'],
+  ];
+  for (const [args, message] of bad) assertThrows(() => parseCli(args), TypeError, message);
 });
 
 Deno.test("parseCli() ignores the leading -- that deno task passes on", () => {

@@ -2,7 +2,7 @@
  * End-to-end: slash commands run behind the REPL's error boundary, through
  * `deno task start` on piped stdin in a temp project.
  */
-import { assertEquals } from "@std/assert";
+import { assertEquals, assertMatch } from "@std/assert";
 import { startFakeServer } from "./support/fake_server.ts";
 import { sequence, text } from "./support/scripts.ts";
 import { createTempProject } from "./support/project.ts";
@@ -13,20 +13,24 @@ Deno.test("powercode shows a command that throws as one ✗ line and runs the ne
   const answers = sequence([text("First."), text("Second.")]);
   await using server = await startFakeServer({
     handler: async (request, index) => {
-      // /clear re-reads AGENTS.md, which is by then a directory it cannot read.
-      if (index === 0) await Deno.mkdir(`${project.workspace}/AGENTS.md`);
+      // /sessions lists .powercode/sessions/, which is by then a file it cannot list (the
+      // open session file lives on, moved with its directory).
+      if (index === 0) {
+        await Deno.rename(`${project.dir}/.powercode/sessions`, `${project.dir}/.powercode/moved`);
+        await Deno.writeTextFile(`${project.dir}/.powercode/sessions`, "");
+      }
       return answers(request, index);
     },
   });
   await project.writeProvider(provider(server.url));
-  const result = await project.run([], { stdin: "first task\n/clear\nsecond task\n", env: ENV });
-  assertEquals(result, {
-    code: 1,
-    stdout: "First.\n" +
-      '✗ Cannot read project instructions "AGENTS.md": it is a directory; list it with bash (ls)\n' +
-      "Second.\n",
-    stderr: "",
+  const result = await project.run([], {
+    stdin: "first task\n/sessions\nsecond task\n",
+    env: ENV,
   });
+  assertEquals([result.code, result.stderr], [1, ""]);
+  const [first, failure, second, ...rest] = result.stdout.split("\n");
+  assertEquals([first, second, rest], ["First.", "Second.", [""]]);
+  assertMatch(failure ?? "", /^✗ .*\.powercode\/sessions/);
   assertEquals(server.requests.at(-1)?.body?.messages.slice(1), [
     { role: "user", content: "first task" },
     { role: "assistant", content: "First." },
@@ -51,7 +55,8 @@ Deno.test("powercode /scope prints the workspace, Deno's grants and the sandbox,
   ]);
   assertEquals(
     lines.find((line) => line.startsWith("  write ")),
-    "  write  granted: workspace, .powercode · not granted: provider.json, anything else",
+    "  write  granted: workspace, .powercode/mcp.json, .powercode · not granted: provider.json, " +
+      "anything else",
   );
   assertEquals(lines.includes("  network:       off (own network namespace)"), true);
   assertEquals(lines.at(-2), "Done.");

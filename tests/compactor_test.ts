@@ -172,6 +172,7 @@ Deno.test("Compactor.prepareRequest() sends whole a request the provider counted
   assertEquals(await compactor.prepareRequest(session, OVERHEAD), {
     type: "working_memory",
     messages: compactor.workingMemory(session),
+    estimatedTokens: compactor.status(session, OVERHEAD).estimatedTokens,
   });
   assertEquals([model.requests.length, events.length], [0, 0]);
   // One more result over the threshold: compacted, not cut.

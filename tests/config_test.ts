@@ -50,6 +50,37 @@ Deno.test("parseProviderConfig() reads summaryInConversation, off unless true", 
   );
 });
 
+Deno.test("parseProviderConfig() reads pricing and budget, and names each bad part", () => {
+  const spending = {
+    pricing: { input: 3, cachedInput: 0.3, output: 15 },
+    budget: { tokens: 200000, cost: 1.5 },
+  };
+  assertEquals(parseProviderConfig({ ...BASE, ...spending }, "p.json", env({})), {
+    ...BASE,
+    apiKey: "no-key",
+    ...spending,
+  });
+  const bad = {
+    ...BASE,
+    pricing: { input: -1, cached: 2 },
+    budget: { tokens: 2.5, cost: "5" },
+  };
+  assertEquals(
+    assertThrows(() => parseProviderConfig(bad, "p.json", env({})), ConfigError).message,
+    'Invalid provider file "p.json": field "pricing.cached" is unknown; field "pricing.input" ' +
+      "must be a number of dollars per million tokens, got -1; " +
+      'field "pricing.output" is required; field "budget.tokens" must be a positive integer, ' +
+      'got 2.5; field "budget.cost" must be a positive number, got "5"',
+  );
+  assertEquals(
+    assertThrows(
+      () => parseProviderConfig({ ...BASE, budget: { cost: 2 } }, "p.json", env({})),
+      ConfigError,
+    ).message,
+    'Invalid provider file "p.json": field "budget.cost" needs "pricing" (dollars per million tokens)',
+  );
+});
+
 Deno.test("parseProviderConfig() reads null as no key, without reading any variable", () => {
   const config = parseProviderConfig({ ...BASE, apiKey: null }, "p.json", () => {
     throw new Error("no variable may be read");

@@ -218,7 +218,7 @@ Deno.test("powercode's bash sees neither the API key nor provider.json nor the s
   assert(!output.includes("OPENAI_API_KEY"), output);
 });
 
-Deno.test("powercode -p stops on SIGINT with one line and exit 1", async () => {
+Deno.test("powercode -p stops on SIGINT with one line and exit 130", async () => {
   await using server = await startFakeServer({
     handler: sequence([text("slow ".repeat(200), { chunkSize: 5, chunkDelayMs: 50 })]),
   });
@@ -231,6 +231,6 @@ Deno.test("powercode -p stops on SIGINT with one line and exit 1", async () => {
   child.kill("SIGINT");
   const output = await child.output();
   const stderr = new TextDecoder().decode(output.stderr);
-  assertEquals([output.code, new TextDecoder().decode(output.stdout)], [1, ""]);
+  assertEquals([output.code, new TextDecoder().decode(output.stdout)], [130, ""]);
   assertEquals(stderr.trim().split("\n").at(-1), "⏹ Interrupted");
 });

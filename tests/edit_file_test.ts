@@ -31,6 +31,8 @@ Deno.test("editFile() replaces unique text and reports the lines changed", async
         occurrences: 1,
         removed: ["  return 1;"],
         added: ["  const two = 2;", "  return two;"],
+        removedCount: 1,
+        addedCount: 2,
       },
     });
     assertEquals(
@@ -72,6 +74,8 @@ Deno.test("editFile() replaces every occurrence with replace_all", async () => {
         occurrences: 2,
         removed: ["return 1;"],
         added: ["return $&;"],
+        removedCount: 1,
+        addedCount: 1,
       },
     });
     assertEquals(
@@ -126,6 +130,8 @@ Deno.test("editFile() matches LF text in a CRLF file and keeps CRLF", async () =
         occurrences: 1,
         removed: ["one", "two"],
         added: ["1", "2"],
+        removedCount: 2,
+        addedCount: 2,
       },
     });
     assertEquals(await Deno.readTextFile(`${workspace.root}/win.txt`), "1\r\n2\r\nthree\r\n");
@@ -138,7 +144,15 @@ Deno.test("editFile() deletes text and reports the line", async () => {
     assertEquals(await edit(workspace, { path: "a.txt", old_string: "drop\n", new_string: "" }), {
       content: `Edited "a.txt": replaced 1 occurrence; changed line 2`,
       summary: "line 2",
-      details: { kind: "edit", path: "a.txt", occurrences: 1, removed: ["drop", ""], added: [""] },
+      details: {
+        kind: "edit",
+        path: "a.txt",
+        occurrences: 1,
+        removed: ["drop", ""],
+        added: [""],
+        removedCount: 2,
+        addedCount: 1,
+      },
     });
     assertEquals(await Deno.readTextFile(`${workspace.root}/a.txt`), "keep\nkeep too\n");
   });

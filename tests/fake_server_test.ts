@@ -107,6 +107,29 @@ Deno.test("startFakeServer() streams text in pieces with real usage and [DONE]",
   assertEquals(server.requests[0]?.headers.authorization, `Bearer ${KEY}`);
 });
 
+Deno.test("startFakeServer() with promptCache reports the prefix shared with an earlier request as cached", async () => {
+  await using server = await serve({
+    handler: sequence([text("one"), text("two"), text("three")]),
+    promptCache: true,
+  });
+  const first = [{ role: "user" as const, content: "read the notes" }];
+  const ask = (messages: Params["messages"]) =>
+    client(server.url).chat.completions.create({ model: MODEL, messages, tools: [READ_FILE] });
+  const cached = (reply: OpenAI.Chat.Completions.ChatCompletion) =>
+    reply.usage?.prompt_tokens_details?.cached_tokens;
+  assertEquals(cached(await ask(first)), 0);
+  const second = [...first, { role: "assistant" as const, content: "one" }, {
+    role: "user" as const,
+    content: "and again",
+  }];
+  const reply = await ask(second);
+  const tools = countPromptTokens({ messages: [], tools: [READ_FILE] });
+  assertEquals(cached(reply), tools + countPromptTokens({ messages: first }));
+  assertEquals(reply.usage?.prompt_tokens, tools + countPromptTokens({ messages: second }));
+  // A changed first message shares only the tools.
+  assertEquals(cached(await ask([{ role: "user", content: "other" }])), tools);
+});
+
 Deno.test("startFakeServer() answers non-streaming requests, with usage unless disabled", async () => {
   await using server = await serve({ handler: sequence([text("one"), text("two")]) });
   const messages = [{ role: "user" as const, content: "hi" }];

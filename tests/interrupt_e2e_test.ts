@@ -31,7 +31,9 @@ import {
 import { delay, startTmux } from "./support/tmux.ts";
 
 /** The dim line after each task: context use against the fake model's 32768-token window. */
-const CONTEXT_LINE = /^context [\d.]+k? \/ 32\.8k tokens \(\d+%\)$/;
+/** The line after a task: the context use, then what the task and the session spent, as fits. */
+const CONTEXT_LINE =
+  /^context [\d.]+k? \/ 32\.8k tokens \(\d+%\)( · task [\d.]+k? tokens, \d+% cached)?( · session [\d.]+k? tokens, \d+% cached)?$/;
 /** The status line while a task runs. */
 const STATUS_LINE =
   /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] (\S+) · \d+s · Ctrl\+C to interrupt · [\d.]+k? \/ 32\.8k tokens \(\d+%\) · fake-model$/;
@@ -148,7 +150,13 @@ Deno.test("powercode --continue after SIGKILL during a streamed reply drops the 
     toolCalls([{ id: "call_1", name: "bash", args: { command: "echo FACT-6" } }]),
     text(answer, { chunkSize: 4, chunkDelayMs: 500 }),
   ]);
-  const printed = await killDuring(project, "explain", (stdout) => stdout.includes("This"));
+  // On a pipe the answer is written once its reply is complete: kill while it streams, after
+  // the server has sent its first pieces (500 ms apart).
+  let streamingSince: number | undefined;
+  const printed = await killDuring(project, "explain", () => {
+    if (streaming()[1]?.status === 200) streamingSince ??= Date.now();
+    return streamingSince !== undefined && Date.now() - streamingSince > 1200;
+  });
   assert(!printed.includes(answer), "the reply should have been cut");
   await waitUntil(() => streaming()[1]?.clientAborted, "the server to see the client go");
 

@@ -54,7 +54,7 @@ Deno.test("launchCommand() starts project mode with its permission set and proje
       "run",
       "--config",
       "/opt/pc/deno.json",
-      `--allow-read=${root},${provider},${state}`,
+      `--allow-read=${root},${provider},${home}/.config/powercode/mcp.json,${state}`,
       `--allow-write=${root},${state}`,
       ...startFlags(denoConfig.tasks.start).filter((flag) => !/^--allow-(read|write)=/.test(flag)),
       "/opt/pc/main.ts",

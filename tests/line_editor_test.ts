@@ -187,6 +187,21 @@ Deno.test("LineEditor completes slash commands and lists ambiguous ones", async 
   assertEquals(await line, "/compact ");
 });
 
+Deno.test("createCompleter() completes the words a command takes, such as profile names", async () => {
+  const complete = createCompleter({
+    commands: ["/model", "/effort"],
+    commandArguments: (command) => command === "/model" ? ["small", "big", "bigger"] : [],
+    listDir: () => Promise.resolve([{ name: "big.txt", isDirectory: false }]),
+  });
+  assertEquals(await complete("/model b", 8), { from: 7, options: ["big", "bigger"] });
+  assertEquals(await complete("/model ", 7), { from: 7, options: ["small", "big", "bigger"] });
+  assertEquals(
+    await complete("/effort b", 9),
+    { from: 8, options: ["big.txt"] },
+    "no words: paths",
+  );
+});
+
 Deno.test("LineEditor completes workspace paths", async () => {
   const listDir = (dir: string) =>
     Promise.resolve(

@@ -14,7 +14,7 @@ const EXPECTED_FLAGS = [
   "--allow-write=./workspace,./.powercode",
   "--allow-net",
   "--allow-run=bwrap,bash",
-  "--allow-env=OPENAI_*,POWERCODE_*,NO_COLOR",
+  "--allow-env=OPENAI_*,POWERCODE_*,NO_COLOR,NODE_V8_COVERAGE",
   "--no-prompt",
 ];
 
@@ -54,7 +54,7 @@ Deno.test("deno task compile bakes the same permissions into the binary", async 
       allow_write: ["./workspace", "./.powercode"],
       allow_net: [],
       allow_run: ["bwrap", "bash"],
-      allow_env: ["OPENAI_*", "POWERCODE_*", "NO_COLOR"],
+      allow_env: ["OPENAI_*", "POWERCODE_*", "NO_COLOR", "NODE_V8_COVERAGE"],
       allow_all: undefined,
     },
   );

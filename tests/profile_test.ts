@@ -11,8 +11,10 @@ const PLAIN: ProviderProfile = {
   outputLimitField: "max_tokens",
   cacheControl: false,
   replayReasoning: true,
+  reasoningOnToolCalls: false,
   extraContent: true,
   toolCallIds: "any",
+  reasoningEffortField: "reasoning_effort",
 };
 
 Deno.test("detectProfile() reads the endpoint's quirks from the base URL and the model name", () => {
@@ -22,13 +24,21 @@ Deno.test("detectProfile() reads the endpoint's quirks from the base URL and the
     ["https://api.openai.com/v1", "o3", { outputLimitField: "max_completion_tokens" }],
     ["https://openrouter.ai/api/v1", "openai/o4-mini", {
       outputLimitField: "max_completion_tokens",
+      reasoningEffortField: "reasoning.effort",
     }],
     ["https://my.openai.azure.com/openai/v1", "my-deployment", {}],
-    ["https://openrouter.ai/api/v1", "anthropic/claude-sonnet-4", {}],
-    ["https://api.deepseek.com/v1", "deepseek-reasoner", {}],
+    ["https://openrouter.ai/api/v1", "anthropic/claude-sonnet-4", {
+      reasoningEffortField: "reasoning.effort",
+    }],
+    ["https://api.deepseek.com/v1", "deepseek-reasoner", { reasoningOnToolCalls: true }],
+    ["https://api.moonshot.ai/v1", "kimi-k2-thinking", { reasoningOnToolCalls: true }],
+    ["http://127.0.0.1:11434/v1", "deepseek-r1:14b", {}],
     ["https://generativelanguage.googleapis.com/v1beta/openai", "gemini-2.5-pro", {}],
     ["https://api.mistral.ai/v1", "my-fine-tune", { toolCallIds: "alnum9" }],
-    ["https://openrouter.ai/api/v1", "mistralai/devstral-small", { toolCallIds: "alnum9" }],
+    ["https://openrouter.ai/api/v1", "mistralai/devstral-small", {
+      toolCallIds: "alnum9",
+      reasoningEffortField: "reasoning.effort",
+    }],
     ["http://127.0.0.1:8000/v1", "Mistral-Small-3.2-24B-Instruct", { toolCallIds: "alnum9" }],
     ["http://127.0.0.1:11434/v1", "qwen2.5-coder:14b", {}],
     ["not a url", "m", {}],

@@ -3,6 +3,7 @@ import { Renderer } from "../src/ui/renderer.ts";
 import { PlainOutput } from "../src/ui/plain_output.ts";
 import { TaskView } from "../src/ui/task_view.ts";
 import { VirtualScreen } from "./support/screen.ts";
+import { emptyTally } from "../src/core/spend.ts";
 
 const ERROR = 'Cannot reach the model server at "http://127.0.0.1:11434/v1" (connection ' +
   'refused): is the server running, and is "baseURL" in provider.json right?';
@@ -82,6 +83,45 @@ Deno.test("Renderer shows a command's output and the context use on a terminal o
   assertEquals(pipe.written.text, "● bash seq 3\n  ✓ exit 0\n");
 });
 
+Deno.test("Renderer adds what the task and the session spent to the context line, as fits", () => {
+  const tally = {
+    ...emptyTally(),
+    requests: 2,
+    steps: 2,
+    promptTokens: 9000,
+    completionTokens: 400,
+  };
+  const task = { ...tally, cachedTokens: 5400 };
+  const session = { ...tally, promptTokens: 30000, cachedTokens: 21000, completionTokens: 1000 };
+  const spend = { task, session, limits: {}, taskCost: 0.0123, sessionCost: 0.05 };
+  const lineAt = (width: number) => {
+    const terminal = new VirtualScreen(width, 12);
+    const renderer = new Renderer({
+      output: new TaskView({
+        io: { write: (text) => terminal.write(text), columns: () => terminal.width },
+        color: false,
+        markdown: false,
+        tickMs: 0,
+      }),
+      color: false,
+      streamAnswer: true,
+      context: CONTEXT,
+      spend: () => spend,
+    });
+    renderer.startTask();
+    renderer.finish({ status: "done", answer: "" });
+    return terminal.lines().at(-1);
+  };
+  const parts = [
+    "context 1.2k / 32k tokens (4%)",
+    "task 9.4k tokens, 60% cached, $0.0123",
+    "session 31k tokens, 70% cached, $0.0500",
+  ];
+  assertEquals(lineAt(200), parts.join(" · "));
+  assertEquals(lineAt(75), parts.slice(0, 2).join(" · "));
+  assertEquals(lineAt(40), parts[0]);
+});
+
 Deno.test("Renderer keeps a retry line in place on a terminal and prints it on a pipe", () => {
   const retry = { type: "retry", attempt: 1, delayMs: 500, reason: "overloaded" } as const;
   const { terminal, renderer } = onTerminal(60);
@@ -93,7 +133,8 @@ Deno.test("Renderer keeps a retry line in place on a terminal and prints it on a
   const pipe = onPipe();
   pipe.renderer.render(retry);
   pipe.renderer.render({ type: "text", text: "Hi" });
-  assertEquals(pipe.written.text, "↻ overloaded; retrying in 0.5 s (attempt 1)\nHi");
+  pipe.renderer.endTask();
+  assertEquals(pipe.written.text, "↻ overloaded; retrying in 0.5 s (attempt 1)\nHi\n");
 });
 
 Deno.test("Renderer cuts a tool line to the terminal's width instead of letting it wrap", () => {

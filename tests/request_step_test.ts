@@ -99,3 +99,20 @@ Deno.test("requestStep() compacts and sends once more after an overflow, then gi
   });
   assertEquals(session.history.length, 7);
 });
+
+Deno.test("requestStep() asks the budget with the context's estimate and sends nothing it refuses", async () => {
+  const { compactor, sent, options } = setup([{ text: "never" }]);
+  const session = new Session();
+  session.append({ role: "user", content: "hi" });
+  const asked: [number, number | undefined][] = [];
+  const outcome = await requestStep(compactor, session, OVERHEAD, {
+    ...options,
+    admit: (prompt, output) => {
+      asked.push([prompt, output]);
+      return "Budget reached: no";
+    },
+  });
+  assertEquals(outcome, { type: "budget", message: "Budget reached: no" });
+  assertEquals(asked, [[compactor.status(session, OVERHEAD).estimatedTokens, 1000]]);
+  assertEquals([sent.length, session.history.length], [0, 1]);
+});

@@ -20,7 +20,7 @@ Deno.test("describeBwrapArgs() reads binds, masks, namespaces, capabilities and 
   assertEquals(describeBwrapArgs(args), {
     readWrite: ["/p/app", "/p/lib"],
     readOnly: ["/", "/proc/sys", "/proc/sysrq-trigger", "/p/app/.powercodeignore"],
-    masked: ["/cfg/provider.json", "/state", "/p/app/.env"],
+    masked: ["/proc/keys", "/cfg/provider.json", "/state", "/p/app/.env"],
     private: ["/dev", "/proc", "/tmp"],
     namespaces: ["user", "pid", "net", "ipc", "uts"],
     capabilitiesDropped: true,
@@ -43,6 +43,6 @@ Deno.test("describeSandbox() reports the mode, and the profile only under bubble
   assertEquals([sandboxed.gitControl, sandboxed.scope?.readWrite, sandboxed.scope?.masked], [
     "protected",
     ["/p/app"],
-    ["/f"],
+    ["/proc/keys", "/f"],
   ]);
 });

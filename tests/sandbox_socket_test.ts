@@ -1,4 +1,5 @@
 import { assertEquals } from "@std/assert";
+import { waitUntil } from "./support/processes.ts";
 import { createSandboxProject, isRoot, type SandboxProject } from "./support/sandbox_project.ts";
 
 const AS_ROOT = await isRoot();
@@ -8,6 +9,18 @@ const CONNECT = "perl -MIO::Socket::UNIX -e '" +
   'my $s = IO::Socket::UNIX->new(Peer => $ARGV[0]) or die "connect: $!\\n"; ' +
   'print $s "hello\\n"; print "CONNECTED\\n"\' ../agent.sock';
 const REFUSED = { output: "connect: Operation not permitted\n", code: 1 };
+/**
+ * Makes a datagram socketpair (no socket() call needed) and sends from one end to the
+ * datagram socket `../dgram.sock` outside the workspace, like journald's or systemd's.
+ */
+const SEND_DATAGRAM = "perl -MSocket -e '" +
+  'socketpair(my $a, my $b, AF_UNIX, SOCK_DGRAM, 0) or die "socketpair: $!\\n"; ' +
+  'send($a, "hello", 0, pack_sockaddr_un("../dgram.sock")) or die "send: $!\\n"; ' +
+  'print "SENT\\n"\'';
+/** Outside the sandbox: binds `dgram.sock`, open to every user, and prints what arrives. */
+const RECEIVE_DATAGRAMS = "use Socket; $| = 1; socket(my $s, AF_UNIX, SOCK_DGRAM, 0) or die; " +
+  'bind($s, pack_sockaddr_un("dgram.sock")) or die "bind: $!"; chmod 0777, "dgram.sock"; ' +
+  'print "READY\\n"; while (defined(recv($s, my $m, 100, 0))) { print "RECEIVED $m\\n" }';
 /** Lists the shell's open descriptors and reads descriptor 7 if one was inherited. */
 const FDS = "ls /proc/$$/fd; cat /proc/self/fd/7";
 const ONLY_STDIO = {
@@ -62,6 +75,44 @@ Deno.test("Sandbox.run() refuses Unix sockets in the workspace too, keeps socket
   assertEquals(await Deno.stat(`${project.root}/x.sock`).catch(() => "absent"), "absent");
 });
 
+/**
+ * Runs `attack` while a datagram socket `dgram.sock` next to the workspace listens, and
+ * returns what reached it.
+ */
+async function withDatagramListener(
+  project: SandboxProject,
+  attack: () => Promise<unknown>,
+): Promise<string> {
+  const receiver = new Deno.Command("perl", {
+    args: ["-e", RECEIVE_DATAGRAMS],
+    cwd: project.dir,
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  try {
+    await waitUntil(async () =>
+      await Deno.stat(`${project.dir}/dgram.sock`).then(
+        (info) => info.mode !== null && (info.mode & 0o777) === 0o777,
+        () => false,
+      ), "the datagram listener");
+    await attack();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  } finally {
+    receiver.kill();
+  }
+  return new TextDecoder().decode((await receiver.output()).stdout);
+}
+
+Deno.test("Sandbox.run() refuses datagram socketpairs, so nothing reaches a socket outside", async () => {
+  await using project = await createSandboxProject();
+  let outcome;
+  const received = await withDatagramListener(project, async () => {
+    outcome = await project.run(SEND_DATAGRAM);
+  });
+  assertEquals(outcome, { output: "socketpair: Operation not permitted\n", code: 1 });
+  assertEquals(received, "READY\n");
+});
+
 Deno.test("Sandbox.run() passes only stdin, stdout and stderr to the command", async () => {
   await using project = await createSandboxProject();
   const fd7 = `${project.dir}/provider.json`;
@@ -76,7 +127,7 @@ Deno.test("Sandbox.run() unsandboxed also passes only stdio", async () => {
 });
 
 Deno.test({
-  name: "Sandbox.run() as nobody: no Unix socket connection, only stdio",
+  name: "Sandbox.run() as nobody: no Unix socket connection, no datagram pair, only stdio",
   ignore: !AS_ROOT,
   async fn() {
     await using project = await createSandboxProject();
@@ -86,6 +137,12 @@ Deno.test({
     });
     assertEquals(outcome, REFUSED);
     assertEquals(connected, false);
+    let sent;
+    const received = await withDatagramListener(project, async () => {
+      sent = await project.runInChild(SEND_DATAGRAM, { asNobody: true });
+    });
+    assertEquals(sent, { output: "socketpair: Operation not permitted\n", code: 1 });
+    assertEquals(received, "READY\n");
     const fd7 = `${project.dir}/provider.json`;
     assertEquals(await project.runInChild(FDS, { asNobody: true, fd7 }), ONLY_STDIO);
   },

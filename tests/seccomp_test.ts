@@ -15,11 +15,12 @@ const CLONE_THREAD_FLAGS = 0x3d0f00n;
  * and names the verdict. Only the instructions a seccomp filter may use are
  * understood; anything else fails the test.
  */
-function verdict(arch: number, nr: number, arg0 = 0n): string {
+function verdict(arch: number, nr: number, arg0 = 0n, arg1 = 0n): string {
   const data = new DataView(new ArrayBuffer(64));
   data.setUint32(0, nr, true);
   data.setUint32(4, arch, true);
   data.setBigUint64(16, BigInt.asUintN(64, arg0), true);
+  data.setBigUint64(24, BigInt.asUintN(64, arg1), true);
   const program = new DataView(sandboxFilter().buffer);
   let accumulator = 0;
   for (let pc = 0; pc * 8 < program.byteLength; pc++) {
@@ -27,6 +28,7 @@ function verdict(arch: number, nr: number, arg0 = 0n): string {
     const k = program.getUint32(pc * 8 + 4, true);
     const [jt, jf] = [program.getUint8(pc * 8 + 2), program.getUint8(pc * 8 + 3)];
     if (code === 0x20) accumulator = data.getUint32(k, true);
+    else if (code === 0x54) accumulator = (accumulator & k) >>> 0;
     else if (code === 0x15) pc += accumulator === k ? jt : jf;
     else if (code === 0x45) pc += (accumulator & k) !== 0 ? jt : jf;
     else if (code === 0x06) return name(k);
@@ -48,14 +50,45 @@ Deno.test("sandboxFilter() refuses AF_UNIX sockets and keeps the others", () => 
     [AUDIT_ARCH_X86_64, 41, 0xffffffff_00000001n, EPERM], // the kernel reads an int
     [AUDIT_ARCH_X86_64, 41, 2n, ALLOW], // socket(AF_INET)
     [AUDIT_ARCH_X86_64, 41, 16n, ALLOW], // socket(AF_NETLINK)
-    [AUDIT_ARCH_X86_64, 53, 1n, ALLOW], // socketpair(AF_UNIX)
     [AUDIT_ARCH_AARCH64, 198, 1n, EPERM], // socket(AF_UNIX)
     [AUDIT_ARCH_AARCH64, 198, 10n, ALLOW], // socket(AF_INET6)
-    [AUDIT_ARCH_AARCH64, 199, 1n, ALLOW], // socketpair(AF_UNIX)
     [AUDIT_ARCH_AARCH64, 41, 1n, ALLOW], // 41 is pivot_root there, not socket
   ] as const;
   for (const [arch, nr, arg0, expected] of cases) {
     assertEquals(verdict(arch, nr, arg0), expected, `arch ${arch}, nr ${nr}, arg0 ${arg0}`);
+  }
+});
+
+Deno.test("sandboxFilter() keeps only stream socketpairs", () => {
+  const SOCK_CLOEXEC_NONBLOCK = 0x80800n;
+  const cases = [
+    [AUDIT_ARCH_X86_64, 53, 1n, ALLOW], // SOCK_STREAM
+    [AUDIT_ARCH_X86_64, 53, 1n | SOCK_CLOEXEC_NONBLOCK, ALLOW], // libuv's flags
+    [AUDIT_ARCH_X86_64, 53, 2n, EPERM], // SOCK_DGRAM
+    [AUDIT_ARCH_X86_64, 53, 2n | SOCK_CLOEXEC_NONBLOCK, EPERM],
+    [AUDIT_ARCH_X86_64, 53, 5n, EPERM], // SOCK_SEQPACKET
+    [AUDIT_ARCH_X86_64, 53, 0xffffffff_00000002n, EPERM], // the kernel reads an int
+    [AUDIT_ARCH_AARCH64, 199, 1n, ALLOW],
+    [AUDIT_ARCH_AARCH64, 199, 2n, EPERM],
+    [AUDIT_ARCH_AARCH64, 53, 2n, ALLOW], // 53 is fchmodat there, not socketpair
+  ] as const;
+  for (const [arch, nr, type, expected] of cases) {
+    assertEquals(verdict(arch, nr, 1n, type), expected, `arch ${arch}, nr ${nr}, type ${type}`);
+  }
+});
+
+Deno.test("sandboxFilter() refuses the kernel keyring calls", () => {
+  const cases = [
+    [AUDIT_ARCH_X86_64, 248, EPERM], // add_key
+    [AUDIT_ARCH_X86_64, 249, EPERM], // request_key
+    [AUDIT_ARCH_X86_64, 250, EPERM], // keyctl
+    [AUDIT_ARCH_AARCH64, 217, EPERM],
+    [AUDIT_ARCH_AARCH64, 218, EPERM],
+    [AUDIT_ARCH_AARCH64, 219, EPERM],
+    [AUDIT_ARCH_AARCH64, 250, ALLOW], // not a keyring call there
+  ] as const;
+  for (const [arch, nr, expected] of cases) {
+    assertEquals(verdict(arch, nr), expected, `arch ${arch}, nr ${nr}`);
   }
 });
 

@@ -62,6 +62,22 @@ Deno.test("Session.fromRecords() restores history, usage, compaction and the fil
   assertEquals(written, [], "replaying must not write the records again");
 });
 
+Deno.test("Session.recordProfile() records the switch and makes the usage snapshot stale", () => {
+  const written: SessionRecord[] = [];
+  const session = new Session({
+    sink: { write: (record) => written.push(record), close: () => {} },
+  });
+  assertEquals(session.profile, undefined, "a session that never switched names no profile");
+  session.append({ role: "user", content: "hi" });
+  session.recordUsage({ totalTokens: 10, historyLength: 1 });
+  session.recordProfile("small");
+  assertEquals(written.at(-1), { type: "model", profile: "small" });
+  assertEquals([session.profile, session.usage], ["small", undefined]);
+  const resumed = Session.fromRecords(written);
+  assertEquals([resumed.profile, resumed.usage], ["small", undefined]);
+  assertEquals(resumed.history, session.history);
+});
+
 Deno.test("Session.close() closes its sink", () => {
   let closed = 0;
   const session = new Session({ sink: { write: () => {}, close: () => closed++ } });

@@ -91,7 +91,15 @@ Deno.test("SessionStore.load() round-trips every record type into an equal Sessi
       tokensAfter: 40,
     });
     original.recordUsage(undefined);
-    original.append({ role: "assistant", content: "Done.", toolCalls: [] });
+    original.recordProfile("big");
+    original.append({
+      role: "assistant",
+      content: "Done.",
+      toolCalls: [],
+      reasoning: "r",
+      replayReasoning: true,
+      model: "big-model",
+    });
     original.recordUsage({ totalTokens: 60, historyLength: 4 });
     file.close();
 
@@ -105,6 +113,7 @@ Deno.test("SessionStore.load() round-trips every record type into an equal Sessi
     assertEquals(resumed.usage, { totalTokens: 60, historyLength: 4 });
     assertEquals(resumed.compaction, { summary: "Read notes.md.", compactedUntil: 2 });
     assertEquals(resumed.filesRead, ["notes.md"]);
+    assertEquals(resumed.profile, "big");
   });
 });
 

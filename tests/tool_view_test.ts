@@ -1,6 +1,6 @@
 import { assertEquals } from "@std/assert";
 import { createTheme } from "../src/terminal/theme.ts";
-import { changedLines } from "../src/tools/edit_file.ts";
+import { changedLines } from "../src/tools/line_diff.ts";
 import {
   commandResult,
   type EditDetails,
@@ -20,7 +20,7 @@ function tailOf(...chunks: string[]): OutputTail {
 
 /** The details the edit tool gives for replacing `before` with `after`. */
 function editCall(before: string, after: string): EditDetails {
-  return { kind: "edit", path: "a.ts", occurrences: 1, ...changedLines(before, after) };
+  return { kind: "edit", path: "a.ts", occurrences: 1, ...changedLines(before, after, 12) };
 }
 
 Deno.test("OutputTail keeps the last four lines and counts all, across chunk boundaries", () => {

@@ -4,13 +4,13 @@
  *
  * @module
  */
-import { ChatError, type ChatModel, type ChatRequest, finishWarning } from "../model/mod.ts";
+import { ChatError, type ChatRequest, finishWarning } from "../model/mod.ts";
 import {
   type CompactionOutcome,
-  type Compactor,
   type ContextStatus,
   type RequestOverhead,
   requestStep,
+  type Spending,
   type StepOutcome,
 } from "../context/mod.ts";
 import type {
@@ -18,22 +18,26 @@ import type {
   CallDescription,
   EventChannel,
   EventSink,
+  SpendReport,
   ToolCall,
 } from "../core/mod.ts";
 import type { Session } from "../session/mod.ts";
+import { ActiveModel, type ModelSlot } from "./model_slot.ts";
 import { failedNote, interruptedNote, NO_REPLY } from "./task_notes.ts";
 import type { ToolSet } from "../tools/mod.ts";
 
 /** The parts an agent works with. */
 export interface AgentOptions {
-  model: ChatModel;
+  /** The model requests go to first ({@linkcode Agent.useModel} switches). */
+  slot: ModelSlot;
+  /** The profile a session runs on until it records a switch (the provider file's default). */
+  defaultProfile: string;
   /** The live tool set: each request carries its definitions as they are at that step. */
   tools: ToolSet;
   /** The session tasks go to first. */
   session: Session;
   /** Creates the next empty session, for {@linkcode Agent.startNewSession}. */
   newSession: () => Session;
-  compactor: Compactor;
   systemPrompt: string;
   /** Builds the system prompt afresh for a new session (re-reads AGENTS.md). */
   reloadSystemPrompt?: () => Promise<string>;
@@ -41,6 +45,8 @@ export interface AgentOptions {
   maxSteps: number;
   /** Where the agent reports (its compactor too); {@linkcode Agent.subscribe} joins it. */
   events: EventChannel;
+  /** Counts what tasks and the session spend, and holds the budget each request must fit. */
+  spending?: Spending;
 }
 
 /** How a task ended. */
@@ -48,22 +54,45 @@ export type TaskResult =
   | { status: "done"; answer: string }
   | { status: "failed"; error: string }
   | { status: "interrupted" }
-  | { status: "step_limit"; error: string };
+  | { status: "step_limit"; error: string }
+  /** The budget refused the next request; nothing was sent. */
+  | { status: "budget"; error: string };
 
 /** The text recorded as the result of a tool call that never ran to completion. */
 export const INTERRUPTED_RESULT = "Error: interrupted by the user before this tool call finished";
 
-/** Runs tasks against its session; owns the session, the compactor and the system prompt. */
+/** Runs tasks against its session; owns the session, the model slot and the system prompt. */
 export class Agent {
   #options: AgentOptions;
   #session: Session;
   #system: string;
+  #active: ActiveModel;
 
-  /** Creates an agent with its system prompt; tool definitions are read from the set per step. */
+  /**
+   * Creates an agent with its system prompt; tool definitions are read from the set per step.
+   * A session that has history and ran on another profile records the switch now.
+   */
   constructor(options: AgentOptions) {
     this.#options = options;
     this.#session = options.session;
     this.#system = options.systemPrompt;
+    this.#active = new ActiveModel(options.slot, options.defaultProfile);
+    if (this.#session.history.length > 0) this.#active.record(this.#session);
+  }
+
+  /** The model requests go to now. */
+  get slot(): ModelSlot {
+    return this.#active.slot;
+  }
+
+  /**
+   * Sends the next requests to `slot`. The switch is recorded in the session (at once when
+   * it has history, else with its first task), which makes the usage snapshot of the
+   * previous model stale, so the next request is estimated whole against the new window;
+   * before it, the history is compacted (in as many rounds as it takes) until it fits.
+   */
+  useModel(slot: ModelSlot): void {
+    this.#active.use(slot, this.#session);
   }
 
   /**
@@ -94,9 +123,14 @@ export class Agent {
     return { system: this.#system, tools: this.#options.tools.definitions() };
   }
 
+  /** What the last task and the session spent, with costs and limits; undefined when not counted. */
+  spend(): SpendReport | undefined {
+    return this.#options.spending?.report(this.slot.pricing);
+  }
+
   /** Token estimate, window, threshold and compaction state, for `/context`. */
   context(): ContextStatus {
-    return this.#options.compactor.status(this.#session, this.#overhead);
+    return this.slot.compactor.status(this.#session, this.#overhead);
   }
 
   /**
@@ -105,7 +139,8 @@ export class Agent {
    */
   compact(focus: string, signal: AbortSignal): Promise<CompactionOutcome> {
     const options = { signal, ...(focus ? { focus } : {}) };
-    return this.#options.compactor.compact(this.#session, this.#overhead, options);
+    this.#active.record(this.#session);
+    return this.slot.compactor.compact(this.#session, this.#overhead, options);
   }
 
   /**
@@ -116,6 +151,7 @@ export class Agent {
     const system = await this.#options.reloadSystemPrompt?.() ?? this.#system;
     this.#session.close();
     this.#session = this.#options.newSession();
+    this.#options.spending?.startSession();
     this.#system = system;
   }
 
@@ -127,13 +163,16 @@ export class Agent {
   async run(task: string, signal: AbortSignal): Promise<TaskResult> {
     const { maxSteps } = this.#options;
     const session = this.#session;
+    this.#active.record(session);
     session.append({ role: "user", content: task });
+    this.#options.spending?.startTask();
     const partial = { text: "" };
     try {
       for (let step = 0; step < maxSteps; step++) {
         partial.text = "";
         const outcome = await this.#ask(session, signal, partial);
         if (outcome.type === "too_long") return failTask(session, partial.text, outcome.message);
+        if (outcome.type === "budget") return stopOnBudget(session, outcome.message);
         const { message } = outcome.reply;
         if (message.toolCalls.length === 0) return { status: "done", answer: message.content };
         await this.#runTools(session, message.toolCalls, signal);
@@ -159,7 +198,7 @@ export class Agent {
     signal: AbortSignal,
     partial: { text: string },
   ): Promise<StepOutcome> {
-    const { compactor, model } = this.#options;
+    const { compactor, model } = this.slot;
     const onEvent = this.#options.events.emit;
     const emit = (event: AgentEvent) => {
       // The text streamed so far is abandoned: the retry streams its own.
@@ -179,10 +218,15 @@ export class Agent {
         onRetry: (info) => emit({ type: "retry", ...info }),
       });
     };
+    await this.#active.fit(session, this.#overhead, signal);
+    const spending = this.#options.spending;
     const outcome = await requestStep(compactor, session, this.#overhead, {
       signal,
       onEvent: emit,
       send,
+      ...(spending
+        ? { admit: (prompt, output) => spending.admit(prompt, output, this.slot.pricing) }
+        : {}),
     });
     const warning = outcome.type === "reply" && finishWarning(outcome.reply.finishReason);
     if (warning) onEvent({ type: "warning", message: warning });
@@ -223,6 +267,12 @@ export class Agent {
 function failTask(session: Session, partialText: string, error: string): TaskResult {
   closeTurn(session, partialText, failedNote(error));
   return { status: "failed", error };
+}
+
+/** Ends a task the budget stopped before a request: closed like a failure, its own status. */
+function stopOnBudget(session: Session, error: string): TaskResult {
+  closeTurn(session, "", failedNote(error));
+  return { status: "budget", error };
 }
 
 /**

@@ -4,8 +4,7 @@
  *
  * @module
  */
-import { readTextFile, type Workspace } from "../tools/mod.ts";
-import { utf8Length } from "../core/mod.ts";
+import { readTextHead, type Workspace } from "../tools/mod.ts";
 
 /** The file read, relative to the workspace root. */
 export const INSTRUCTIONS_FILE = "AGENTS.md";
@@ -20,28 +19,43 @@ export interface ProjectInstructions {
   truncated: boolean;
 }
 
+/** How {@linkcode loadProjectInstructions} reports a file it skips. */
+export interface LoadInstructionsOptions {
+  /** Receives one line saying why AGENTS.md was left out. */
+  warn?: (line: string) => void;
+}
+
 /**
- * Reads `AGENTS.md` from the workspace root.
- * Contract: undefined when there is none; a file that is not readable text (binary, a
- * directory, outside the workspace through a symlink) throws an Error naming it.
+ * Reads `AGENTS.md` from the workspace root, at most its first
+ * {@linkcode MAX_INSTRUCTIONS_BYTES} bytes (a longer file is cut, with a note).
+ * Contract: never throws. Undefined when there is none, and also, after one line to
+ * `warn`, when it cannot be used: binary, a directory, a FIFO or device, outside the
+ * workspace through a symlink, unreadable. So a bad AGENTS.md never stops a start or
+ * a `/clear`.
  */
 export async function loadProjectInstructions(
   workspace: Workspace,
+  options: LoadInstructionsOptions = {},
 ): Promise<ProjectInstructions | undefined> {
-  let text: string;
   try {
-    text = await readTextFile(workspace, INSTRUCTIONS_FILE, "read project instructions");
+    const head = await readTextHead(workspace, INSTRUCTIONS_FILE, {
+      action: "read project instructions",
+      limit: MAX_INSTRUCTIONS_BYTES,
+    });
+    if (!head.cut) return { text: head.text, bytes: head.size, truncated: false };
+    const note = `\n[${INSTRUCTIONS_FILE} was cut here: only its first ${
+      MAX_INSTRUCTIONS_BYTES / 1024
+    } KB are included]`;
+    return { text: head.text + note, bytes: head.size, truncated: true };
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
+    options.warn?.(`⚠ ${INSTRUCTIONS_FILE} skipped: ${reason(error)}`);
+    return undefined;
   }
-  const bytes = utf8Length(text);
-  if (bytes <= MAX_INSTRUCTIONS_BYTES) return { text, bytes, truncated: false };
-  const kept = new TextDecoder().decode(
-    new TextEncoder().encode(text).subarray(0, MAX_INSTRUCTIONS_BYTES),
-  ).replace(/\uFFFD$/, "");
-  const note = `\n[${INSTRUCTIONS_FILE} was cut here: only its first ${
-    MAX_INSTRUCTIONS_BYTES / 1024
-  } KB are included]`;
-  return { text: kept + note, bytes, truncated: true };
+}
+
+/** What is wrong with the file, without the `Cannot … "AGENTS.md":` lead and the hints to the model. */
+function reason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/^Cannot [^"]*"AGENTS\.md": /, "").split("; ")[0] ?? message;
 }

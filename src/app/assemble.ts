@@ -1,7 +1,7 @@
 /**
- * The one wiring of powercode's parts: config → tools → tool set → chat client →
- * compaction settings → compactor → system prompt → session → Agent. main.ts, the demo,
- * the bench and the tests all build their agent here.
+ * The one wiring of powercode's parts: config → tools → tool set → profiles (per profile:
+ * chat client → compaction settings → compactor) → system prompt → session → Agent.
+ * main.ts, the demo, the bench and the tests all build their agent here.
  *
  * @module
  */
@@ -9,18 +9,30 @@ import {
   Agent,
   buildSystemPrompt,
   loadProjectInstructions,
+  type ModelSlot,
   type ProjectInstructions,
 } from "../agent/mod.ts";
-import { type ChatClientOptions, type ChatModel, createChatClient } from "../model/mod.ts";
-import { ConfigError, type ProviderConfig } from "../config/mod.ts";
 import {
-  type CompactionSettings,
+  type ChatClientOptions,
+  type ChatModel,
+  createChatClient,
+  profileModel,
+  resolveProfile,
+} from "../model/mod.ts";
+import {
+  ConfigError,
+  type ProviderConfig,
+  type ProviderProfiles,
+  singleProfile,
+} from "../config/mod.ts";
+import {
   Compactor,
-  estimateRequestTokens,
   type RequestOverhead,
   resolveCompactionSettings,
+  Spending,
 } from "../context/mod.ts";
-import { EventChannel, type EventSink, type ToolCall } from "../core/mod.ts";
+import { type BudgetLimits, EventChannel, type EventSink, type ToolCall } from "../core/mod.ts";
+import { Profiles, roomProblem } from "./profiles.ts";
 import {
   newSession,
   openSession,
@@ -32,15 +44,26 @@ import {
   createTools,
   type CreateToolsOptions,
   type Sandbox,
+  ServerLauncher,
   type Tool,
   type ToolPolicy,
   ToolSet,
   Workspace,
 } from "../tools/mod.ts";
+import type { McpServers } from "../mcp/mod.ts";
+import { type McpSetup, startMcpServers } from "./mcp_start.ts";
 
-/** Everything an agent is built from; only `config`, `workspaceDir`, `maxSteps` are required. */
+/**
+ * Everything an agent is built from; only `workspaceDir`, `maxSteps` and either `config` or
+ * `providers` are required.
+ */
 export interface AssembleOptions {
-  config: ProviderConfig;
+  /** One endpoint, the single profile; unused when `providers` is given. */
+  config?: ProviderConfig;
+  /** The provider file's profiles. */
+  providers?: ProviderProfiles;
+  /** The profile to start on (`--model`); default: the session's last one, else the file's. */
+  profile?: string;
   /** The file `config` came from, named in config errors (default "provider.json"). */
   configFile?: string;
   workspaceDir: string;
@@ -52,7 +75,11 @@ export interface AssembleOptions {
   store?: SessionStore;
   /** Which session to open from `store` (default: a new one). */
   session?: SessionChoice;
-  /** One-line notices, in order: bash sandbox warnings, then session notices (resumed, load warnings). */
+  /**
+   * One-line notices, in order: bash sandbox warnings, session notices (resumed, load
+   * warnings), a skipped AGENTS.md (again at each new session), then MCP notices (servers
+   * that did not start, skipped project files).
+   */
   report?: (line: string) => void;
   /** How bash is set up (sandbox probe, hidden paths, unsandboxed mode). */
   bash?: CreateToolsOptions;
@@ -60,10 +87,14 @@ export interface AssembleOptions {
   tools?: (workspace: Workspace) => Tool[];
   /** Decides every tool call before it runs (default: all may run). */
   policy?: ToolPolicy;
-  /** Replaces the chat client built from `config` (the tests' scripted model). */
+  /** Replaces the chat client of every profile (the tests' scripted model). */
   model?: ChatModel;
+  /** The command line's budget limits, each in place of the provider file's `budget` field. */
+  budget?: BudgetLimits;
   /** Chat client options beyond the config (retries, delays, timeouts). */
   chat?: Partial<Omit<ChatClientOptions, "baseURL" | "apiKey" | "model">>;
+  /** Where MCP servers are configured; without it none are started. */
+  mcp?: McpSetup;
 }
 
 /** The assembled agent and the parts some callers look into. */
@@ -72,10 +103,15 @@ export interface Assembly {
   workspace: Workspace;
   /** The live tool set the agent calls through; tools added or removed go with the next request. */
   tools: ToolSet;
+  /** The first profile's chat model and compactor. */
   model: ChatModel;
   compactor: Compactor;
+  /** The provider file's profiles, for `/model` and `/effort`. */
+  profiles: Profiles;
   /** The AGENTS.md read into the system prompt, when there is one. */
   instructions: ProjectInstructions | undefined;
+  /** The MCP servers, when any is configured; close them when the program ends. */
+  mcp: McpServers | undefined;
   /** What bash runs through; undefined when `tools` replaced the standard tools. */
   sandbox: Sandbox | undefined;
 }
@@ -88,36 +124,32 @@ export interface Assembly {
  * cannot hold the system prompt (without AGENTS.md), the tool definitions and the reserve.
  */
 export async function assemble(options: AssembleOptions): Promise<Assembly> {
-  const { config } = options;
   const report = options.report ?? (() => {});
-  const { workspace, tools, sandbox, warnings } = await buildTools(options);
+  const { workspace, tools, warnings, servers, sandbox } = await buildTools(options);
+  const { moreRoots } = workspace;
   for (const warning of warnings) report(`⚠ ${warning}`);
   const toolSet = new ToolSet(tools, options.policy ? { policy: options.policy } : {});
-  const settings = resolveCompactionSettings(config);
-  // The base prompt: a large AGENTS.md is the project's matter, not the provider file's.
-  const { moreRoots } = workspace;
-  const basePrompt = buildSystemPrompt(workspace.root, {
-    toolGuidance: toolSet.guidance(),
-    moreRoots,
-  });
-  requireRoom(settings, { system: basePrompt, tools: toolSet.definitions() }, options);
-  const model = options.model ?? createChatClient({
-    ...options.chat,
-    baseURL: config.baseURL,
-    apiKey: config.apiKey,
-    model: config.model,
-    ...(config.compat ? { compat: config.compat } : {}),
-  });
   const events = new EventChannel();
   if (options.onEvent) events.subscribe(options.onEvent);
-  const compactor = new Compactor({
-    model,
-    settings,
-    onEvent: events.emit,
-    summaryInConversation: config.summaryInConversation === true,
-  });
+  const providers = providersOf(options);
+  const spending = createSpending(providers, options);
+  const profiles: Profiles = new Profiles(
+    providers,
+    options.configFile ?? "provider.json",
+    (name, config): ModelSlot => buildSlot(name, config, { options, profiles, events, spending }),
+  );
+  if (options.profile !== undefined && !profiles.has(options.profile)) {
+    const names = profiles.names().map((name) => `"${name}"`).join(", ");
+    throw new ConfigError(
+      `Unknown --model "${options.profile}": the profiles of "${profiles.configFile}" are ${names}`,
+    );
+  }
+  const built: { agent?: Agent } = {};
   const sessionOptions = {
-    model: config.model,
+    // A new session's header names the model it starts on, read when its file is created.
+    get model() {
+      return profiles.config(built.agent?.slot.name ?? profiles.defaultProfile).model;
+    },
     roots: [workspace.root, ...moreRoots],
     pathsOf: (call: ToolCall) => toolSet.pathsOf(call),
   };
@@ -128,8 +160,23 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
       report,
     })
     : new Session(sessionOptions);
+  const active = startProfile(profiles, options.profile, session.profile, report);
+  const mcp = options.mcp &&
+    await startMcpServers(options.mcp, {
+      workspaceDir: options.workspaceDir,
+      toolSet,
+      servers,
+      report,
+    });
+  // The base prompt: a large AGENTS.md is the project's matter, not the provider file's.
+  const overhead = {
+    system: buildSystemPrompt(workspace.root, { toolGuidance: toolSet.guidance(), moreRoots }),
+    tools: toolSet.definitions(),
+  };
+  await stopOnThrow(mcp, () => requireRoom(profiles, active, overhead));
+  const slot = profiles.slot(active);
   const loadSystemPrompt = async () => {
-    const instructions = await loadProjectInstructions(workspace);
+    const instructions = await loadProjectInstructions(workspace, { warn: report });
     const prompt = buildSystemPrompt(workspace.root, {
       toolGuidance: toolSet.guidance(),
       instructions: instructions?.text,
@@ -138,44 +185,148 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     return { instructions, prompt };
   };
   const { instructions, prompt } = await loadSystemPrompt();
-  const agent = new Agent({
-    model,
+  const agent = built.agent = new Agent({
+    slot,
+    defaultProfile: profiles.defaultProfile,
     tools: toolSet,
     session,
     newSession: () => store ? newSession(store, sessionOptions) : new Session(sessionOptions),
-    compactor,
     systemPrompt: prompt,
     reloadSystemPrompt: async () => (await loadSystemPrompt()).prompt,
     maxSteps: options.maxSteps,
     events,
+    spending,
   });
-  return { agent, workspace, tools: toolSet, model, compactor, instructions, sandbox };
+  return {
+    agent,
+    workspace,
+    tools: toolSet,
+    model: slot.model,
+    compactor: slot.compactor,
+    instructions,
+    profiles,
+    mcp,
+    sandbox,
+  };
 }
 
-/** Throws when not even one message fits between the request's fixed part and the reserve. */
-function requireRoom(
-  settings: CompactionSettings,
-  overhead: RequestOverhead,
-  options: AssembleOptions,
-): void {
-  const fixed = estimateRequestTokens({ ...overhead, messages: [] });
-  const { contextWindow, reserveTokens } = settings;
-  if (fixed + reserveTokens < contextWindow) return;
-  throw new ConfigError(
-    `Invalid provider file "${options.configFile ?? "provider.json"}": field "contextWindow" ` +
-      `(${contextWindow}) is too small: the system prompt and tool definitions take about ` +
-      `${fixed} tokens and reserveTokens is ${reserveTokens}, which leaves no room for messages`,
+/** Runs `check`; the MCP servers are stopped when it throws. */
+async function stopOnThrow(mcp: McpServers | undefined, check: () => void): Promise<void> {
+  try {
+    check();
+  } catch (error) {
+    await mcp?.close();
+    throw error;
+  }
+}
+
+function providersOf(options: AssembleOptions): ProviderProfiles {
+  if (options.providers) return options.providers;
+  if (options.config) return singleProfile(options.config);
+  throw new TypeError("Cannot assemble an agent: give a provider config or profiles");
+}
+
+/**
+ * The profile a run starts on: `--model`, else the one the session last recorded (when the
+ * file still has it), else the file's default.
+ */
+function startProfile(
+  profiles: Profiles,
+  chosen: string | undefined,
+  recorded: string | undefined,
+  report: (line: string) => void,
+): string {
+  if (chosen !== undefined) return chosen;
+  if (recorded === undefined || profiles.has(recorded)) return recorded ?? profiles.defaultProfile;
+  report(
+    `⚠ The session ran on profile "${recorded}", which "${profiles.configFile}" no longer has; ` +
+      `going on with "${profiles.defaultProfile}"`,
   );
+  return profiles.defaultProfile;
+}
+
+/**
+ * The spending meter within the file's budget, the command line's limits in place; throws
+ * `ConfigError` for a cost limit while some profile has no prices.
+ */
+function createSpending(providers: ProviderProfiles, options: AssembleOptions): Spending {
+  const limits = { ...providers.budget, ...options.budget };
+  const unpriced = [...providers.profiles].filter(([, config]) => !config.pricing);
+  if (limits.cost === undefined || unpriced.length === 0) return new Spending({ limits });
+  const source = options.budget?.cost !== undefined ? "--max-cost" : 'field "budget.cost"';
+  const where = providers.named
+    ? ` to profile ${unpriced.map(([name]) => JSON.stringify(name)).join(", ")} of`
+    : " to";
+  throw new ConfigError(
+    `Cannot use ${source} without prices: add "pricing"${where} provider file "${
+      options.configFile ?? "provider.json"
+    }" (dollars per million tokens: {"input": N, "cachedInput": N, "output": N})`,
+  );
+}
+
+/**
+ * Profile `name`'s chat model (sending its effort, marking its replies) and compactor, both
+ * metered at the profile's prices.
+ */
+function buildSlot(
+  name: string,
+  config: ProviderConfig,
+  parts: { options: AssembleOptions; profiles: Profiles; events: EventChannel; spending: Spending },
+): ModelSlot {
+  const { options, profiles, events, spending } = parts;
+  const { pricing } = config;
+  const chat = options.model ?? createChatClient({
+    ...options.chat,
+    baseURL: config.baseURL,
+    apiKey: config.apiKey,
+    model: config.model,
+    ...(config.compat ? { compat: config.compat } : {}),
+  });
+  const where = profiles.named ? ` of profile "${name}"` : "";
+  const model = profileModel(chat, {
+    model: config.model,
+    effort: () => profiles.effort(name),
+    effortField: resolveProfile(config.baseURL, config.model, config.compat).reasoningEffortField,
+    effortRejected: (detail) =>
+      `${detail}; unset "reasoningEffort"${where} in "${profiles.configFile}", or type /effort off`,
+  });
+  const compactor = new Compactor({
+    model: spending.meter(model, "summary", pricing),
+    settings: resolveCompactionSettings(config),
+    onEvent: events.emit,
+    summaryInConversation: config.summaryInConversation === true,
+  });
+  const step = spending.meter(model, "step", pricing);
+  return { name, model: step, compactor, ...(pricing ? { pricing } : {}) };
+}
+
+/**
+ * Throws `ConfigError` when not even one message fits between the request's fixed part and
+ * the reserve of profile `name`.
+ */
+function requireRoom(profiles: Profiles, name: string, overhead: RequestOverhead): void {
+  const problem = roomProblem(profiles.slot(name).compactor.settings, overhead);
+  if (problem === undefined) return;
+  const where = profiles.named ? `profile "${name}": ` : "";
+  throw new ConfigError(`Invalid provider file "${profiles.configFile}": ${where}${problem}`);
 }
 
 async function buildTools(
   options: AssembleOptions,
 ): Promise<
-  { workspace: Workspace; tools: Tool[]; sandbox: Sandbox | undefined; warnings: string[] }
+  {
+    workspace: Workspace;
+    tools: Tool[];
+    warnings: string[];
+    servers: ServerLauncher;
+    sandbox: Sandbox | undefined;
+  }
 > {
   if (!options.tools) {
     return await createTools(options.workspaceDir, options.bash ?? { unsandboxedBash: false });
   }
   const workspace = await Workspace.open(options.workspaceDir);
-  return { workspace, tools: options.tools(workspace), sandbox: undefined, warnings: [] };
+  // Replaced tools come without a sandbox: stdio MCP servers are refused with them.
+  const servers = new ServerLauncher(workspace.path, "unavailable");
+  return { workspace, tools: options.tools(workspace), warnings: [], servers, sandbox: undefined };
 }

@@ -8,7 +8,11 @@ import type { Agent } from "../agent/mod.ts";
 import type { ContextStatus } from "../context/mod.ts";
 import type { SessionInfo } from "../session/mod.ts";
 import { sanitizeLine, wrapText } from "../terminal/mod.ts";
-import { formatSessionsTable, type Renderer } from "../ui/mod.ts";
+import { describeSpend, formatSessionsTable, type Renderer } from "../ui/mod.ts";
+import type { McpServers } from "../mcp/mod.ts";
+import { runMcpCommand } from "./mcp_command.ts";
+import { effortCommand, modelCommand } from "./model_commands.ts";
+import type { Profiles } from "./profiles.ts";
 
 /** What a command works with. */
 export interface CommandContext {
@@ -16,8 +20,12 @@ export interface CommandContext {
   renderer: Renderer;
   /** Recent sessions, newest first. */
   listSessions: (limit: number) => Promise<SessionInfo[]>;
+  /** The provider file's profiles, for /model and /effort. */
+  profiles: Profiles;
   /** Aborted by Ctrl+C while the command runs. */
   signal: AbortSignal;
+  /** The MCP servers, when any is configured. */
+  mcp?: McpServers;
   /** The text of `/scope`: what this run may read, write and run. */
   describeScope: () => Promise<string>;
 }
@@ -55,6 +63,15 @@ export const COMMANDS: readonly Command[] = [
     run: (_args, { renderer, agent }) => renderer.line(describeContext(agent.context())),
   },
   {
+    name: "/cost",
+    usage: "/cost",
+    help: "tokens, cached share, cost of the last task and session",
+    run: (_args, { renderer, agent }) => {
+      const spend = agent.spend();
+      renderer.line(spend ? describeSpend(spend) : "Nothing is counted in this run");
+    },
+  },
+  {
     name: "/compact",
     usage: "/compact [focus]",
     help: "summarize earlier messages now, optionally focused on some text",
@@ -82,6 +99,25 @@ export const COMMANDS: readonly Command[] = [
     },
   },
   {
+    name: "/model",
+    usage: "/model [name]",
+    help: "list the profiles; with a name, switch to that one",
+    run: modelCommand,
+  },
+  {
+    name: "/effort",
+    usage: "/effort [level]",
+    help: "reasoning effort: minimal, low, medium, high or off",
+    run: effortCommand,
+  },
+  {
+    name: "/mcp",
+    usage: "/mcp",
+    help: "MCP servers: state, sandbox, tools; /mcp restart NAME restarts one",
+    run: async (args, { renderer, mcp }) =>
+      renderer.line(await runMcpCommand(args, mcp, renderer.width)),
+  },
+  {
     name: "/scope",
     usage: "/scope",
     help: "what this run may read, write and run: roots, Deno permissions, bash sandbox",
@@ -104,7 +140,7 @@ const KEYS = [
   "  Enter             run the task; a paste is one task, however many lines",
   "  Alt+Enter, Ctrl+J a new line (so does a trailing \\ before Enter)",
   "  Up/Down           earlier tasks (kept across runs)",
-  "  Tab               complete commands and workspace paths",
+  "  Tab               complete commands, profile names and workspace paths",
   "  Ctrl+C            interrupt a running task (keys typed meanwhile are",
   "                    dropped); clear the line; twice at an empty prompt: exit",
   "  Ctrl+D            exit, at an empty prompt",

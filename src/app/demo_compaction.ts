@@ -19,7 +19,13 @@
 import { parseArgs } from "@std/cli/parse-args";
 import type { Agent } from "../agent/mod.ts";
 import { assemble } from "./assemble.ts";
-import { ConfigError, loadProviderConfig, type ProviderConfig, Redactor } from "../config/mod.ts";
+import {
+  ConfigError,
+  defaultConfig,
+  loadProviderProfiles,
+  type ProviderConfig,
+  Redactor,
+} from "../config/mod.ts";
 import { type Compactor, estimateTextTokens } from "../context/mod.ts";
 import type { Message } from "../core/mod.ts";
 import { createFrontEnd, type Renderer } from "../ui/mod.ts";
@@ -53,11 +59,13 @@ interface MemorySnapshot {
 async function main(args: string[]): Promise<number> {
   let config: ProviderConfig;
   try {
-    config = await loadProviderConfig(
+    // A file of profiles runs the demo on its default profile.
+    const file = await loadProviderProfiles(
       providerFlag(args) ?? Deno.env.get("POWERCODE_PROVIDER") ?? "provider.json",
       (name) => Deno.env.get(name),
       { workspaceDir: WORKSPACE_DIR },
     );
+    config = defaultConfig(file);
     requireWindow(config);
   } catch (error) {
     return fail(error, 2);

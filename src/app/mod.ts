@@ -3,9 +3,12 @@
  *
  * @module
  */
-export { assemble } from "./assemble.ts";
+export { approveOnTerminal } from "./approval_prompt.ts";
+export { assemble, type Assembly } from "./assemble.ts";
+export { Profiles } from "./profiles.ts";
 export { withPipedInput } from "./piped_input.ts";
-export { runPrint } from "./print_task.ts";
+export { EXIT, exitCode } from "./exit_codes.ts";
+export { answerReport, type PrintReport, runPrint } from "./print_task.ts";
 export type { ReplOptions } from "./repl.ts";
 export { scopeReport } from "./scope_report.ts";
 

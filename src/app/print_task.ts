@@ -1,29 +1,52 @@
 /**
- * The one-shot mode (`-p`): one task, the final answer on stdout, SIGINT stops it.
+ * The one-shot mode (`-p`): one task, reported as the final answer on stdout or as JSON,
+ * SIGINT stops it; the exit code says how it ended.
  *
  * @module
  */
 import type { Agent, TaskResult } from "../agent/mod.ts";
 import type { Renderer } from "../ui/mod.ts";
+import { exitCode } from "./exit_codes.ts";
 
-/** Runs a single task for `-p`; returns 0 when it finished, 1 otherwise. */
+/** Where `-p` reports the task: the answer as text, or the JSON front end. */
+export interface PrintReport {
+  /** The task is about to start. */
+  start?(): void;
+  /** The task ended with `result`; human lines were already shown. */
+  finish(result: TaskResult): void;
+}
+
+/** The report of `--output-format text`: the final answer, when there is one. */
+export function answerReport(printAnswer: (answer: string) => void): PrintReport {
+  return {
+    finish: (result) => {
+      if (result.status === "done") printAnswer(result.answer);
+    },
+  };
+}
+
+/**
+ * Runs a single task for `-p`.
+ * Contract: returns the exit code of {@linkcode exitCode}: 0 done, 1 failed, 3 step limit,
+ * 4 budget, 130 interrupted (SIGINT).
+ */
 export async function runPrint(
   agent: Agent,
   task: string,
-  options: { renderer: Renderer; printAnswer: (answer: string) => void },
+  options: { renderer: Renderer; report: PrintReport },
 ): Promise<number> {
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   Deno.addSignalListener("SIGINT", onSignal);
   let result: TaskResult;
   try {
+    options.report.start?.();
     result = await agent.run(task, controller.signal);
   } finally {
     Deno.removeSignalListener("SIGINT", onSignal);
   }
   if (result.status === "interrupted") options.renderer.line("⏹ Interrupted");
   else options.renderer.finish(result);
-  if (result.status !== "done") return 1;
-  options.printAnswer(result.answer);
-  return 0;
+  options.report.finish(result);
+  return exitCode(result);
 }

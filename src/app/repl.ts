@@ -8,19 +8,26 @@ import { type Agent, isNote } from "../agent/mod.ts";
 import { createCompleter, type DirEntry, type LineInput, openLineInput } from "../editor/mod.ts";
 import { buildTranscript, type Renderer } from "../ui/mod.ts";
 import type { SessionInfo } from "../session/mod.ts";
+import type { McpServers } from "../mcp/mod.ts";
 import { Boundary } from "./boundary.ts";
 import { type CommandOutcome, COMMANDS, findCommand, unknownCommand } from "./commands.ts";
+import { EFFORT_CHOICES } from "./model_commands.ts";
+import type { Profiles } from "./profiles.ts";
 
 /** What the REPL drives. */
 export interface ReplOptions {
   agent: Agent;
   /** Recent sessions, newest first, for /sessions. */
   listSessions: (limit: number) => Promise<SessionInfo[]>;
+  /** The provider file's profiles, for /model and /effort. */
+  profiles: Profiles;
   /** The text of `/scope`. */
   describeScope: () => Promise<string>;
   renderer: Renderer;
   /** Interactive terminal (prompt, line editing, hints) or piped stdin (one task per line). */
   terminal: boolean;
+  /** The MCP servers, for /mcp. */
+  mcp?: McpServers;
   /** For the terminal's line editor: colours, the history file, and workspace listing for Tab. */
   editor?: {
     color: boolean;
@@ -69,7 +76,7 @@ async function runLine(
   options: ReplOptions,
   boundary: Boundary,
 ): Promise<CommandOutcome> {
-  const { agent, renderer, listSessions, describeScope } = options;
+  const { agent, renderer, listSessions, profiles, describeScope } = options;
   if (!text.startsWith("/")) {
     return await boundary.run(async (signal) => {
       renderer.startTask();
@@ -80,7 +87,14 @@ async function runLine(
   }
   const found = findCommand(COMMANDS, text);
   if (!found) return renderer.line(unknownCommand(text));
-  const context = { agent, renderer, listSessions, describeScope };
+  const context = {
+    agent,
+    renderer,
+    listSessions,
+    profiles,
+    describeScope,
+    ...(options.mcp ? { mcp: options.mcp } : {}),
+  };
   return await boundary.run((signal) => found.command.run(found.args, { ...context, signal }));
 }
 
@@ -119,6 +133,12 @@ async function openInput(
           ...editor,
           complete: createCompleter({
             commands: COMMANDS.map((command) => command.name),
+            commandArguments: (command) =>
+              command === "/model"
+                ? options.profiles.names()
+                : command === "/effort"
+                ? EFFORT_CHOICES
+                : [],
             ...(editor.listDir ? { listDir: editor.listDir } : {}),
           }),
         },

@@ -4,6 +4,13 @@
  * @module
  */
 import { parseArgs } from "@std/cli/parse-args";
+import type { BudgetLimits } from "../core/mod.ts";
+import { isPositiveNumber } from "./spending_config.ts";
+
+/** How `-p` reports: the answer as text, one JSON object, or JSON lines as things happen. */
+export type OutputFormat = "text" | "json" | "stream-json";
+
+const OUTPUT_FORMATS: readonly OutputFormat[] = ["text", "json", "stream-json"];
 
 /** Parsed command-line options. */
 export interface CliOptions {
@@ -23,6 +30,12 @@ export interface CliOptions {
   /** `--show-reasoning`: keep a reasoning model's thinking on screen in full. */
   showReasoning: boolean;
   provider?: string;
+  /** `--output-format`: how `-p` reports (text unless given). */
+  outputFormat: OutputFormat;
+  /** `--max-tokens`, `--max-cost`: the session's budget, in place of provider.json's. */
+  budget: BudgetLimits;
+  /** `--model NAME`: the provider file's profile to start on. */
+  model?: string;
   /** `--dir PATH` / `-C PATH`: the project directory (project mode), as typed. */
   dir?: string;
   /** `--add-dir PATH`, repeatable: further roots with the same confinement, as typed. */
@@ -39,7 +52,7 @@ export const USAGE = `powercode: a coding agent for your terminal, confined to .
 
 Usage:
   powercode                      interactive REPL in ./workspace
-  powercode -p "task"            one task, final answer on stdout, exit (0 ok, 1 failed)
+  powercode -p "task"            one task, final answer on stdout, exit 0 when done
   powercode -c | --continue      resume the most recent session
   powercode -r ID | --resume ID  resume a session (any unique prefix of its id)
   powercode -r                   list recent sessions to resume
@@ -49,6 +62,11 @@ Usage:
   powercode --allow-git-hooks    let the tools write .git/hooks/ and .git/config
   powercode --show-reasoning     keep a reasoning model's thinking on screen in full
   powercode --provider FILE      provider config (default ./provider.json, or $POWERCODE_PROVIDER)
+  powercode -p "task" --output-format json|stream-json
+                                 one JSON result, or JSON lines as things happen
+  powercode --max-tokens N       stop before a request would take the session past N tokens
+  powercode --max-cost USD       the same for dollars (needs "pricing" in the provider file)
+  powercode --model NAME         start on profile NAME of the provider file (see /model)
   powercode --dir PATH | -C PATH work on PATH (installed command; default: the current directory)
   powercode --add-dir PATH       another directory the tools may use (repeatable)
   powercode --scope              print what this run may read, write and run, and exit
@@ -66,7 +84,18 @@ Type /help at the prompt for commands.`;
 export function parseCli(args: string[]): CliOptions {
   // `deno task start -- -p "task"` passes the `--` on; it must not turn the flags into text.
   const parsed = parseArgs(args[0] === "--" ? args.slice(1) : args, {
-    string: ["print", "resume", "max-steps", "provider", "dir", "add-dir"],
+    string: [
+      "print",
+      "resume",
+      "max-steps",
+      "provider",
+      "model",
+      "output-format",
+      "max-tokens",
+      "max-cost",
+      "dir",
+      "add-dir",
+    ],
     collect: ["add-dir"],
     boolean: [
       "help",
@@ -100,6 +129,9 @@ export function parseCli(args: string[]): CliOptions {
     throw new TypeError('Invalid -p: the task is empty; give its text, e.g. -p "list the files"');
   }
   const chooseSession = parsed.resume !== undefined && parsed.resume.trim() === "";
+  if (parsed.model !== undefined && parsed.model.trim() === "") {
+    throw new TypeError("Invalid --model: the profile name is empty; give one, e.g. --model big");
+  }
   if (parsed.continue && parsed.resume !== undefined) {
     throw new TypeError("Cannot use --continue and --resume together: choose one");
   }
@@ -110,6 +142,8 @@ export function parseCli(args: string[]): CliOptions {
     }
   }
   return {
+    outputFormat: readOutputFormat(parsed["output-format"], parsed.print !== undefined),
+    budget: readBudgetFlags(parsed["max-tokens"], parsed["max-cost"]),
     help: parsed.help,
     version: parsed.version,
     continue: parsed.continue,
@@ -122,8 +156,42 @@ export function parseCli(args: string[]): CliOptions {
     ...(parsed.print !== undefined ? { print: parsed.print } : {}),
     ...(parsed.resume !== undefined && !chooseSession ? { resume: parsed.resume.trim() } : {}),
     ...(parsed.provider !== undefined ? { provider: parsed.provider } : {}),
+    ...(parsed.model !== undefined ? { model: parsed.model.trim() } : {}),
     ...(parsed.dir !== undefined ? { dir: parsed.dir } : {}),
     addDirs,
     scope: parsed.scope,
   };
+}
+
+function readOutputFormat(value: string | undefined, print: boolean): OutputFormat {
+  if (value === undefined) return "text";
+  const format = OUTPUT_FORMATS.find((name) => name === value);
+  if (format === undefined) {
+    throw new TypeError(
+      `Invalid --output-format "${value}": expected ${OUTPUT_FORMATS.join(", ")}`,
+    );
+  }
+  if (format !== "text" && !print) {
+    throw new TypeError(`Invalid --output-format "${value}": it applies to -p "task" only`);
+  }
+  return format;
+}
+
+function readBudgetFlags(tokens: string | undefined, cost: string | undefined): BudgetLimits {
+  const limits: BudgetLimits = {};
+  if (tokens !== undefined) {
+    const value = Number(tokens);
+    if (!Number.isSafeInteger(value) || value < 1) {
+      throw new TypeError(`Invalid --max-tokens "${tokens}": expected a positive integer`);
+    }
+    limits.tokens = value;
+  }
+  if (cost !== undefined) {
+    const value = Number(cost.replace(/^\$/, ""));
+    if (!isPositiveNumber(value)) {
+      throw new TypeError(`Invalid --max-cost "${cost}": expected a positive number of dollars`);
+    }
+    limits.cost = value;
+  }
+  return limits;
 }

@@ -5,6 +5,7 @@
  * @module
  */
 import type { Locations } from "./locations.ts";
+import { MCP_FILE } from "./project.ts";
 
 /** Deno's answer for one descriptor; `prompt` reads "not granted" (powercode never prompts). */
 export interface Grant {
@@ -23,14 +24,19 @@ export interface GrantLine {
 const ANYTHING_ELSE = "anything else";
 
 /**
- * Asks Deno about every permission kind: read and write for each root, the provider file
- * and the state directory; run for `programs` (what the tools start); env for the
+ * Asks Deno about every permission kind: read and write for each root, the provider file,
+ * MCP's `mcp.json` and the state directory; run for `programs` (what the tools start); env for the
  * variables powercode reads and for HOME; and, for each kind, the descriptor without a
  * target (`anything else`), which is granted only when the whole kind is.
  * Contract: queries only, never requests; nothing is restated from flags.
  */
 export function queryGrants(locations: Locations, programs: readonly string[]): GrantLine[] {
-  const paths = [...locations.roots, locations.providerFile, locations.stateDir];
+  const paths = [
+    ...locations.roots,
+    locations.providerFile,
+    `${locations.configDir}/${MCP_FILE}`,
+    locations.stateDir,
+  ];
   const ask = (descriptor: Deno.PermissionDescriptor, target: string): Grant => ({
     target,
     state: stateOf(Deno.permissions.querySync(descriptor).state),

@@ -7,7 +7,7 @@
 import type { CliOptions } from "./cli.ts";
 import { ConfigError } from "./config_error.ts";
 import { isObject, isString } from "../core/mod.ts";
-import { type Project, PROJECT_VARIABLE } from "./project.ts";
+import { configDirOf, MCP_FILE, type Project, PROJECT_VARIABLE } from "./project.ts";
 
 /** The workspace layout's directory the tools work in. */
 export const LAYOUT_WORKSPACE = "workspace";
@@ -24,6 +24,8 @@ export interface Locations {
   /** The directories the tools may use, the first is their working directory. */
   roots: string[];
   providerFile: string;
+  /** Holds MCP's `mcp.json`: `.powercode/` in the layout, the provider file's directory else. */
+  configDir: string;
   /** Sessions (`sessions/`, with their locks) and input history (`history`). */
   stateDir: string;
 }
@@ -41,8 +43,9 @@ export function locate(cli: CliOptions, env: (name: string) => string | undefine
     const project = decodeProject(text);
     requireGranted(project.roots, ["read", "write"]);
     requireGranted([project.stateDir], ["read", "write"]);
-    requireGranted([project.providerFile], ["read"]);
-    return { mode: "project", ...project };
+    const configDir = configDirOf(project.providerFile);
+    requireGranted([project.providerFile, `${configDir}/${MCP_FILE}`], ["read"]);
+    return { mode: "project", ...project, configDir };
   }
   const flag = cli.dir !== undefined ? "--dir" : cli.addDirs.length > 0 ? "--add-dir" : undefined;
   if (flag !== undefined) {
@@ -55,6 +58,7 @@ export function locate(cli: CliOptions, env: (name: string) => string | undefine
     mode: "layout",
     roots: [LAYOUT_WORKSPACE],
     providerFile: cli.provider ?? env("POWERCODE_PROVIDER") ?? "provider.json",
+    configDir: LAYOUT_STATE,
     stateDir: LAYOUT_STATE,
   };
 }

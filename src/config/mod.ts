@@ -4,13 +4,21 @@
  *
  * @module
  */
-export { type CliOptions, parseCli, USAGE } from "./cli.ts";
+export { type CliOptions, type OutputFormat, parseCli, USAGE } from "./cli.ts";
 export {
   ConfigError,
   loadProviderConfig,
   type ProviderConfig,
   refuseInsideWorkspace,
 } from "./provider_config.ts";
+export {
+  defaultConfig,
+  loadProviderProfiles,
+  parseProviderProfiles,
+  type ProviderProfiles,
+  SINGLE_PROFILE,
+  singleProfile,
+} from "./profiles.ts";
 export { Redactor } from "./redact.ts";
 export { LAUNCH_VARIABLES } from "./launch.ts";
 export { startFlags } from "./permission_set.ts";

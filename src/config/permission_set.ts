@@ -2,14 +2,16 @@
  * The exact Deno permission set of one run in project mode, computed from its resolved
  * {@linkcode Project} and the `start` task's flags.
  *
- * Read: the roots, the provider file, the state directory. Write: the roots and the state
- * directory. Net, run and env: the `start` task's flags, unchanged. Deno itself needs no
- * grant beyond these: it loads the program's modules and its own cache (`DENO_DIR`)
- * without permission checks, and `Deno.cwd()` needs none.
+ * Read: the roots, the provider file, `mcp.json` beside it (MCP's configuration, the one
+ * file besides the provider file that powercode reads from its configuration directory),
+ * the state directory. Write: the roots and the state directory. Net, run and env: the
+ * `start` task's flags, unchanged. Deno itself needs no grant beyond these: it loads the
+ * program's modules and its own cache (`DENO_DIR`) without permission checks, and
+ * `Deno.cwd()` needs none.
  *
  * @module
  */
-import type { Project } from "./project.ts";
+import { configDirOf, MCP_FILE, type Project } from "./project.ts";
 
 /** The flags of the `start` task kept as they are in project mode. */
 const KEPT_FLAG = /^--allow-(net|run|env)(=\S*)?$|^--no-prompt$/;
@@ -48,7 +50,9 @@ export function projectFlags(project: Project, flags: readonly string[]): string
   }
   const { roots, providerFile, stateDir } = project;
   return [
-    `--allow-read=${[...roots, providerFile, stateDir].join(",")}`,
+    `--allow-read=${
+      [...roots, providerFile, `${configDirOf(providerFile)}/${MCP_FILE}`, stateDir].join(",")
+    }`,
     `--allow-write=${[...roots, stateDir].join(",")}`,
     ...kept,
   ];

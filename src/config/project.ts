@@ -7,6 +7,14 @@
  */
 import { ConfigError } from "./config_error.ts";
 
+/** MCP's configuration, beside the provider file (read by `src/mcp/`). */
+export const MCP_FILE = "mcp.json";
+
+/** The directory of the provider file, which holds MCP's configuration in project mode. */
+export function configDirOf(providerFile: string): string {
+  return providerFile.slice(0, providerFile.lastIndexOf("/")) || "/";
+}
+
 /** The variable through which the launcher hands the resolved project to the program. */
 export const PROJECT_VARIABLE = "POWERCODE_PROJECT";
 

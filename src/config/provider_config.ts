@@ -3,10 +3,23 @@
  *
  * @module
  */
-import { type ProfileOverrides, readProfileOverrides } from "../model/mod.ts";
-import { isObject, isPositiveInteger, isString } from "../core/mod.ts";
+import {
+  isReasoningEffort,
+  type ProfileOverrides,
+  readProfileOverrides,
+  REASONING_EFFORTS,
+  type ReasoningEffort,
+} from "../model/mod.ts";
+import {
+  type BudgetLimits,
+  isObject,
+  isPositiveInteger,
+  isString,
+  type Pricing,
+} from "../core/mod.ts";
 import { validateCompactionSettings } from "../context/mod.ts";
 import { ConfigError } from "./config_error.ts";
+import { readSpendingFields, SPENDING_FIELDS } from "./spending_config.ts";
 
 /** A validated provider configuration. The key must never be printed or stored. */
 export interface ProviderConfig {
@@ -26,6 +39,12 @@ export interface ProviderConfig {
   literalKey?: true;
   /** Ask for summaries at the end of the cached conversation (see the README). */
   summaryInConversation?: boolean;
+  /** Prices in dollars per million tokens, for costs and `budget.cost`. */
+  pricing?: Pricing;
+  /** What one session may spend (the command line's limits replace these). */
+  budget?: BudgetLimits;
+  /** How hard a reasoning model thinks; sent with every request when set. */
+  reasoningEffort?: ReasoningEffort;
 }
 
 export { ConfigError };
@@ -45,6 +64,8 @@ const KNOWN_FIELDS = [
   "cacheControl",
   "compat",
   "summaryInConversation",
+  ...SPENDING_FIELDS,
+  "reasoningEffort",
 ];
 /** The key sent when none is configured (`"apiKey": null`, or no key variable set); not a secret. */
 export const PLACEHOLDER_KEY = "no-key";
@@ -60,6 +81,18 @@ export async function loadProviderConfig(
   env: EnvReader,
   options: { workspaceDir?: string } = {},
 ): Promise<ProviderConfig> {
+  return parseProviderConfig(await readProviderJson(path, options), path, env);
+}
+
+/**
+ * Reads a provider file's JSON, unchecked.
+ * Contract: as `loadProviderConfig` for a missing or unreadable file, one inside the
+ * workspace, and invalid JSON.
+ */
+export async function readProviderJson(
+  path: string,
+  options: { workspaceDir?: string } = {},
+): Promise<unknown> {
   let text: string;
   try {
     text = await Deno.readTextFile(path);
@@ -72,14 +105,12 @@ export async function loadProviderConfig(
       fix: "keep it in ./provider.json or ./.powercode/",
     });
   }
-  let data: unknown;
   try {
-    data = JSON.parse(text);
+    return JSON.parse(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new ConfigError(`Cannot parse provider file "${path}": invalid JSON (${reason})`);
   }
-  return parseProviderConfig(data, path, env);
 }
 
 /**
@@ -90,8 +121,25 @@ export function parseProviderConfig(data: unknown, path: string, env: EnvReader)
   if (!isObject(data)) {
     throw new ConfigError(`Invalid provider file "${path}": expected a JSON object`);
   }
-  const fields = data;
   const problems: string[] = [];
+  const config = readProviderFields(data, env, problems);
+  if (problems.length > 0 || config === undefined) {
+    throw new ConfigError(`Invalid provider file "${path}": ${problems.join("; ")}`);
+  }
+  return config;
+}
+
+/**
+ * Reads one endpoint's fields (the whole file of the single shape, or one profile).
+ * Contract: reads nothing but key variables through `env`; adds one line per problem to
+ * `problems` and returns undefined when there is any.
+ */
+export function readProviderFields(
+  fields: Record<string, unknown>,
+  env: EnvReader,
+  problems: string[],
+): ProviderConfig | undefined {
+  const before = problems.length;
   for (const name of Object.keys(fields)) {
     if (!KNOWN_FIELDS.includes(name)) problems.push(`field "${name}" is unknown`);
   }
@@ -114,9 +162,11 @@ export function parseProviderConfig(data: unknown, path: string, env: EnvReader)
   }
   const compat = readProfileOverrides(fields, problems);
   const summaryInConversation = booleanField(fields, "summaryInConversation", problems);
+  const spending = readSpendingFields(fields, problems);
+  const reasoningEffort = effortField(fields.reasoningEffort, problems);
   const apiKey = resolveApiKey(fields.apiKey, env, problems);
-  if (problems.length > 0 || !baseURL || !model || !contextWindow || apiKey === undefined) {
-    throw new ConfigError(`Invalid provider file "${path}": ${problems.join("; ")}`);
+  if (problems.length > before || !baseURL || !model || !contextWindow || apiKey === undefined) {
+    return undefined;
   }
   return {
     baseURL,
@@ -131,7 +181,16 @@ export function parseProviderConfig(data: unknown, path: string, env: EnvReader)
       ? { literalKey: true as const }
       : {}),
     ...(summaryInConversation === true ? { summaryInConversation } : {}),
+    ...spending,
+    ...(reasoningEffort !== undefined ? { reasoningEffort } : {}),
   };
+}
+
+function effortField(value: unknown, problems: string[]): ReasoningEffort | undefined {
+  if (value === undefined || isReasoningEffort(value)) return value;
+  const levels = REASONING_EFFORTS.map((level) => JSON.stringify(level)).join(", ");
+  problems.push(`field "reasoningEffort" must be one of ${levels}, got ${JSON.stringify(value)}`);
+  return undefined;
 }
 
 function booleanField(

@@ -31,19 +31,12 @@ export class Redactor {
    * `baseURL`, as written and percent-decoded; the whole `user:password` part always.
    */
   static forConfig(config: Pick<ProviderConfig, "apiKey" | "baseURL">): Redactor {
-    const secrets: string[] = [];
-    if (config.apiKey !== PLACEHOLDER_KEY) secrets.push(config.apiKey);
-    let url: URL | undefined;
-    try {
-      url = new URL(config.baseURL);
-    } catch {
-      url = undefined;
-    }
-    if (url && (url.username || url.password)) {
-      const userinfo = url.password ? `${url.username}:${url.password}` : url.username;
-      secrets.push(`${userinfo}@`, `${decode(userinfo)}@`);
-      secrets.push(url.username, decode(url.username), url.password, decode(url.password));
-    }
+    return Redactor.forConfigs([config]);
+  }
+
+  /** The redactor for every profile of a provider file: each one's secrets, as `forConfig`. */
+  static forConfigs(configs: Iterable<Pick<ProviderConfig, "apiKey" | "baseURL">>): Redactor {
+    const secrets = [...configs].flatMap(secretsOf);
     return new Redactor(
       secrets.filter((secret) => secret.endsWith("@") || secret.length >= MIN_SECRET_LENGTH),
     );
@@ -163,4 +156,22 @@ function decode(text: string): string {
   } catch {
     return text;
   }
+}
+
+/** The API key (unless the placeholder) and the credentials of `baseURL` of one endpoint. */
+function secretsOf(config: Pick<ProviderConfig, "apiKey" | "baseURL">): string[] {
+  const secrets: string[] = [];
+  if (config.apiKey !== PLACEHOLDER_KEY) secrets.push(config.apiKey);
+  let url: URL | undefined;
+  try {
+    url = new URL(config.baseURL);
+  } catch {
+    url = undefined;
+  }
+  if (url && (url.username || url.password)) {
+    const userinfo = url.password ? `${url.username}:${url.password}` : url.username;
+    secrets.push(`${userinfo}@`, `${decode(userinfo)}@`);
+    secrets.push(url.username, decode(url.username), url.password, decode(url.password));
+  }
+  return secrets;
 }

@@ -50,11 +50,12 @@ export type CompactionOutcome =
 
 /**
  * The messages to send after the system prompt: the working memory, or a request shortened
- * beyond it (the summary failed or did not suffice; a warning said so), or why none fits.
+ * beyond it (the summary failed or did not suffice; a warning said so), or why none fits;
+ * `estimatedTokens` is the one estimate of the whole request that decided it.
  */
 export type PreparedRequest =
-  | { type: "working_memory"; messages: Message[] }
-  | { type: "shortened"; messages: Message[] }
+  | { type: "working_memory"; messages: Message[]; estimatedTokens: number }
+  | { type: "shortened"; messages: Message[]; estimatedTokens: number }
   | { type: "too_long"; reason: string };
 
 /** What `/context` shows. */
@@ -159,7 +160,7 @@ export class Compactor {
     let estimate = this.#estimate(session, memory, overhead);
     const threshold = compactionThreshold(this.#settings);
     if (!options.force && estimate <= threshold) {
-      return { type: "working_memory", messages: memory };
+      return { type: "working_memory", messages: memory, estimatedTokens: estimate };
     }
     let why = "the summary is paused after a failure";
     if (options.force || !this.#coolingDown(session)) {
@@ -178,7 +179,9 @@ export class Compactor {
         ? "and compaction failed"
         : "and there is nothing left to compact";
     }
-    if (estimate <= threshold) return { type: "working_memory", messages: memory };
+    if (estimate <= threshold) {
+      return { type: "working_memory", messages: memory, estimatedTokens: estimate };
+    }
     return this.#shrink(session, overhead, estimate, why);
   }
 
@@ -272,7 +275,9 @@ export class Compactor {
     const shortened = shortenRequest(session, overhead, { threshold, estimate, why });
     if (shortened.type === "too_long") return shortened;
     this.#onEvent({ type: "warning", message: shortened.warning });
-    return { type: "shortened", messages: shortened.messages };
+    const { messages } = shortened;
+    const estimatedTokens = estimateRequestTokens({ ...overhead, messages });
+    return { type: "shortened", messages, estimatedTokens };
   }
 
   #estimate(session: Session, memory: readonly Message[], overhead: RequestOverhead): number {

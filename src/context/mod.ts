@@ -20,5 +20,11 @@ export {
 } from "./settings.ts";
 export type { CompactionSettings, CompactionSettingsInput } from "./settings.ts";
 export { estimateRequestTokens, estimateTextTokens } from "./tokens.ts";
+export {
+  type MeteredKind,
+  OUTPUT_ALLOWANCE_TOKENS,
+  Spending,
+  type SpendingOptions,
+} from "./spending.ts";
 export type { RequestOverhead } from "./tokens.ts";
 export { buildWorkingMemory } from "./working_memory.ts";

@@ -23,12 +23,21 @@ export interface RequestStepOptions {
    * the retry after compaction.
    */
   onEvent: (event: CompactionEvent | { type: "discard_partial" }) => void;
+  /**
+   * The budget: given the request's estimate and its output limit (undefined when none is
+   * configured), the line refusing it, or undefined to send it.
+   */
+  admit?: (promptTokens: number, outputTokens: number | undefined) => string | undefined;
 }
 
-/** How a request step ended: the reply (already in the session), or why no request fits. */
+/**
+ * How a request step ended: the reply (already in the session), why no request fits, or
+ * why the budget refused the request (nothing was sent).
+ */
 export type StepOutcome =
   | { type: "reply"; reply: ChatReply }
-  | { type: "too_long"; message: string };
+  | { type: "too_long"; message: string }
+  | { type: "budget"; message: string };
 
 /** One attempt that did not fit: the provider's overflow error, or the Compactor's reason. */
 interface Overflow {
@@ -44,8 +53,8 @@ const GIVE_UP =
  * Asks the model for the next step of `session`.
  * Contract: when the request does not fit (the provider's context overflow, or the
  * Compactor finds none that fits) it warns, compacts by force and sends once more; a second
- * time is "too_long". Other chat failures and an abort propagate; history gains only the
- * reply.
+ * time is "too_long". A request the budget refuses is not sent ("budget"). Other chat
+ * failures and an abort propagate; history gains only the reply.
  */
 export async function requestStep(
   compactor: Compactor,
@@ -77,6 +86,8 @@ async function attempt(
     return { type: "overflow", message: prepared.reason, partialOutput: false };
   }
   const { maxOutputTokens } = compactor.settings;
+  const refusal = options.admit?.(prepared.estimatedTokens, maxOutputTokens);
+  if (refusal !== undefined) return { type: "budget", message: refusal };
   let reply: ChatReply;
   try {
     reply = await options.send({

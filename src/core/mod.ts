@@ -7,10 +7,12 @@
 export {
   hasShape,
   isArrayOf,
+  isBoundedJson,
   isCount,
   isObject,
   isPositiveInteger,
   isString,
+  type JsonBounds,
   optional,
   parseJsonObject,
   type Shape,
@@ -32,6 +34,16 @@ export {
   type UserMessage,
 } from "./messages.ts";
 export { parseToolArguments } from "./tool_arguments.ts";
+export {
+  type BudgetLimits,
+  costOf,
+  emptyTally,
+  formatUsd,
+  type Pricing,
+  type SpendReport,
+  type Tally,
+  tallyTokens,
+} from "./spend.ts";
 export {
   type CallDescription,
   type CommandEnd,

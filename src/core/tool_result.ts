@@ -36,9 +36,14 @@ export type ToolDetails =
     kind: "edit";
     path: string;
     occurrences: number;
-    /** The replaced lines and their replacement, without the lines both share at either end. */
+    /**
+     * The first replaced lines and their replacement, without the lines both share at either
+     * end, and how many there are in all.
+     */
     removed: string[];
     added: string[];
+    removedCount: number;
+    addedCount: number;
   }
   | { kind: "command"; command: string; end: CommandEnd };
 

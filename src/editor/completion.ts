@@ -27,14 +27,17 @@ export interface CompleterOptions {
   commands: readonly string[];
   /** Lists a directory given relative to the workspace (`""` for its root). */
   listDir?: (dir: string) => Promise<DirEntry[]>;
+  /** The words a command takes as its argument (e.g. profile names after `/model`), if any. */
+  commandArguments?: (command: string) => readonly string[];
 }
 
 const MAX_ENTRIES = 2000;
 
 /**
- * A completer: a lone `/word` at the start completes to commands; any other non-empty
- * word completes to paths relative to the workspace (directories end with `/`; hidden
- * entries only when the word names them).
+ * A completer: a lone `/word` at the start completes to commands; the word after a command
+ * that takes known words completes to them; any other non-empty word completes to paths
+ * relative to the workspace (directories end with `/`; hidden entries only when the word
+ * names them).
  * Contract: never throws; an unreadable directory completes to nothing.
  */
 export function createCompleter(options: CompleterOptions): Completer {
@@ -42,6 +45,13 @@ export function createCompleter(options: CompleterOptions): Completer {
     const before = text.slice(0, cursor);
     if (/^\/\S*$/.test(before)) {
       return { from: 0, options: options.commands.filter((c) => c.startsWith(before)) };
+    }
+    const argument = /^(\/\S+) +(\S*)$/.exec(before);
+    const words = argument && options.commandArguments?.(argument[1] ?? "");
+    if (argument && words && words.length > 0) {
+      const typed = argument[2] ?? "";
+      const from = cursor - typed.length;
+      return { from, options: words.filter((word) => word.startsWith(typed)) };
     }
     const word = /\S*$/.exec(before)?.[0] ?? "";
     const from = cursor - word.length;

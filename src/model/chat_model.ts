@@ -5,6 +5,7 @@
  * @module
  */
 import type { AssistantMessage, Message, ToolDefinition } from "../core/mod.ts";
+import type { ReasoningEffort } from "./reasoning_effort.ts";
 
 /** One chat-completions request in powercode's terms. */
 export interface ChatRequest {
@@ -14,6 +15,17 @@ export interface ChatRequest {
   tools?: readonly ToolDefinition[];
   /** Sent as the output limit when set. */
   maxOutputTokens?: number;
+  /** Sent where the provider profile says (`reasoning_effort` by default) when set. */
+  reasoningEffort?: ReasoningEffort;
+}
+
+/** The tokens one reply cost, as the provider counted them. */
+export interface ReplyUsage {
+  promptTokens: number;
+  /** Output tokens, reasoning included (some providers count it beside `completion_tokens`). */
+  completionTokens: number;
+  /** Prompt tokens the provider served from its cache; 0 when it reports none. */
+  cachedTokens: number;
 }
 
 /** The model's reply and the tokens the server counted for the whole exchange. */
@@ -21,6 +33,8 @@ export interface ChatReply {
   message: AssistantMessage;
   /** `usage.total_tokens`, undefined when the server sent none. */
   totalTokens: number | undefined;
+  /** Prompt, completion and cached tokens, when the server reported prompt tokens. */
+  usage?: ReplyUsage;
   /** The provider's `finish_reason` (`stop`, `tool_calls`, `length`, `content_filter`, ...). */
   finishReason?: string;
 }
@@ -73,7 +87,9 @@ export type ChatErrorKind =
   | "rate_limited"
   | "server"
   | "unreachable"
-  | "aborted";
+  | "aborted"
+  /** The reply passed one of powercode's caps (see limits.ts); not retried. */
+  | "limit";
 
 /** A failed chat request; `message` is one line for the person at the terminal. */
 export class ChatError extends Error {

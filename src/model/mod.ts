@@ -11,6 +11,14 @@ export {
   type ChatReply,
   type ChatRequest,
   finishWarning,
+  type ReplyUsage,
 } from "./chat_model.ts";
 export { type ChatClientOptions, createChatClient } from "./client.ts";
-export { type ProfileOverrides, type ProviderProfile, readProfileOverrides } from "./profile.ts";
+export {
+  type ProfileOverrides,
+  type ProviderProfile,
+  readProfileOverrides,
+  resolveProfile,
+} from "./profile.ts";
+export { profileModel, type ProfileModelOptions } from "./profile_model.ts";
+export { isReasoningEffort, REASONING_EFFORTS, type ReasoningEffort } from "./reasoning_effort.ts";

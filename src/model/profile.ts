@@ -21,6 +21,12 @@ export interface ProviderProfile {
    * Kimi thinking mode reject the next request without it).
    */
   replayReasoning: boolean;
+  /**
+   * Gives every tool-call turn a `reasoning_content`, empty where there is none to send back
+   * (another model wrote the turn, or its reply had none): DeepSeek and Kimi in thinking mode
+   * reject a history whose tool-call turns lack it.
+   */
+  reasoningOnToolCalls: boolean;
   /** Sends the `extra_content` a tool call came with back with it (Gemini's thought signatures). */
   extraContent: boolean;
   /**
@@ -28,6 +34,11 @@ export interface ProviderProfile {
    * Mistral's rule); other ids are rewritten to that shape on the wire, history keeps them.
    */
   toolCallIds: "any" | "alnum9";
+  /**
+   * Where the reasoning effort goes: `reasoning_effort` (OpenAI, DeepSeek, Gemini, Groq,
+   * xAI), or `reasoning.effort` (OpenRouter's `reasoning: {effort}` object).
+   */
+  reasoningEffortField: "reasoning_effort" | "reasoning.effort";
 }
 
 /** Profile fields set by hand, each replacing the detected value. */
@@ -38,8 +49,10 @@ const PROFILE_VALUES: { readonly [K in keyof ProviderProfile]: readonly Provider
   outputLimitField: ["max_tokens", "max_completion_tokens"],
   cacheControl: [true, false],
   replayReasoning: [true, false],
+  reasoningOnToolCalls: [true, false],
   extraContent: [true, false],
   toolCallIds: ["any", "alnum9"],
+  reasoningEffortField: ["reasoning_effort", "reasoning.effort"],
 };
 
 /** provider.json fields that set a profile field directly, kept from before `"compat"`. */
@@ -50,21 +63,31 @@ const OPENAI_REASONING_MODEL = /(^|\/)(o1|o3|o4|gpt-5)([-.:_]|$)/i;
 /** Mistral's API, and Mistral models wherever they run (their chat template checks the ids). */
 const MISTRAL_HOST = /(^|\.)mistral\.ai$/i;
 const MISTRAL_MODEL = /(^|\/)(mistral|mixtral|codestral|devstral|magistral|ministral|pixtral)/i;
+/** DeepSeek's and Moonshot's (Kimi) own APIs, whose thinking mode checks every tool-call turn. */
+const THINKING_HOST = /(^|\.)(deepseek\.com|moonshot\.ai|moonshot\.cn)$/i;
+/** OpenRouter takes the effort inside its unified `reasoning` object. */
+const OPENROUTER_HOST = /(^|\.)openrouter\.ai$/i;
 
 /**
  * The profile detected for `model` at `baseURL`: `max_completion_tokens` for OpenAI's
  * reasoning models, 9-character tool-call ids for Mistral's API and models, no cache marks,
- * reasoning and `extra_content` sent back where the reply carried them.
+ * reasoning and `extra_content` sent back where the reply carried them (and an empty
+ * `reasoning_content` on every other tool-call turn for DeepSeek's and Moonshot's APIs), the
+ * reasoning effort
+ * as `reasoning.effort` for OpenRouter and `reasoning_effort` elsewhere.
  * Contract: pure; any URL and model name give a profile.
  */
 export function detectProfile(baseURL: string, model: string): ProviderProfile {
-  const mistral = MISTRAL_HOST.test(hostOf(baseURL)) || MISTRAL_MODEL.test(model);
+  const host = hostOf(baseURL);
+  const mistral = MISTRAL_HOST.test(host) || MISTRAL_MODEL.test(model);
   return {
     outputLimitField: OPENAI_REASONING_MODEL.test(model) ? "max_completion_tokens" : "max_tokens",
     cacheControl: false,
     replayReasoning: true,
+    reasoningOnToolCalls: THINKING_HOST.test(host),
     extraContent: true,
     toolCallIds: mistral ? "alnum9" : "any",
+    reasoningEffortField: OPENROUTER_HOST.test(host) ? "reasoning.effort" : "reasoning_effort",
   };
 }
 

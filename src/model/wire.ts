@@ -8,6 +8,7 @@
  */
 import type { ChatRequest } from "./chat_model.ts";
 import type { ProviderProfile } from "./profile.ts";
+import { effortFields } from "./reasoning_effort.ts";
 import { alnum9ToolCallId } from "./tool_call_ids.ts";
 import {
   type AssistantMessage,
@@ -56,7 +57,7 @@ interface WireTool {
 export function toWireRequest(model: string, request: ChatRequest, profile: ProviderProfile) {
   const messages: WireMessage[] = [
     { role: "system", content: request.system },
-    ...mergeUserRuns(request.messages).map((message) => toWireMessage(message, profile)),
+    ...mergeUserRuns(request.messages).map((message) => toWireMessage(message, profile, model)),
   ];
   if (profile.cacheControl) {
     markCacheBreakpoint(messages, 0);
@@ -72,6 +73,7 @@ export function toWireRequest(model: string, request: ChatRequest, profile: Prov
     stream_options: { include_usage: true },
     ...(request.tools?.length ? { tools: request.tools.map(toWireTool) } : {}),
     ...limit,
+    ...effortFields(profile.reasoningEffortField, request.reasoningEffort),
   };
 }
 
@@ -109,7 +111,7 @@ function markCacheBreakpoint(messages: WireMessage[], index: number): void {
   messages[index] = { ...message, content: parts };
 }
 
-function toWireMessage(message: Message, profile: ProviderProfile): WireMessage {
+function toWireMessage(message: Message, profile: ProviderProfile, model: string): WireMessage {
   switch (message.role) {
     case "user":
       return { role: "user", content: message.content };
@@ -118,7 +120,7 @@ function toWireMessage(message: Message, profile: ProviderProfile): WireMessage 
       return { role: "tool", tool_call_id: id, content: message.content };
     }
     case "assistant":
-      return toWireAssistant(message, profile);
+      return toWireAssistant(message, profile, model);
     default: {
       const unknown: never = message;
       throw new TypeError(`Cannot send message: unknown role in ${JSON.stringify(unknown)}`);
@@ -127,20 +129,35 @@ function toWireMessage(message: Message, profile: ProviderProfile): WireMessage 
 }
 
 /**
- * Contract: `reasoning_content` goes only on tool-call turns whose reasoning came as
+ * Contract: a `<think>` block that came in the content goes back before it, as sent, to the
+ * model that wrote it;
+ * `reasoning_content` goes only on tool-call turns whose reasoning came as
  * `reasoning_content`, and only where the profile sends it back; arguments that are not a
  * JSON object are sent as "{}" (the tool result already told the model), so strict servers
- * accept the history; history keeps the original.
+ * accept the history; history keeps the original. A reply another model wrote (switched
+ * profiles) goes without its provider fields: no reasoning (an empty one where the profile
+ * wants it on every tool-call turn), no `extra`.
  */
-function toWireAssistant(message: AssistantMessage, profile: ProviderProfile): WireAssistant {
-  if (message.toolCalls.length === 0) return { role: "assistant", content: message.content };
-  const replay = profile.replayReasoning && message.replayReasoning;
+function toWireAssistant(
+  message: AssistantMessage,
+  profile: ProviderProfile,
+  model: string,
+): WireAssistant {
+  const own = message.model === undefined || message.model === model;
+  const content = (own ? message.thinkBlock ?? "" : "") + message.content;
+  if (message.toolCalls.length === 0) return { role: "assistant", content };
+  const replay = own && profile.replayReasoning && message.replayReasoning;
+  const reasoning = replay
+    ? message.reasoning ?? ""
+    : profile.reasoningOnToolCalls
+    ? ""
+    : undefined;
   return {
     role: "assistant",
-    content: message.content || null,
-    ...(replay ? { reasoning_content: message.reasoning ?? "" } : {}),
+    content: content || null,
+    ...(reasoning !== undefined ? { reasoning_content: reasoning } : {}),
     tool_calls: message.toolCalls.map((call): WireToolCall => ({
-      ...(profile.extraContent ? call.extra : {}),
+      ...(own && profile.extraContent ? call.extra : {}),
       id: wireId(call.id, profile),
       type: "function",
       function: {

@@ -8,6 +8,7 @@ export type { OpenSessionOptions, SessionChoice } from "./open.ts";
 export { Session } from "./session.ts";
 export type {
   CompactionState,
+  ModelRecord,
   PathsOf,
   SessionOptions,
   SessionRecord,

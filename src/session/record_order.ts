@@ -52,6 +52,8 @@ export class RecordOrder {
           ? `compacts until message ${until}, but only ${this.#messages} come before it`
           : undefined;
       }
+      case "model":
+        return undefined;
       default: {
         const unknown: never = record;
         return `has unknown type ${JSON.stringify(unknown)}`;

@@ -8,6 +8,7 @@
 import {
   hasShape,
   isArrayOf,
+  isBoundedJson,
   isCount,
   isObject,
   isString,
@@ -33,11 +34,14 @@ export interface SessionHeader {
   roots?: string[];
 }
 
+/** What a provider field kept with a tool call may be: as deep and large as a reply's may. */
+const EXTRA_BOUNDS = { maxDepth: 17, maxChars: 512 * 1024 };
+
 const TOOL_CALL: Shape = {
   id: isString,
   name: isString,
   arguments: isString,
-  extra: optional(isObject),
+  extra: optional((v) => isObject(v) && isBoundedJson(v, EXTRA_BOUNDS)),
 };
 const MESSAGE_SHAPES = new Map<unknown, Shape>([
   ["user", { content: isString }],
@@ -46,6 +50,8 @@ const MESSAGE_SHAPES = new Map<unknown, Shape>([
     toolCalls: (v) => isArrayOf(v, TOOL_CALL),
     reasoning: optional(isString),
     replayReasoning: optional((v) => v === true),
+    thinkBlock: optional(isString),
+    model: optional(isString),
   }],
   ["tool", { toolCallId: isString, content: isString, isError: isBoolean }],
 ]);
@@ -55,6 +61,7 @@ const RECORD_SHAPES = new Map<unknown, Shape>([
   ["message", { message: (v) => isObject(v) && hasShape(v, MESSAGE_SHAPES.get(v.role)) }],
   ["usage", { usage: (v) => v === null || hasShape(v, USAGE) }],
   ["compaction", { state: (v) => hasShape(v, STATE), tokensBefore: isCount, tokensAfter: isCount }],
+  ["model", { profile: isString }],
 ]);
 const HEADER: Shape = {
   id: isString,

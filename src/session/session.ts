@@ -22,7 +22,18 @@ export interface CompactionState {
 export type SessionRecord =
   | { type: "message"; message: Message }
   | { type: "usage"; usage: UsageSnapshot | null }
-  | { type: "compaction"; state: CompactionState; tokensBefore: number; tokensAfter: number };
+  | { type: "compaction"; state: CompactionState; tokensBefore: number; tokensAfter: number }
+  | ModelRecord;
+
+/**
+ * The session goes on with another profile of the provider file (`/model`, `--model`);
+ * the usage snapshot, measured by the previous model, becomes stale.
+ */
+export interface ModelRecord {
+  type: "model";
+  /** The profile's name in the provider file. */
+  profile: string;
+}
 
 /** Receives every record as it happens (the session file). */
 export interface SessionSink {
@@ -51,6 +62,7 @@ export class Session {
   #history: Message[] = [];
   #usage: UsageSnapshot | undefined;
   #compaction: CompactionState | undefined;
+  #profile: string | undefined;
   #filesRead = new Set<string>();
   #filesModified = new Set<string>();
   #sink: SessionSink | undefined;
@@ -91,6 +103,11 @@ export class Session {
     return this.#compaction;
   }
 
+  /** The profile of the last model record; undefined when the session never switched. */
+  get profile(): string | undefined {
+    return this.#profile;
+  }
+
   /** Workspace paths that tool calls read, in first-seen order. */
   get filesRead(): string[] {
     return [...this.#filesRead];
@@ -126,6 +143,11 @@ export class Session {
     this.#record({ type: "compaction", state, ...stats });
   }
 
+  /** Records that requests go to profile `name` from now on; the usage snapshot becomes stale. */
+  recordProfile(name: string): void {
+    this.#record({ type: "model", profile: name });
+  }
+
   #record(record: SessionRecord): void {
     this.#apply(record);
     this.#sink?.write(record);
@@ -142,6 +164,10 @@ export class Session {
         return;
       case "compaction":
         this.#compaction = record.state;
+        this.#usage = undefined;
+        return;
+      case "model":
+        this.#profile = record.profile;
         this.#usage = undefined;
         return;
       default: {

@@ -3,30 +3,38 @@
  *
  * @module
  */
+import { MarkerIndex } from "./markdown_markers.ts";
 import type { Theme } from "./theme.ts";
 import type { Span, Style } from "./wrap.ts";
 
 const PUNCTUATION = /[!-/:-@[-`{-~]/;
 const WORD_CHAR = /[\p{L}\p{N}]/u;
-const AUTOLINK = /^<((?:https?|mailto):[^>\s]+)>/;
-const LINK = /^\[([^\]]*)\]\(([^()\s]*(?:\([^()\s]*\)[^()\s]*)*)(?:\s+"[^"]*")?\)/;
+const AUTOLINK_SCHEMES = ["https:", "http:", "mailto:"];
 
 /**
  * Parses one line of inline markdown into spans, each styled with `base` and its own
  * emphasis. Unmatched markers stay as text.
  * Contract: `text` is sanitized and holds no newline.
+ * Contract: time linear in the text's length (see {@linkcode MarkerIndex}), and
+ * recursion only a few levels deep: whether a marker closes depends only on its
+ * neighbours, so emphasis of one kind never nests in itself, a link label holds no
+ * link and an autolink no autolink.
  */
 export function parseInline(text: string, theme: Theme, base?: Style): Span[] {
+  const markers = new MarkerIndex(text);
   const spans: Span[] = [];
   let plain = "";
   const flush = () => {
     if (plain !== "") spans.push(span(plain, base));
     plain = "";
   };
+  const nest = (inner: string, style: Style) => {
+    flush();
+    for (const piece of parseInline(inner, theme, compose(base, style))) spans.push(piece);
+  };
   let i = 0;
   while (i < text.length) {
     const char = text[i] ?? "";
-    const rest = text.slice(i);
     if (char === "\\" && PUNCTUATION.test(text[i + 1] ?? "")) {
       plain += text[i + 1];
       i += 2;
@@ -34,7 +42,7 @@ export function parseInline(text: string, theme: Theme, base?: Style): Span[] {
     }
     if (char === "`") {
       const run = runLength(text, i, "`");
-      const close = findRun(text, i + run, "`", run);
+      const close = markers.next("`", run, i + run);
       if (close >= 0) {
         flush();
         spans.push(span(trimCode(text.slice(i + run, close)), compose(base, theme.code)));
@@ -46,10 +54,9 @@ export function parseInline(text: string, theme: Theme, base?: Style): Span[] {
       continue;
     }
     if (char === "*" || char === "_" || char === "~") {
-      const found = emphasis(text, i, theme);
+      const found = emphasis(text, i, { theme, markers });
       if (found) {
-        flush();
-        spans.push(...parseInline(found.inner, theme, compose(base, found.style)));
+        nest(found.inner, found.style);
         i = found.end;
         continue;
       }
@@ -59,16 +66,15 @@ export function parseInline(text: string, theme: Theme, base?: Style): Span[] {
       continue;
     }
     const link = char === "[" || (char === "!" && text[i + 1] === "[")
-      ? LINK.exec(char === "!" ? rest.slice(1) : rest)
+      ? markers.link(char === "!" ? i + 1 : i)
       : char === "<"
-      ? AUTOLINK.exec(rest)
-      : null;
+      ? autolink(text, i, markers)
+      : undefined;
     if (link) {
-      flush();
-      const [whole, label = "", url = label] = link;
-      spans.push(...parseInline(label === "" ? url : label, theme, compose(base, theme.link)));
+      const { label, url } = link;
+      nest(label === "" ? url : label, theme.link);
       if (label !== "" && url !== "" && url !== label) spans.push(span(` (${url})`, theme.dim));
-      i += whole.length + (char === "!" ? 1 : 0);
+      i = link.end;
       continue;
     }
     plain += char;
@@ -82,7 +88,7 @@ export function parseInline(text: string, theme: Theme, base?: Style): Span[] {
 function emphasis(
   text: string,
   start: number,
-  theme: Theme,
+  { theme, markers }: { theme: Theme; markers: MarkerIndex },
 ): { inner: string; style: Style; end: number } | undefined {
   const char = text[start] ?? "";
   const run = runLength(text, start, char);
@@ -90,40 +96,39 @@ function emphasis(
   const after = text[start + run] ?? " ";
   if (after === " ") return undefined;
   if (char === "_" && WORD_CHAR.test(text[start - 1] ?? "")) return undefined;
-  let from = start + run;
-  for (;;) {
-    const close = findRun(text, from, char, run);
-    if (close < 0) return undefined;
-    const closeAfter = text[close + run] ?? " ";
-    if (text[close - 1] !== " " && !(char === "_" && WORD_CHAR.test(closeAfter))) {
-      const style = char === "~"
-        ? theme.strike
-        : run === 1
-        ? theme.italic
-        : run === 2
-        ? theme.bold
-        : compose(theme.bold, theme.italic);
-      return { inner: text.slice(start + run, close), style, end: close + run };
-    }
-    from = close + run;
-  }
+  const close = markers.next(char, run, start + run, (at) => {
+    const closeAfter = text[at + run] ?? " ";
+    return text[at - 1] !== " " && !(char === "_" && WORD_CHAR.test(closeAfter));
+  });
+  if (close < 0) return undefined;
+  const style = char === "~"
+    ? theme.strike
+    : run === 1
+    ? theme.italic
+    : run === 2
+    ? theme.bold
+    : compose(theme.bold, theme.italic);
+  return { inner: text.slice(start + run, close), style, end: close + run };
+}
+
+/** `<https://…>`, `<http:…>` or `<mailto:…>` at `start`. */
+function autolink(
+  text: string,
+  start: number,
+  markers: MarkerIndex,
+): { label: string; url: string; end: number } | undefined {
+  const scheme = AUTOLINK_SCHEMES.find((name) => text.startsWith(name, start + 1));
+  if (scheme === undefined) return undefined;
+  const body = start + 1 + scheme.length;
+  const stop = markers.autolinkStop(body);
+  if (stop <= body || text[stop] !== ">") return undefined;
+  return { label: "", url: text.slice(start + 1, stop), end: stop + 1 };
 }
 
 function runLength(text: string, start: number, char: string): number {
   let end = start;
   while (text[end] === char) end++;
   return end - start;
-}
-
-/** Index of the next run of exactly `length` `char`s at or after `from`, or -1. */
-function findRun(text: string, from: number, char: string, length: number): number {
-  let i = text.indexOf(char, from);
-  while (i >= 0) {
-    const run = runLength(text, i, char);
-    if (run === length) return i;
-    i = text.indexOf(char, i + run);
-  }
-  return -1;
 }
 
 function trimCode(code: string): string {

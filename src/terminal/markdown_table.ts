@@ -45,7 +45,7 @@ export function renderTable(lines: readonly string[], width: number, theme: Them
   const out = [line("┌", "┬", "┐")];
   rows.forEach((cells, index) => {
     const style = index === 0 ? theme.bold : undefined;
-    out.push(...drawRow(cells, widths, aligns, theme, style));
+    for (const row of drawRow(cells, widths, aligns, theme, style)) out.push(row);
     if (index === 0) out.push(line("├", "┼", "┤"));
   });
   out.push(line("└", "┴", "┘"));
@@ -68,15 +68,18 @@ function alignOf(cell: string): Align {
 /** Column widths that fit `width` with borders, or undefined when even narrow columns do not. */
 function fitColumns(rows: Span[][][], count: number, width: number): number[] | undefined {
   const borders = 3 * count + 1;
-  const widths = Array.from({ length: count }, (_, column) =>
-    Math.max(
-      1,
-      ...rows.map((cells) => textWidth(cells[column]?.map((s) => s.text).join("") ?? "")),
-    ));
   if (count * MIN_COLUMN + borders > width) return undefined;
+  // No column needs more than the whole width: this bounds the shrinking below.
+  const widths = new Array<number>(count).fill(1);
+  for (const cells of rows) {
+    cells.forEach((spans, column) => {
+      const cell = Math.min(width, textWidth(spans.map((s) => s.text).join("")));
+      if (cell > (widths[column] ?? 1)) widths[column] = cell;
+    });
+  }
   let total = widths.reduce((a, b) => a + b, 0) + borders;
   while (total > width) {
-    const widest = widths.indexOf(Math.max(...widths));
+    const widest = widths.reduce((best, w, i) => w > (widths[best] ?? 0) ? i : best, 0);
     widths[widest] = (widths[widest] ?? MIN_COLUMN) - 1;
     total--;
   }
@@ -96,7 +99,7 @@ function drawRow(
       widths[column] ?? 1,
     )
   );
-  const height = Math.max(...wrapped.map((rows) => rows.length));
+  const height = wrapped.reduce((most, rows) => Math.max(most, rows.length), 0);
   const bar = theme.marker("│");
   const out: string[] = [];
   for (let r = 0; r < height; r++) {

@@ -4,8 +4,11 @@
  *
  * @module
  */
+import { OpenLine } from "./open_line.ts";
 import { sanitize } from "./sanitize.ts";
-import { breakText } from "./wrap.ts";
+
+/** A terminal's tab stops: every 8 columns. */
+const TAB_STOP = 8;
 
 /** Any streamed-text renderer: finished rows as lines complete, pending rows for the open one. */
 export interface TextStream {
@@ -18,48 +21,42 @@ export interface TextStream {
 /**
  * Text kept as written, only sanitized; complete lines are returned whole (the terminal
  * wraps them), the open line is broken at the width so it can be redrawn in place.
+ * Contract: time linear in the text: a chunk costs its own length, and `pending` returns
+ * at most the open line's last `PREVIEW_ROWS` rows.
  */
 export class PlainStream implements TextStream {
-  #open = "";
-  #width: number;
+  #open: OpenLine;
 
   /** A stream for a terminal `width` columns wide. */
   constructor(width: number) {
-    this.#width = width;
+    this.#open = new OpenLine(width, TAB_STOP);
   }
 
   /** Adds text; returns the lines it completed. */
   push(text: string): string[] {
-    this.#open += text;
-    const newline = this.#open.lastIndexOf("\n");
-    if (newline < 0) return [];
-    const done = sanitize(this.#open.slice(0, newline + 1));
-    this.#open = this.#open.slice(newline + 1);
+    const newline = text.lastIndexOf("\n");
+    if (newline < 0) {
+      this.#open.append(text);
+      return [];
+    }
+    const done = sanitize(this.#open.take() + text.slice(0, newline + 1));
+    this.#open.append(text.slice(newline + 1));
     return done.slice(0, -1).split("\n");
   }
 
-  /** The open line, in rows of the width. */
+  /** The open line, in rows of the width, tabs expanded as a terminal shows them. */
   pending(): string[] {
-    return this.#open === "" ? [] : breakText(expandTabs(sanitize(this.#open)), this.#width);
+    return this.#open.rows();
   }
 
   /** The open line as a finished line, if any. */
   end(): string[] {
-    const open = this.#open;
-    this.#open = "";
+    const open = this.#open.take();
     return open === "" ? [] : [sanitize(open)];
   }
 
   /** Changes the width of pending rows. */
   setWidth(width: number): void {
-    this.#width = width;
+    this.#open.setWidth(width);
   }
-}
-
-/** Tabs as spaces to the next multiple of 8 columns, as a terminal shows them (ASCII-exact). */
-function expandTabs(text: string): string {
-  return text.replace(/[^\t]*\t/g, (run) => {
-    const head = run.slice(0, -1);
-    return head + " ".repeat(8 - (head.length % 8));
-  });
 }

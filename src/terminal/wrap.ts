@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { fitWidth, textWidth } from "./width.ts";
+import { charWidth, textWidth } from "./width.ts";
 
 /** Turns plain text into styled text (adds colour codes), e.g. a theme's `bold`. */
 export type Style = (text: string) => string;
@@ -27,7 +27,18 @@ const TOKEN = new RegExp(`( +)|([${CJK}])|([^ ${CJK}]+)`, "gu");
  */
 export function wrapSpans(spans: readonly Span[], width: number): string[] {
   const plain = spans.map((span) => span.text).join("");
-  return rowRanges(plain, Math.max(1, width)).map(([start, end]) => styleRange(spans, start, end));
+  const rows: string[] = [];
+  // Rows come in order: one cursor walks the spans once.
+  let index = 0;
+  let offset = 0;
+  for (const [start, end] of rowRanges(plain, Math.max(1, width))) {
+    while (index < spans.length && offset + (spans[index]?.text.length ?? 0) <= start) {
+      offset += spans[index]?.text.length ?? 0;
+      index++;
+    }
+    rows.push(styleRange(spans, { index, offset }, [start, end]));
+  }
+  return rows;
 }
 
 /** Wraps plain text; see {@link wrapSpans}. */
@@ -40,21 +51,22 @@ export function wrapText(text: string, width: number): string[] {
  * (for code). A wide character never straddles two rows.
  */
 export function breakText(text: string, width: number): string[] {
+  const columns = Math.max(1, width);
   const rows: string[] = [];
-  let rest = text;
-  while (rest !== "") {
-    const head = fitHead(rest, Math.max(1, width));
-    rows.push(head);
-    rest = rest.slice(head.length);
+  let start = 0;
+  let used = 0;
+  let at = 0;
+  for (const char of text) {
+    const w = charWidth(char);
+    if (used + w > columns && at > start) {
+      rows.push(text.slice(start, at));
+      [start, used] = [at, 0];
+    }
+    used += w;
+    at += char.length;
   }
+  if (at > start) rows.push(text.slice(start));
   return rows.length === 0 ? [""] : rows;
-}
-
-/** The head of `text` that fits `width`, at least one character so that breaking always progresses. */
-function fitHead(text: string, width: number): string {
-  const { head } = fitWidth(text, width);
-  if (head !== "") return head;
-  return String.fromCodePoint(text.codePointAt(0) ?? 0x20);
 }
 
 function rowRanges(plain: string, width: number): Array<[number, number]> {
@@ -92,14 +104,21 @@ function rowRanges(plain: string, width: number): Array<[number, number]> {
   return rows.length === 0 ? [[0, 0]] : rows;
 }
 
-function styleRange(spans: readonly Span[], start: number, end: number): string {
+/** The text of `range` styled span by span, starting from the span at `from`. */
+function styleRange(
+  spans: readonly Span[],
+  from: { index: number; offset: number },
+  [start, end]: [number, number],
+): string {
   let out = "";
-  let offset = 0;
-  for (const span of spans) {
-    const from = Math.max(start, offset);
-    const to = Math.min(end, offset + span.text.length);
-    if (from < to) {
-      const piece = span.text.slice(from - offset, to - offset);
+  let offset = from.offset;
+  for (let index = from.index; index < spans.length && offset < end; index++) {
+    const span = spans[index];
+    if (!span) break;
+    const lo = Math.max(start, offset);
+    const hi = Math.min(end, offset + span.text.length);
+    if (lo < hi) {
+      const piece = span.text.slice(lo - offset, hi - offset);
       out += span.style ? span.style(piece) : piece;
     }
     offset += span.text.length;

@@ -33,14 +33,26 @@ ${CLOSE_INHERITED_FDS}
 exec bash -c "$1"`;
 
 /**
+ * The entry of a sandboxed server: stdin stays (it carries the server's messages), only
+ * stdio is left open (bwrap read the seccomp filter from fd 3), then the program runs.
+ */
+const SERVER_ENTRY = `${CLOSE_INHERITED_FDS}
+exec "$@"`;
+
+/**
  * Namespaces and privileges: a user namespace also when powercode runs as
  * root (so no capability of the host's remains, not even in the bounding
- * set), every capability dropped, and the seccomp filter read from fd 0.
+ * set), every capability dropped, no network unless `network`, and the seccomp filter read
+ * from `seccompFd`.
  */
-const CONFINEMENT = [
-  ...["--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts"],
-  ...["--cap-drop", "ALL", "--seccomp", "0"],
-];
+function confinement(network: boolean, seccompFd: number): string[] {
+  return [
+    ...["--unshare-user", "--unshare-pid", ...(network ? [] : ["--unshare-net"])],
+    ...["--unshare-ipc", "--unshare-uts", "--cap-drop", "ALL", "--seccomp", String(seccompFd)],
+  ];
+}
+
+const CONFINEMENT = confinement(false, 0);
 
 /** A path the sandboxed command must not see, and whether it is a directory. */
 export interface HiddenPath {
@@ -67,17 +79,56 @@ export interface ProfileOptions {
  * bwrap arguments that run `command` in the workspace at `root`; the filter
  * from {@linkcode sandboxFilter} must be written to bwrap's stdin.
  *
- * Contract: `/` read-only, `/proc/sys` read-only, a private `/tmp`, the
- * hidden paths masked, the workspace and `moreRoots` read-write (read-only when `ro`), no
- * network, own pid/ipc/uts/user namespaces, no capabilities, a new session, killed with
+ * Contract: `/` read-only, `/proc/sys` read-only, `/proc/keys` empty (the names of the
+ * keys in powercode's keyrings), a private `/tmp`, the hidden paths masked, the workspace
+ * and `moreRoots` read-write (read-only when `ro`), no network, own
+ * pid/ipc/uts/user namespaces, no capabilities, a new session, killed with
  * its parent.
  */
 export function bwrapArgs(root: string, options: ProfileOptions, command: string): string[] {
   return [
     ...CONFINEMENT,
+    ...mounts(root, options),
+    ...["--", "bash", "-c", SANDBOX_ENTRY, "bash", command],
+  ];
+}
+
+/** What a sandboxed server gets besides the mounts of a command. */
+export interface ServerProfileOptions extends ProfileOptions {
+  /** Keep the host's network (`"network": true`); default: none. */
+  network: boolean;
+  /** Environment variables bwrap must not pass on (set in its own environment by Node). */
+  unset: readonly string[];
+}
+
+/**
+ * bwrap arguments that run a long-lived server `argv` in the workspace at `root`, talking
+ * through stdin and stdout; the filter from {@linkcode sandboxFilter} must be written to
+ * bwrap's fd 3 (stdin is the server's).
+ *
+ * Contract: the mounts, namespaces and capabilities of {@linkcode bwrapArgs}; no network
+ * unless `network`; the server's environment is bwrap's own, less `unset`.
+ */
+export function serverBwrapArgs(
+  root: string,
+  options: ServerProfileOptions,
+  argv: readonly string[],
+): string[] {
+  return [
+    ...confinement(options.network, 3),
+    ...mounts(root, options),
+    ...options.unset.flatMap((name) => ["--unsetenv", name]),
+    ...["--", "bash", "-c", SERVER_ENTRY, "bash", ...argv],
+  ];
+}
+
+/** The file system of a sandboxed run, and how it is started: everything before the program. */
+function mounts(root: string, options: ProfileOptions): string[] {
+  return [
     ...["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"],
     ...["--ro-bind", "/proc/sys", "/proc/sys"],
-    ...["--ro-bind-try", "/proc/sysrq-trigger", "/proc/sysrq-trigger", "--tmpfs", "/tmp"],
+    ...["--ro-bind-try", "/proc/sysrq-trigger", "/proc/sysrq-trigger"],
+    ...["--ro-bind-try", "/dev/null", "/proc/keys", "--tmpfs", "/tmp"],
     ...options.hidden.flatMap(({ path, isDirectory }) =>
       isDirectory ? ["--tmpfs", path, "--remount-ro", path] : ["--ro-bind", "/dev/null", path]
     ),
@@ -88,7 +139,6 @@ export function bwrapArgs(root: string, options: ProfileOptions, command: string
     ]),
     ...options.extraMounts,
     ...["--die-with-parent", "--new-session", "--chdir", root],
-    ...["--", "bash", "-c", SANDBOX_ENTRY, "bash", command],
   ];
 }
 
@@ -121,12 +171,16 @@ export async function spawnBwrap(
 /**
  * Whether bubblewrap can create this sandbox here: runs the confinement
  * (user namespace, dropped capabilities, seccomp filter) once with `true`.
+ * `--as-pid-1` runs `true` as the namespace's first process: without it bwrap
+ * starts a reaper there that exits after the bwrap powercode waits for, and is
+ * left to init (a zombie where init reaps nothing, as in containers).
  * Contract: never throws; a missing binary, a refused namespace or filter,
- * or a hang longer than 5 s all mean false.
+ * or a hang longer than 5 s all mean false; no process of it outlives it.
  */
 export async function probeBwrap(): Promise<boolean> {
   try {
-    const child = await spawnBwrap([...CONFINEMENT, "--ro-bind", "/", "/", "true"], {
+    const args = [...CONFINEMENT, "--ro-bind", "/", "/", "--as-pid-1", "true"];
+    const child = await spawnBwrap(args, {
       stdout: "null",
       stderr: "null",
       signal: AbortSignal.timeout(5000),

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { changedLines } from "./line_diff.ts";
 import { readTextFile, writeFileAtomic } from "./text_file.ts";
 import { formatSize } from "./truncate.ts";
 import { type ArgsOf, defineParams, type Params } from "./params.ts";
@@ -11,6 +12,8 @@ import { MAX_EDIT_BYTES, PATH_PARAMETER, type Workspace } from "./workspace.ts";
 
 /** Most changed line ranges listed in a report. */
 const MAX_RANGES = 20;
+/** Lines of each side of the change kept for the diff on screen. */
+const DIFF_LINES = 12;
 
 const EDIT_FILE_PARAMS = {
   path: PATH_PARAMETER,
@@ -92,7 +95,7 @@ export function createEditFileTool(workspace: Workspace): Tool<ArgsOf<typeof EDI
           kind: "edit",
           path,
           occurrences: starts.length,
-          ...changedLines(oldText, newText),
+          ...changedLines(oldText, newText, DIFF_LINES),
         },
       };
     },
@@ -105,27 +108,6 @@ function matchLineEndings(text: string, oldText: string, newText: string): [stri
   }
   if (text.includes(oldText)) return [oldText, newText];
   return [oldText.replaceAll("\n", "\r\n"), newText.replaceAll(/\r?\n/g, "\r\n")];
-}
-
-/**
- * The lines `before` and `after` differ in, for the edit's diff: both split into lines,
- * without the lines they share at their start and end (at least one line stays on each side).
- */
-export function changedLines(
-  before: string,
-  after: string,
-): { removed: string[]; added: string[] } {
-  let removed = before.split("\n");
-  let added = after.split("\n");
-  while (removed.length > 1 && added.length > 1 && removed[0] === added[0]) {
-    removed = removed.slice(1);
-    added = added.slice(1);
-  }
-  while (removed.length > 1 && added.length > 1 && removed.at(-1) === added.at(-1)) {
-    removed = removed.slice(0, -1);
-    added = added.slice(0, -1);
-  }
-  return { removed, added };
 }
 
 /** Start indexes of the non-overlapping occurrences of `needle`. */

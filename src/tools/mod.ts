@@ -11,6 +11,7 @@ import { createEditFileTool } from "./edit_file.ts";
 import { createBashTool } from "./bash.ts";
 import { type HiddenPath, probeBwrap, Sandbox, type SandboxMode } from "./sandbox.ts";
 import { ignoreMounts } from "./ignore_file.ts";
+import { ServerLauncher } from "./server_launcher.ts";
 
 export { Workspace } from "./workspace.ts";
 export { ToolSet, type ToolSetOptions } from "./tool_set.ts";
@@ -25,6 +26,15 @@ export {
   type SandboxScope,
 } from "./sandbox_scope.ts";
 export { IGNORE_FILE } from "./ignore_file.ts";
+export {
+  type ServerExit,
+  ServerLauncher,
+  type ServerOutput,
+  type ServerProcess,
+  type ServerSpec,
+} from "./server_launcher.ts";
+export type { SandboxMode } from "./sandbox.ts";
+export { formatSize, MAX_BYTES, MAX_LINES, truncate } from "./truncate.ts";
 
 /** How {@linkcode createTools} sets up bash. */
 export interface CreateToolsOptions {
@@ -59,6 +69,8 @@ export interface Tools {
   /** What bash runs through. */
   sandbox: Sandbox;
   warnings: string[];
+  /** Starts helper programs (MCP servers) in the sandbox mode bash got. */
+  servers: ServerLauncher;
 }
 
 /**
@@ -94,11 +106,11 @@ export async function createTools(
         "--unsandboxed-bash",
     );
   }
+  const confinement = { hidden: await existing(options.hide), gitControl: workspace.gitControl };
   // By the paths the roots were opened by: the git guard checks .git through Deno's permissions.
   const [root, ...moreRoots] = workspace.paths;
   const sandbox = new Sandbox(root ?? workspace.path, mode, {
-    hidden: await existing(options.hide),
-    gitControl: workspace.gitControl,
+    ...confinement,
     moreRoots,
     mounts: () => ignoreMounts(workspace.path, workspace.ignore, options.emptyFile),
   });
@@ -112,6 +124,7 @@ export async function createTools(
     ],
     sandbox,
     warnings,
+    servers: new ServerLauncher(workspace.path, mode, confinement),
   };
 }
 
@@ -129,4 +142,4 @@ async function existing(paths: readonly string[] = []): Promise<HiddenPath[]> {
   return found;
 }
 export { createReadFileTool } from "./read_file.ts";
-export { readTextFile } from "./text_file.ts";
+export { readTextHead, type TextHead } from "./text_file.ts";

@@ -15,10 +15,13 @@ export const AUDIT_ARCH_AARCH64 = 0xc00000b7;
 interface SyscallTable {
   arch: number;
   socket: number;
+  socketpair: number;
   clone: number;
   unshare: number;
   clone3: number;
   ioUringSetup: number;
+  /** The kernel keyring: `add_key`, `request_key`, `keyctl`. */
+  keyring: readonly number[];
   /** x86_64 only: the x32 ABI sets this bit in the number. */
   x32Bit?: number;
 }
@@ -26,22 +29,29 @@ interface SyscallTable {
 const X86_64: SyscallTable = {
   arch: AUDIT_ARCH_X86_64,
   socket: 41,
+  socketpair: 53,
   clone: 56,
   unshare: 272,
   clone3: 435,
   ioUringSetup: 425,
+  keyring: [248, 249, 250],
   x32Bit: 0x40000000,
 };
 const AARCH64: SyscallTable = {
   arch: AUDIT_ARCH_AARCH64,
   socket: 198,
+  socketpair: 199,
   clone: 220,
   unshare: 97,
   clone3: 435,
   ioUringSetup: 425,
+  keyring: [217, 218, 219],
 };
 
 const AF_UNIX = 1;
+const SOCK_STREAM = 1;
+/** `SOCK_TYPE_MASK`: the socket type without `SOCK_NONBLOCK`/`SOCK_CLOEXEC`. */
+const SOCK_TYPE_MASK = 0xf;
 const CLONE_NEWUSER = 0x10000000;
 const EPERM = 1;
 const ENOSYS = 38;
@@ -49,15 +59,17 @@ const ENOSYS = 38;
 const BPF_LD_W_ABS = 0x20;
 const BPF_JEQ_K = 0x15;
 const BPF_JSET_K = 0x45;
+const BPF_ALU_AND_K = 0x54;
 const BPF_RET_K = 0x06;
 const RET_ALLOW = 0x7fff0000;
 const RET_KILL_PROCESS = 0x80000000;
 const RET_ERRNO = 0x00050000;
 
-/** Offsets in `struct seccomp_data`: nr, arch, then args[0] (its low half on little-endian). */
+/** Offsets in `struct seccomp_data`: nr, arch, then args[0] and args[1] (low halves, little-endian). */
 const OFFSET_NR = 0;
 const OFFSET_ARCH = 4;
 const OFFSET_ARG0_LOW = 16;
+const OFFSET_ARG1_LOW = 24;
 
 /** One BPF instruction; `jt`/`jf` are label names resolved by {@linkcode assemble}. */
 interface Instruction {
@@ -69,18 +81,22 @@ interface Instruction {
 }
 
 /**
- * The filter: `socket(AF_UNIX, ...)` fails with EPERM, and so do `clone` and
- * `unshare` asking for a new user namespace (inside one a command would hold
- * every capability again); `clone3` and `io_uring_setup` fail with ENOSYS
- * (their arguments cannot be inspected: libc falls back to `clone`, and
- * io_uring could create sockets without passing through the filter). Every
- * other call is allowed.
+ * The filter: `socket(AF_UNIX, ...)` fails with EPERM, and so does a
+ * `socketpair` of any type but `SOCK_STREAM` (a datagram end could `sendto()`
+ * any datagram socket in the read-only root: journald, systemd's notify
+ * socket, an application's IPC); so do `clone` and `unshare` asking for a new
+ * user namespace (inside one a command would hold every capability again),
+ * and `add_key`, `request_key` and `keyctl` (the session keyring powercode was
+ * started with would be readable, as Docker's default profile also refuses);
+ * `clone3` and `io_uring_setup` fail with ENOSYS (their arguments cannot be
+ * inspected: libc falls back to `clone`, and io_uring could create sockets
+ * without passing through the filter). Every other call is allowed.
  *
  * Contract: only x86_64 and aarch64 system calls pass; any other
  * architecture (32-bit x86 through `int 0x80`, the x32 ABI) kills the process,
- * so no second system-call table can bypass the checks. `socketpair` stays
- * allowed: its sockets are connected only to each other, and libuv (Node) and
- * Python's asyncio need it.
+ * so no second system-call table can bypass the checks. Stream `socketpair`s
+ * stay allowed: their two ends are connected only to each other, and libuv
+ * (Node) and Python's asyncio need them.
  */
 export function sandboxFilter(): Uint8Array {
   return assemble([
@@ -91,6 +107,9 @@ export function sandboxFilter(): Uint8Array {
     ...archBlock("aarch64", AARCH64),
     { label: "socket", code: BPF_LD_W_ABS, k: OFFSET_ARG0_LOW },
     { code: BPF_JEQ_K, k: AF_UNIX, jt: "eperm", jf: "allow" },
+    { label: "socketpair", code: BPF_LD_W_ABS, k: OFFSET_ARG1_LOW },
+    { code: BPF_ALU_AND_K, k: SOCK_TYPE_MASK },
+    { code: BPF_JEQ_K, k: SOCK_STREAM, jt: "allow", jf: "eperm" },
     { label: "namespace", code: BPF_LD_W_ABS, k: OFFSET_ARG0_LOW },
     { code: BPF_JSET_K, k: CLONE_NEWUSER, jt: "eperm", jf: "allow" },
     { label: "allow", code: BPF_RET_K, k: RET_ALLOW },
@@ -109,8 +128,10 @@ function archBlock(label: string, table: SyscallTable): Instruction[] {
     { label, code: BPF_LD_W_ABS, k: OFFSET_NR },
     ...x32,
     { code: BPF_JEQ_K, k: table.socket, jt: "socket" },
+    { code: BPF_JEQ_K, k: table.socketpair, jt: "socketpair" },
     { code: BPF_JEQ_K, k: table.clone, jt: "namespace" },
     { code: BPF_JEQ_K, k: table.unshare, jt: "namespace" },
+    ...table.keyring.map((nr): Instruction => ({ code: BPF_JEQ_K, k: nr, jt: "eperm" })),
     { code: BPF_JEQ_K, k: table.clone3, jt: "enosys" },
     { code: BPF_JEQ_K, k: table.ioUringSetup, jt: "enosys", jf: "allow" },
   ];

@@ -53,6 +53,38 @@ export async function readTextFile(
   return decoded.text;
 }
 
+/** The start of a text file, as {@linkcode readTextHead} read it. */
+export interface TextHead {
+  text: string;
+  /** The file's size in bytes. */
+  size: number;
+  /** Whether the file holds more than the text. */
+  cut: boolean;
+}
+
+/**
+ * Reads at most `limit` bytes from the start of a workspace file as text, whatever the
+ * file's size.
+ * Contract: throws an Error starting with `Cannot <action> "<path>":` when the file is
+ * missing, not a regular file (never blocking on a FIFO) or binary (judged on the bytes
+ * read); a character cut in half at the limit is left out.
+ */
+export async function readTextHead(
+  workspace: Workspace,
+  path: string,
+  options: { action: string; limit: number },
+): Promise<TextHead> {
+  const { action, limit } = options;
+  await using file = await RegularFile.open(workspace, path, action);
+  const bytes = await file.read(0, limit + 1);
+  const cut = bytes.length > limit;
+  const decoded = decodeText(bytes.subarray(0, limit), { cut });
+  if (decoded.kind === "binary") {
+    throw new TypeError(`Cannot ${action} "${path}": ${decoded.reason}`);
+  }
+  return { text: decoded.text, size: Math.max(file.size, bytes.length), cut };
+}
+
 /**
  * Replaces the file at `path` with `data` atomically: a temp file in the same
  * directory, then a rename over the target.

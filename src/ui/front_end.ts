@@ -1,13 +1,13 @@
 /**
  * The one front end: the output for this process (on a terminal a live view with a
- * status line, markdown when in colour, redrawn on resize; otherwise plain lines, to
- * stderr besides the answer for -p), the renderer on it, the redactor threaded through
- * both, and the renderer listening to the agent.
+ * status line and the answer laid out as markdown, in colour unless NO_COLOR, redrawn on
+ * resize; otherwise plain lines, to stderr besides the answer for -p), the renderer on it,
+ * the redactor threaded through both, and the renderer listening to the agent.
  *
  * @module
  */
 import type { Redactor } from "../config/mod.ts";
-import type { EventSink } from "../core/mod.ts";
+import type { EventSink, SpendReport } from "../core/mod.ts";
 import { terminalColumns, terminalRows, writeTo } from "../terminal/mod.ts";
 import { PlainOutput } from "./plain_output.ts";
 import { type ContextUse, Renderer } from "./renderer.ts";
@@ -24,14 +24,16 @@ export interface FrontEndOptions {
   redactor: Redactor;
   /** Keep every row of a reasoning model's thinking on screen. */
   fullReasoning: boolean;
-  /** The model's name, for the status line. */
-  model: string;
+  /** The model's name, or the profile's label read at each task, for the status line. */
+  model: string | (() => string);
 }
 
 /** What the front end watches: the agent's events and its context use. */
 export interface Watched {
   subscribe(listener: EventSink): () => void;
   context(): ContextUse;
+  /** What the last task and the session spent, when counted. */
+  spend?(): SpendReport | undefined;
 }
 
 /**
@@ -50,6 +52,7 @@ export async function createFrontEnd(
     streamAnswer: options.interactive,
     model: options.model,
     context: () => agent.context(),
+    spend: () => agent.spend?.(),
     // On a terminal the view lays out the answer itself, so it gets the answer redacted too.
     filter: (render) => redactor.events(render, { streamText: screen }),
   });
@@ -74,7 +77,8 @@ async function createOutput(options: FrontEndOptions): Promise<TaskOutput> {
       rows: terminalRows,
     },
     color: options.color,
-    markdown: options.color,
+    // NO_COLOR means no colour, not no layout: headings, lists, tables and word wrap stay.
+    markdown: true,
     reasoning: options.fullReasoning ? "full" : "collapsed",
   });
   Deno.addSignalListener("SIGWINCH", () => view.resize());

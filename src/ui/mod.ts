@@ -7,4 +7,12 @@
 export { createFrontEnd, type FrontEndOptions, type Watched } from "./front_end.ts";
 export { Renderer } from "./renderer.ts";
 export { formatSessionsTable } from "./sessions_table.ts";
+export {
+  type ScriptEvent,
+  ScriptOutput,
+  type ScriptOutputOptions,
+  type ScriptWatched,
+} from "./script_output.ts";
+export { describeSpend } from "./spend_view.ts";
+export { formatTokens } from "./status_line.ts";
 export { buildTranscript } from "./transcript.ts";

@@ -8,8 +8,17 @@
 import type { TaskResult } from "../agent/mod.ts";
 import type { AgentEvent, CallDescription, EventSink, ToolCall, ToolDetails } from "../core/mod.ts";
 import type { TranscriptEntry } from "./transcript.ts";
-import { createTheme, sanitize, sanitizeLine, type Theme, truncateWidth } from "../terminal/mod.ts";
+import {
+  createTheme,
+  sanitize,
+  sanitizeLine,
+  textWidth,
+  type Theme,
+  truncateWidth,
+} from "../terminal/mod.ts";
 import { formatContext } from "./status_line.ts";
+import type { SpendReport } from "../core/mod.ts";
+import { spendParts } from "./spend_view.ts";
 import type { TaskOutput } from "./task_output.ts";
 import { compactionEndLine, compactionStartLine } from "./compaction_lines.ts";
 import { commandResult, describeCall, editDiff, OutputTail, tailRows } from "./tool_view.ts";
@@ -29,10 +38,12 @@ export interface RendererOptions {
   color: boolean;
   /** Stream the answer as it arrives; when false the caller prints the final answer. */
   streamAnswer: boolean;
-  /** The model's name, for the status line. */
-  model?: string;
+  /** The model's name (or the profile's, read at each task), for the status line. */
+  model?: string | (() => string);
   /** The context use now, for the status line and the line after each task. */
   context?: () => ContextUse;
+  /** What the task and the session spent, for the line after each task. */
+  spend?: () => SpendReport | undefined;
   /**
    * Stands between the events given to {@linkcode Renderer.sink} and `render` (redaction);
    * what it holds back is flushed when a task ends.
@@ -72,9 +83,10 @@ export class Renderer {
   /** A task (or a command such as /compact) begins: the status line appears. */
   startTask(activity = "thinking"): void {
     const use = this.#options.context?.();
+    const { model = "" } = this.#options;
     this.#writing = false;
     this.#options.output.start({
-      model: this.#options.model ?? "",
+      model: typeof model === "string" ? model : model(),
       ...(use ? { contextTokens: use.estimatedTokens, contextWindow: use.contextWindow } : {}),
     }, activity);
   }
@@ -103,8 +115,8 @@ export class Renderer {
         output.activity("reasoning");
         return output.reasoning(event.text);
       case "discard_partial":
-        if (!this.#options.streamAnswer) return;
-        return this.line(yellow("(partial answer discarded, retrying)"));
+        this.#writing = false;
+        return output.discard();
       case "tool_start":
         this.#running = { started: Date.now(), tail: new OutputTail() };
         output.activity(`running ${sanitizeLine(event.call.name)}`);
@@ -172,6 +184,7 @@ export class Renderer {
         break;
       case "failed":
       case "step_limit":
+      case "budget":
         this.failure(result.error);
         break;
       default: {
@@ -248,7 +261,21 @@ export class Renderer {
   #printContext(): void {
     const use = this.#options.context?.();
     if (!use) return;
-    const text = `context ${formatContext(use.estimatedTokens, use.contextWindow)}`;
-    this.#options.output.detail(() => [this.#theme.dim(text)]);
+    const spend = this.#options.spend?.();
+    const parts = [
+      `context ${formatContext(use.estimatedTokens, use.contextWindow)}`,
+      ...(spend ? spendParts(spend) : []),
+    ];
+    const output = this.#options.output;
+    output.detail(() => [this.#theme.dim(fitParts(parts, output.width()))]);
   }
+}
+
+/** `parts` joined by ` · `, the last ones left out where the line would be wider than `width`. */
+function fitParts(parts: readonly string[], width: number): string {
+  for (let count = parts.length; count > 1; count--) {
+    const line = parts.slice(0, count).join(" · ");
+    if (textWidth(line) <= width) return line;
+  }
+  return truncateWidth(parts[0] ?? "", width);
 }

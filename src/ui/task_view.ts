@@ -38,6 +38,12 @@ export interface TaskViewOptions {
 
 /** Live rows of reasoning shown while it streams, when collapsed. */
 const REASONING_PREVIEW_ROWS = 3;
+/**
+ * Streamed text redraws the live rows at most once in this many milliseconds while the
+ * timer runs (its next tick draws what came meanwhile): a fast stream of small chunks
+ * then costs the text's own length, not a redraw per chunk.
+ */
+const FRAME_MS = 40;
 
 const DEFAULT_ROWS = 24;
 
@@ -58,6 +64,9 @@ export class TaskView implements TaskOutput {
   #status: (TaskStatus & { activity: string; started: number }) | undefined;
   #tail: string[] = [];
   #timer: ReturnType<typeof setInterval> | undefined;
+  #drawnAt = -Infinity;
+  /** Answer or reasoning of the reply streaming now was shown: a retry takes it back. */
+  #attempt = false;
 
   /** A view drawing through `options.io`. */
   constructor(options: TaskViewOptions) {
@@ -88,24 +97,46 @@ export class TaskView implements TaskOutput {
 
   /** Adds streamed answer text: finished rows are printed, the open line stays live. */
   text(chunk: string): void {
+    this.#beginAttempt();
     const reasoning = this.#endReasoning();
     this.#stream ??= this.#newStream();
-    this.#print([...reasoning, ...this.#stream.push(chunk)]);
+    const rows = [...reasoning, ...this.#stream.push(chunk)];
+    if (rows.length > 0) this.#print(rows);
+    else this.#redrawSoon();
   }
 
   /** Adds streamed reasoning, dim and as written; it ends when the answer or a line comes. */
   reasoning(chunk: string): void {
+    this.#beginAttempt();
     this.#reasoning ??= new PlainStream(this.#options.io.columns());
     const rows = this.#reasoning.push(chunk).map(this.#theme.dim);
-    if (this.#options.reasoning === "full") return this.#print(rows);
-    this.#thought ??= { started: this.#now(), rows: [] };
-    this.#thought.rows = [...this.#thought.rows, ...rows].slice(-REASONING_PREVIEW_ROWS);
-    this.#redraw();
+    if (this.#options.reasoning === "full" && rows.length > 0) return this.#print(rows);
+    if (this.#options.reasoning !== "full") {
+      this.#thought ??= { started: this.#now(), rows: [] };
+      this.#thought.rows = [...this.#thought.rows, ...rows].slice(-REASONING_PREVIEW_ROWS);
+    }
+    this.#redrawSoon();
   }
 
   /** Ends the answer so far and prints `line` (one or more safe lines) below it. */
   line(line: string): void {
+    this.#endAttempt();
     this.#print([...this.#endReasoning(), ...this.#endAnswer(), ...line.split("\n")]);
+  }
+
+  /**
+   * Takes back the answer and reasoning of the reply streaming now: erased from the screen
+   * while all of it is still there, else a dim line says that the text above was discarded.
+   */
+  discard(): void {
+    this.#stream = undefined;
+    this.#reasoning = undefined;
+    this.#thought = undefined;
+    if (!this.#attempt) return this.#redraw();
+    this.#attempt = false;
+    const height = this.#options.io.rows?.() ?? DEFAULT_ROWS;
+    if (this.#region.retract(height, this.#liveRows())) return;
+    this.#print([this.#theme.dim("(the partial answer above was discarded)")]);
   }
 
   /** Live rows above the status line, e.g. a running command's last lines; [] removes them. */
@@ -158,8 +189,22 @@ export class TaskView implements TaskOutput {
     this.#timer = undefined;
     this.#status = undefined;
     this.#tail = [];
+    this.#endAttempt();
     this.#print([...this.#endReasoning(), ...this.#endAnswer()]);
     this.#region.clear();
+  }
+
+  /** The first answer or reasoning of a reply: from here on, what is printed can be taken back. */
+  #beginAttempt(): void {
+    if (this.#attempt) return;
+    this.#attempt = true;
+    this.#region.mark();
+  }
+
+  /** The reply's text is complete (a line follows it, or the task ends): it stays. */
+  #endAttempt(): void {
+    this.#attempt = false;
+    this.#region.unmark();
   }
 
   #endReasoning(): string[] {
@@ -181,11 +226,19 @@ export class TaskView implements TaskOutput {
   #print(rows: string[]): void {
     const text = rows.map((row) => `${row}\r\n`).join("");
     if (text === "") return this.#redraw();
+    this.#drawnAt = this.#now();
     this.#region.print(text, this.#liveRows());
   }
 
   #redraw(): void {
+    this.#drawnAt = this.#now();
     this.#region.set(this.#liveRows());
+  }
+
+  /** Redraws now, or leaves it to the next tick when the last draw was under a frame ago. */
+  #redrawSoon(): void {
+    if (this.#timer !== undefined && this.#now() - this.#drawnAt < FRAME_MS) return;
+    this.#redraw();
   }
 
   #liveRows(): string[] {

@@ -82,16 +82,18 @@ export type EditDetails = Extract<ToolDetails, { kind: "edit" }>;
  * The change an edit made, as `- old` / `+ new` lines (the tool leaves out the lines both
  * share at their ends); at most twelve lines, then a note.
  */
-export function editDiff(details: EditDetails, width: number, theme: Theme): string[] {
-  const { removed, added } = details;
+export function editDiff(diff: EditDetails, width: number, theme: Theme): string[] {
+  // A line longer than this cannot fit the row: sanitizing all of it is wasted work.
+  const cap = 4 * width + 8;
   const line = (sign: string, text: string, style: (text: string) => string) =>
-    style(truncateWidth(`${INDENT}${sign} ${sanitizeLine(text)}`, width - 1));
+    style(truncateWidth(`${INDENT}${sign} ${sanitizeLine(text.slice(0, cap))}`, width - 1));
   const lines = [
-    ...removed.map((text) => line("-", text, theme.red)),
-    ...added.map((text) => line("+", text, theme.green)),
+    ...diff.removed.map((text) => line("-", text, theme.red)),
+    ...diff.added.map((text) => line("+", text, theme.green)),
   ];
-  if (lines.length <= DIFF_LINES) return lines;
-  const more = lines.length - DIFF_LINES + 1;
+  const total = diff.removedCount + diff.addedCount;
+  if (total <= DIFF_LINES) return lines;
+  const more = total - DIFF_LINES + 1;
   return [...lines.slice(0, DIFF_LINES - 1), theme.dim(`${INDENT}… ${more} more lines`)];
 }
 

@@ -31,6 +31,7 @@ import {
 } from "./replies.ts";
 import { answerResponse, answerUsage, scriptedBody, sleep, toAnswer } from "./sse.ts";
 import { countPromptTokens } from "./tokens.ts";
+import { PromptCache } from "./prompt_cache.ts";
 
 export type {
   AssistantMessage,
@@ -69,6 +70,11 @@ export interface FakeServerOptions {
   apiKey?: string;
   /** Set false for a server that never reports usage. Default true. */
   sendUsage?: boolean;
+  /**
+   * Report `prompt_tokens_details.cached_tokens`: the tokens of the longest leading run of
+   * [tools, messages…] a request shares with an earlier answered one. Default false.
+   */
+  promptCache?: boolean;
   /** A provider's own checks of the request body, e.g. `requireReasoningContent()`. */
   rules?: readonly ProviderRule[];
 }
@@ -121,6 +127,7 @@ class ServerState {
   #handlerCalls = 0;
   #callIds = 0;
   #completions = 0;
+  #cache = new PromptCache();
 
   constructor(readonly options: FakeServerOptions) {}
 
@@ -261,17 +268,21 @@ class ServerState {
   }
   #raw(reply: RawReply, record: RecordedRequest): Response {
     record.status = reply.status;
-    if (reply.status >= 400) record.rejection = reply.parts.join("");
+    if (reply.status >= 400) {
+      const decoder = new TextDecoder();
+      record.rejection = reply.parts.map((part) =>
+        typeof part === "string" ? part : decoder.decode(part)
+      ).join("");
+    }
     const body = scriptedBody(reply.parts, {
       chunkDelayMs: reply.chunkDelayMs ?? 0,
       dropAfter: undefined,
       signal: this.closing.signal,
       onCancel: () => record.clientAborted = true,
     });
-    return new Response(body, {
-      status: reply.status,
-      headers: { "content-type": reply.contentType },
-    });
+    const headers = new Headers(reply.headers);
+    if (reply.contentType) headers.set("content-type", reply.contentType);
+    return new Response(body, { status: reply.status, headers });
   }
 
   #answer(
@@ -281,9 +292,10 @@ class ServerState {
     dropAfter: number | undefined,
   ): Response {
     const answer = toAnswer(reply, () => `call_${++this.#callIds}`);
+    const cached = this.options.promptCache ? this.#cache.serve(body) : undefined;
     const usage = this.options.sendUsage === false
       ? undefined
-      : answerUsage(answer, record.promptTokens);
+      : answerUsage(answer, record.promptTokens, cached);
     const meta = {
       id: `chatcmpl-fake-${++this.#completions}`,
       created: Math.floor(Date.now() / 1000),

@@ -20,6 +20,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   context: ["core", "model", "session"],
   config: ["core", "terminal", "model", "context"],
   agent: ["core", "model", "session", "context", "tools"],
+  mcp: ["core", "tools", "config"],
   ui: ["core", "terminal", "session", "config", "agent"],
   app: [
     "core",
@@ -32,6 +33,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
     "config",
     "agent",
     "ui",
+    "mcp",
   ],
 };
 

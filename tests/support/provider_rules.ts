@@ -1,7 +1,7 @@
 /**
  * Provider-specific request checks for the fake server: what DeepSeek, Kimi, Gemini,
  * Mistral, Ollama and DashScope reject beyond the OpenAI rules, answered with their
- * status and error body shapes (see tests/fixtures/providers for recorded bodies).
+ * status and error body shapes (recorded bodies: ../shared/provider-traffic/corpus/).
  *
  * @module
  */
@@ -60,10 +60,16 @@ export function requireReasoningContent(): ProviderRule {
 /**
  * Gemini 3 through its OpenAI-compatible endpoint: every tool call sent back must carry
  * `extra_content.google.thought_signature` (wording of gemini/missing-thought-signature.json).
+ * With `currentTurnOnly`, only the calls after the last user message are checked, as Gemini
+ * documents its validation ("strict validation on the current turn").
  */
-export function requireThoughtSignatures(): ProviderRule {
+export function requireThoughtSignatures(
+  options: { currentTurnOnly?: boolean } = {},
+): ProviderRule {
   return (raw) => {
+    const from = options.currentTurnOnly ? lastUserIndex(raw) : -1;
     for (const turn of toolCallTurns(raw)) {
+      if (turn.index < from) continue;
       const position = turn.calls.findIndex((call) => typeof signatureOf(call) !== "string");
       if (position < 0) continue;
       const name = (isFields(turn.calls[position]?.function) &&
@@ -77,6 +83,11 @@ export function requireThoughtSignatures(): ProviderRule {
       ]);
     }
   };
+}
+
+function lastUserIndex(raw: unknown): number {
+  const messages = isFields(raw) && Array.isArray(raw.messages) ? raw.messages : [];
+  return messages.findLastIndex((message) => isFields(message) && message.role === "user");
 }
 
 function signatureOf(call: Fields): unknown {
@@ -147,6 +158,25 @@ export function refuseMaxTokens(): ProviderRule {
         message,
         type: "invalid_request_error",
         param: "max_tokens",
+        code: "unsupported_parameter",
+      },
+    });
+  };
+}
+
+/**
+ * OpenAI's non-reasoning models: `reasoning_effort` is refused (the shape of
+ * openai/max-tokens-unsupported.json, with the parameter's name).
+ */
+export function refuseReasoningEffort(): ProviderRule {
+  return (raw) => {
+    if (!isFields(raw) || raw.reasoning_effort === undefined) return;
+    const message = "Unsupported parameter: 'reasoning_effort' is not supported with this model.";
+    throw new ProviderRejection(message, 400, {
+      error: {
+        message,
+        type: "invalid_request_error",
+        param: "reasoning_effort",
         code: "unsupported_parameter",
       },
     });

@@ -33,6 +33,10 @@ export interface ChildOptions {
   asNobody: boolean;
   fd7?: string;
   mode?: SandboxMode;
+  /** A secret the child holds in a fresh session keyring, as user key `powercode-secret`. */
+  keyringSecret?: string;
+  /** More variables in the child's environment (the sandbox must not pass them on). */
+  env?: Record<string, string>;
 }
 
 /** A disposable start directory: `dir/ws` (the workspace), provider.json, .powercode/. */
@@ -47,7 +51,8 @@ export interface SandboxProject extends AsyncDisposable {
   /**
    * Runs `command` through a {@linkcode Sandbox} in a child Deno process, as
    * `nobody` when `asNobody`, with file descriptor 7 open on `fd7` (opened
-   * by root before switching users) when given, in bwrap mode unless `mode` says otherwise.
+   * by root before switching users) when given, with `keyringSecret` in its session
+   * keyring when given (keyctl(1) from keyutils), in bwrap mode unless `mode` says otherwise.
    */
   runInChild(command: string, options: ChildOptions): Promise<Outcome>;
 }
@@ -118,14 +123,22 @@ async function runInChild(
   const user = options.asNobody
     ? ["setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", "--"]
     : [];
+  const keyring = options.keyringSecret === undefined ? [] : [
+    ..."keyctl session - bash -c".split(" "),
+    'keyctl add user powercode-secret "$1" @s >/dev/null && shift && exec "$@"',
+    "bash",
+    options.keyringSecret,
+  ];
   const open = options.fd7 === undefined ? "" : 'exec 7<"$FD7"; ';
+  const command = [...user, ...keyring, ...deno, JSON.stringify(job)];
   const { code, stdout, stderr } = await new Deno.Command("bash", {
-    args: ["-c", `${open}exec "$@"`, "bash", ...user, ...deno, JSON.stringify(job)],
+    args: ["-c", `${open}exec "$@"`, "bash", ...command],
     clearEnv: true,
     env: {
       PATH: "/usr/local/bin:/usr/bin:/bin",
       DENO_DIR: `${copy}/deno_dir`,
       FD7: options.fd7 ?? "",
+      ...options.env,
     },
     cwd: copy,
     stdin: "null",

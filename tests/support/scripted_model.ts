@@ -10,13 +10,14 @@ import {
   type ChatOptions,
   type ChatReply,
   type ChatRequest,
+  type ReplyUsage,
 } from "../../src/model/chat_model.ts";
 import type { ToolCall } from "../../src/core/messages.ts";
 
 /** One scripted reply: text, tool calls, or a failure thrown as the chat client would. */
 export type ScriptStep =
   | string
-  | { text?: string; toolCalls?: ToolCall[]; totalTokens?: number }
+  | { text?: string; toolCalls?: ToolCall[]; totalTokens?: number; usage?: ReplyUsage }
   | ChatError;
 
 /** The reply when the script has run out: a summary-shaped answer. */
@@ -39,13 +40,14 @@ export class ScriptedModel implements ChatModel {
     if (options.signal?.aborted) return Promise.reject(new ChatError("aborted", "Interrupted"));
     const step = this.#steps.shift() ?? DEFAULT_REPLY;
     if (step instanceof ChatError) return Promise.reject(step);
-    const { text = "", toolCalls = [], totalTokens } = typeof step === "string"
+    const { text = "", toolCalls = [], totalTokens, usage } = typeof step === "string"
       ? { text: step }
       : step;
     if (text !== "") options.onText?.(text);
     return Promise.resolve({
       message: { role: "assistant", content: text, toolCalls },
       totalTokens,
+      ...(usage ? { usage } : {}),
     });
   }
 }

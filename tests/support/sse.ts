@@ -29,6 +29,8 @@ export interface Usage {
   "prompt_tokens": number;
   "completion_tokens": number;
   "total_tokens": number;
+  /** Present when the server reports its prompt cache. */
+  "prompt_tokens_details"?: { "cached_tokens": number };
 }
 
 /** The answer of `reply`; calls without an id get `nextId()`, in order. */
@@ -67,8 +69,11 @@ function completionJson(answer: Answer, meta: CompletionMeta, usage: Usage | und
   };
 }
 
-/** Usage of `answer` after a prompt of `promptTokens`, counting names and arguments of calls. */
-export function answerUsage(answer: Answer, promptTokens: number): Usage {
+/**
+ * Usage of `answer` after a prompt of `promptTokens`, counting names and arguments of calls;
+ * with `cachedTokens`, the prompt's cached part as OpenAI reports it.
+ */
+export function answerUsage(answer: Answer, promptTokens: number, cachedTokens?: number): Usage {
   const completionTokens = answer.calls.reduce(
     (sum, call) => sum + countTextTokens(call.name) + countTextTokens(call.arguments),
     countTextTokens(answer.content ?? ""),
@@ -77,6 +82,9 @@ export function answerUsage(answer: Answer, promptTokens: number): Usage {
     "prompt_tokens": promptTokens,
     "completion_tokens": completionTokens,
     "total_tokens": promptTokens + completionTokens,
+    ...(cachedTokens === undefined
+      ? {}
+      : { "prompt_tokens_details": { "cached_tokens": cachedTokens } }),
   };
 }
 
@@ -196,7 +204,7 @@ export interface BodyOptions {
  * ending early when the server closes.
  */
 export function scriptedBody(
-  parts: readonly string[],
+  parts: readonly (string | Uint8Array)[],
   options: BodyOptions,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -216,7 +224,7 @@ export function scriptedBody(
         if (!cancelled.signal.aborted) controller.close();
         return;
       }
-      controller.enqueue(encoder.encode(part));
+      controller.enqueue(typeof part === "string" ? encoder.encode(part) : part);
       sent++;
     },
     cancel() {

@@ -1,0 +1,162 @@
+/**
+ * What a session spends and the budget it may not cross: every reply's tokens counted (the
+ * provider's usage, or an estimate where it reports none), per task and per session, and
+ * each request admitted only when its worst case stays within the limits.
+ *
+ * @module
+ */
+import { ChatError, type ChatModel, type ChatReply, type ChatRequest } from "../model/mod.ts";
+import {
+  type BudgetLimits,
+  costOf,
+  emptyTally,
+  formatUsd,
+  type Pricing,
+  type SpendReport,
+  type Tally,
+  tallyTokens,
+} from "../core/mod.ts";
+import { estimateMessageTokens, estimateRequestTokens } from "./tokens.ts";
+
+/** The reply a request is assumed to get at most when no output limit is configured. */
+export const OUTPUT_ALLOWANCE_TOKENS = 4096;
+
+/** The limits; without them, tokens are only counted. */
+export interface SpendingOptions {
+  limits?: BudgetLimits;
+}
+
+/** What a metered model serves: the task loop's steps, or compaction summaries. */
+export type MeteredKind = "step" | "summary";
+
+/**
+ * Counts what the current task and session spend and refuses requests beyond the budget.
+ * Contract: a request is admitted only when what was spent, plus its prompt estimate at the
+ * uncached price, plus its output limit (or {@linkcode OUTPUT_ALLOWANCE_TOKENS}) at the
+ * output price, stays within every limit; so the budget is crossed only by a reply longer
+ * than that allowance when no output limit is configured.
+ */
+export class Spending {
+  #task = emptyTally();
+  #session = emptyTally();
+  #limits: BudgetLimits;
+
+  /** Spending within `options.limits`. */
+  constructor(options: SpendingOptions = {}) {
+    this.#limits = options.limits ?? {};
+  }
+
+  /** A task begins: its tally starts at zero. */
+  startTask(): void {
+    this.#task = emptyTally();
+  }
+
+  /** A new session begins: both tallies start at zero, and so does the budget. */
+  startSession(): void {
+    this.#task = emptyTally();
+    this.#session = emptyTally();
+  }
+
+  /**
+   * The tallies, their costs, the prices of the model in use and the limits. A cost is given
+   * when `pricing` is and every reply of its tally had prices.
+   */
+  report(pricing?: Pricing): SpendReport {
+    const cost = (tally: Tally) => pricing && tally.unpriced === 0 ? tally.cost : undefined;
+    const taskCost = cost(this.#task);
+    const sessionCost = cost(this.#session);
+    return {
+      task: { ...this.#task },
+      session: { ...this.#session },
+      ...(taskCost === undefined ? {} : { taskCost }),
+      ...(sessionCost === undefined ? {} : { sessionCost }),
+      ...(pricing ? { pricing } : {}),
+      limits: { ...this.#limits },
+    };
+  }
+
+  /**
+   * Whether a request of about `promptTokens`, with a reply of up to `outputTokens`, to a
+   * model at `pricing` may be sent: undefined when it may, else the one line saying what was
+   * spent and the limit. Without `pricing` the cost limit cannot be checked (the assembly
+   * refuses a cost limit unless every profile has prices).
+   * Contract: pure with respect to the tallies.
+   */
+  admit(
+    promptTokens: number,
+    outputTokens = OUTPUT_ALLOWANCE_TOKENS,
+    pricing?: Pricing,
+  ): string | undefined {
+    const { tokens, cost } = this.#limits;
+    const spent = tallyTokens(this.#session);
+    const request = `approx ${promptTokens} prompt + ${outputTokens} reply tokens`;
+    if (tokens !== undefined && spent + promptTokens + outputTokens > tokens) {
+      return `Budget reached: this session has spent ${spent} of its ${tokens} tokens, and the ` +
+        `next request could take ${promptTokens + outputTokens} more (${request}); it was not sent`;
+    }
+    if (cost === undefined || pricing === undefined) return undefined;
+    const spentCost = this.#session.cost;
+    const next = (promptTokens * pricing.input + outputTokens * pricing.output) / 1_000_000;
+    if (spentCost + next <= cost) return undefined;
+    return `Budget reached: this session has spent ${formatUsd(spentCost)} of its ` +
+      `${formatUsd(cost)}, and the next request could cost ${formatUsd(next)} more ` +
+      `(${request}); it was not sent`;
+  }
+
+  /**
+   * `model` with every reply counted as `kind` at `pricing`; a summary request is admitted
+   * first (a refusal throws ChatError "bad_request", which fails that compaction, as any
+   * error does). Step requests are admitted by the request step, on the context's own
+   * estimate.
+   */
+  meter(model: ChatModel, kind: MeteredKind, pricing?: Pricing): ChatModel {
+    return {
+      complete: async (request, options) => {
+        if (kind === "summary") {
+          const output = request.maxOutputTokens;
+          const refusal = this.admit(estimateRequestTokens(request), output, pricing);
+          if (refusal) throw new ChatError("bad_request", refusal);
+        }
+        const reply = await model.complete(request, options);
+        this.#record(kind, pricing, request, reply);
+        return reply;
+      },
+    };
+  }
+
+  #record(
+    kind: MeteredKind,
+    pricing: Pricing | undefined,
+    request: ChatRequest,
+    reply: ChatReply,
+  ): void {
+    const usage = reply.usage ?? {
+      promptTokens: estimateRequestTokens(request),
+      completionTokens: estimateMessageTokens(reply.message),
+      cachedTokens: 0,
+    };
+    for (const tally of [this.#task, this.#session]) {
+      add(tally, {
+        requests: 1,
+        steps: kind === "step" ? 1 : 0,
+        promptTokens: usage.promptTokens,
+        cachedTokens: usage.cachedTokens,
+        completionTokens: usage.completionTokens,
+        estimated: reply.usage ? 0 : 1,
+        cost: pricing ? costOf(usage, pricing) : 0,
+        unpriced: pricing ? 0 : 1,
+      });
+    }
+  }
+}
+
+function add(tally: Tally, more: Tally): void {
+  tally.requests += more.requests;
+  tally.steps += more.steps;
+  tally.promptTokens += more.promptTokens;
+  tally.cachedTokens += more.cachedTokens;
+  tally.completionTokens += more.completionTokens;
+  tally.estimated += more.estimated;
+  tally.cost += more.cost;
+  tally.unpriced += more.unpriced;
+}

@@ -1,0 +1,220 @@
+/**
+ * Starts long-lived helper programs (MCP servers) the way bash runs commands: under
+ * bubblewrap with the workspace writable, the rest read-only, powercode's files masked,
+ * no capabilities and no network unless granted; or directly, only in unsandboxed mode.
+ *
+ * @module
+ */
+import type { ChildProcess } from "node:child_process";
+import type { Writable } from "node:stream";
+import { COMMAND_ENV, type HiddenPath, serverBwrapArgs } from "./bwrap_profile.ts";
+import type { GitControl } from "./git_control.ts";
+import { type GitGuard, guardGit, releaseGitGuard } from "./git_guard.ts";
+import type { SandboxMode } from "./sandbox.ts";
+import { sandboxFilter } from "./seccomp.ts";
+
+/**
+ * Variables Deno's `node:child_process` adds to a child's environment: powercode's own
+ * `NODE_V8_COVERAGE`, and the count of extra pipes (the filter's).
+ */
+const ADDED_BY_NODE = ["NODE_V8_COVERAGE", "DENO_EXTRA_STDIO_FDS"];
+/** How long a server gets after its stdin closed, and after SIGTERM, before the next step. */
+const STOP_GRACE_MS = 500;
+/** How long after its exit a server's pipes may stay open before it counts as ended. */
+const CLOSE_GRACE_MS = 1000;
+
+/** The refusal of a server when bubblewrap cannot be used. */
+export const SERVER_BWRAP_MISSING = "bubblewrap (bwrap) is missing or cannot create a sandbox " +
+  "here, so stdio MCP servers are refused; install it (apt-get install bubblewrap) or start " +
+  "powercode with --unsandboxed-bash";
+
+/** A program to start and its environment. */
+export interface ServerSpec {
+  command: string;
+  args: readonly string[];
+  /** Set on top of PATH, HOME=/tmp, LANG and TERM; nothing else of powercode's reaches it. */
+  env: Readonly<Record<string, string>>;
+  /** Keep the host's network inside the sandbox. */
+  network: boolean;
+}
+
+/** Where a started server's output goes. */
+export interface ServerOutput {
+  onStdout(chunk: Uint8Array): void;
+  onStderr(chunk: Uint8Array): void;
+}
+
+/** How a server ended: its exit code, or the signal that killed it. */
+export interface ServerExit {
+  code: number | null;
+  signal: string | null;
+}
+
+/** A running server: its stdin, its end, and how to stop it. */
+export interface ServerProcess {
+  /** Writes to the server's stdin; rejects once the server is gone. */
+  write(text: string): Promise<void>;
+  /** Settles when the server has ended and its pipes are closed. */
+  readonly exited: Promise<ServerExit>;
+  /**
+   * Closes stdin, then SIGTERM, then SIGKILL, each after a grace time; settles when the
+   * server has ended. Contract: never throws.
+   */
+  stop(): Promise<void>;
+}
+
+/** How a {@linkcode ServerLauncher} confines servers besides its mode. */
+export interface ServerLauncherOptions {
+  /** Real paths masked inside the sandbox (the provider file, powercode's state). */
+  hidden?: readonly HiddenPath[];
+  /** `protected`: `.git/hooks` and `.git/config` are read-only for the server, as for bash. */
+  gitControl?: GitControl;
+}
+
+/**
+ * Starts servers in the workspace at `root`, in the sandbox mode bash uses.
+ * Contract (bwrap): as the sandbox of bash (see `Sandbox`), except that stdin carries the
+ * server's messages, the server lives until stopped and, with `network`, keeps the host's
+ * network. Contract (unsandboxed): the program runs with the user's rights and network, in
+ * the workspace, with the same cleared environment.
+ */
+export class ServerLauncher {
+  /** The real workspace root, the server's working directory. */
+  readonly root: string;
+  readonly mode: SandboxMode;
+  #hidden: readonly HiddenPath[];
+  #gitControl: GitControl;
+  /** One git guard for all running servers (guards of the same .git must not race). */
+  #guard: { guard: Promise<GitGuard>; users: number } | undefined;
+
+  /** Creates a launcher for the workspace at `root` (a real absolute path). */
+  constructor(root: string, mode: SandboxMode, options: ServerLauncherOptions = {}) {
+    this.root = root;
+    this.mode = mode;
+    this.#hidden = options.hidden ?? [];
+    this.#gitControl = mode === "bwrap" ? options.gitControl ?? "protected" : "writable";
+  }
+
+  /**
+   * Starts `spec`, sending its output to `output`.
+   * Contract: throws {@linkcode SERVER_BWRAP_MISSING} when the mode is `unavailable`, and
+   * an Error when the program cannot be started at all.
+   */
+  async launch(spec: ServerSpec, output: ServerOutput): Promise<ServerProcess> {
+    if (this.mode === "unavailable") throw new Error(SERVER_BWRAP_MISSING);
+    const { spawn } = await import("node:child_process");
+    const env = { ...COMMAND_ENV, ...spec.env };
+    const unset = ADDED_BY_NODE.filter((name) => !Object.hasOwn(spec.env, name));
+    if (this.mode === "unsandboxed") {
+      const entry = `${unset.map((name) => `unset ${name}; `).join("")}exec "$@"`;
+      const child = spawn("bash", ["-c", entry, "bash", spec.command, ...spec.args], {
+        cwd: this.root,
+        env,
+        stdio: ["pipe", "pipe", "pipe"],
+        detached: true,
+      });
+      return await started(child, output, undefined);
+    }
+    const guarded = this.#gitControl === "protected";
+    const guard = guarded ? await this.#acquireGuard() : undefined;
+    const profile = {
+      hidden: this.#hidden,
+      extraMounts: guard?.args ?? [],
+      network: spec.network,
+      unset,
+    };
+    const args = serverBwrapArgs(this.root, profile, [spec.command, ...spec.args]);
+    const child = spawn("bwrap", args, { env, stdio: ["pipe", "pipe", "pipe", "pipe"] });
+    (child.stdio[3] as Writable | null | undefined)?.end(sandboxFilter());
+    return await started(child, output, guarded ? () => this.#releaseGuard() : undefined);
+  }
+
+  async #acquireGuard(): Promise<GitGuard> {
+    this.#guard ??= { guard: guardGit(this.root), users: 0 };
+    this.#guard.users++;
+    return await this.#guard.guard;
+  }
+
+  /** Removes the guard's placeholders once no server uses it. Contract: never throws. */
+  async #releaseGuard(): Promise<void> {
+    const current = this.#guard;
+    if (!current || --current.users > 0) return;
+    this.#guard = undefined;
+    await releaseGitGuard(await current.guard.catch(() => ({ args: [], created: [] })));
+  }
+}
+
+/** Waits until `child` has started (or failed to), then wraps it. */
+async function started(
+  child: ChildProcess,
+  output: ServerOutput,
+  release: (() => Promise<void>) | undefined,
+): Promise<ServerProcess> {
+  try {
+    await new Promise<void>((resolve, reject) => {
+      child.once("spawn", resolve);
+      child.once("error", reject);
+    });
+  } catch (error) {
+    await release?.();
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`Cannot start the server: ${reason}`);
+  }
+  child.stdout?.on("data", (chunk: Uint8Array) => output.onStdout(chunk));
+  child.stderr?.on("data", (chunk: Uint8Array) => output.onStderr(chunk));
+  // A write to a server that has gone fails its promise; the stream's own error is that.
+  child.stdin?.on("error", () => {});
+  const exited = ended(child).finally(() => release?.());
+  return {
+    write: (text) =>
+      new Promise((resolve, reject) => {
+        const stdin = child.stdin;
+        if (!stdin || stdin.destroyed || child.exitCode !== null) {
+          return reject(new Error("the server has ended"));
+        }
+        stdin.write(text, (error) => error ? reject(error) : resolve());
+      }),
+    exited,
+    stop: () => stop(child, exited),
+  };
+}
+
+/** Settles when `child` has exited and its pipes are closed (or a grace time after its exit). */
+function ended(child: ChildProcess): Promise<ServerExit> {
+  return new Promise((resolve) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const done = (code: number | null, signal: string | null) => {
+      clearTimeout(timer);
+      resolve({ code, signal });
+    };
+    child.once("close", done);
+    child.once("exit", (code, signal) => {
+      timer = setTimeout(() => done(code, signal), CLOSE_GRACE_MS);
+    });
+  });
+}
+
+async function stop(child: ChildProcess, exited: Promise<ServerExit>): Promise<void> {
+  child.stdin?.end();
+  for (const signal of ["SIGTERM", "SIGKILL"] as const) {
+    if (await settlesWithin(exited, STOP_GRACE_MS)) return;
+    try {
+      child.kill(signal);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  await exited;
+}
+
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * What the task and the session spent, in words: the short form after each task's context
+ * line, and the `/cost` report.
+ *
+ * @module
+ */
+import { formatUsd, type SpendReport, type Tally, tallyTokens } from "../core/mod.ts";
+import { formatTokens } from "./status_line.ts";
+
+/**
+ * The parts of the line after a task: `task 12.3k tokens, 80% cached, $0.0123` and the same
+ * for the session; without prices, tokens only.
+ * Contract: pure.
+ */
+export function spendParts(report: SpendReport): string[] {
+  const part = (name: string, tally: Tally, cost: number | undefined) => {
+    const money = cost === undefined ? "" : `, ${formatUsd(cost)}`;
+    return `${name} ${formatTokens(tallyTokens(tally))} tokens, ${
+      cachedShare(tally)
+    }% cached${money}`;
+  };
+  return [
+    part("task", report.task, report.taskCost),
+    part("session", report.session, report.sessionCost),
+  ];
+}
+
+/**
+ * The `/cost` report: the last task and the session (requests, prompt tokens and their
+ * cached share, completion tokens, cost), the prices and the budget.
+ * Contract: pure; exact token counts, so they can be checked against the provider's bill.
+ */
+export function describeSpend(report: SpendReport): string {
+  const { pricing, limits } = report;
+  const lines = [
+    `Last task: ${describeTally(report.task, report.taskCost)}`,
+    `Session:   ${describeTally(report.session, report.sessionCost)}`,
+    pricing
+      ? `Prices per million tokens: input $${pricing.input}, cached input $${
+        pricing.cachedInput ?? pricing.input
+      }, output $${pricing.output}`
+      : 'Prices: none (add "pricing" to the provider file to see costs)',
+  ];
+  const budget = [
+    ...(limits.tokens !== undefined
+      ? [`${limits.tokens} tokens (${tallyTokens(report.session)} spent)`]
+      : []),
+    ...(limits.cost !== undefined
+      ? [`${formatUsd(limits.cost)} (${formatUsd(report.sessionCost ?? 0)} spent)`]
+      : []),
+  ];
+  lines.push(
+    budget.length > 0
+      ? `Budget for this session: ${budget.join(", ")}`
+      : 'Budget: none (--max-tokens, --max-cost, or "budget" in the provider file)',
+  );
+  return lines.join("\n");
+}
+
+function describeTally(tally: Tally, cost: number | undefined): string {
+  const requests = `${tally.requests} request${tally.requests === 1 ? "" : "s"}`;
+  const estimated = tally.estimated > 0
+    ? ` (${tally.estimated} without usage from the provider: estimated)`
+    : "";
+  const money = cost === undefined ? "" : `, ${formatUsd(cost)}`;
+  return `${requests}, ${tallyTokens(tally)} tokens: prompt ${tally.promptTokens} ` +
+    `(${tally.cachedTokens} cached, ${cachedShare(tally)}%), completion ${tally.completionTokens}` +
+    `${money}${estimated}`;
+}
+
+function cachedShare(tally: Tally): number {
+  return tally.promptTokens === 0 ? 0 : Math.round((tally.cachedTokens / tally.promptTokens) * 100);
+}
