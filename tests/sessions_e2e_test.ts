@@ -280,13 +280,21 @@ Deno.test("powercode /clear starts a new session file and /sessions lists id, ti
     assertStringIncludes(result.stdout, `  ${command}`);
   }
   const first = (await sessionLines(project.dir, fresh))[0];
-  assertEquals(Object.keys(first ?? {}).sort(), ["created", "id", "model", "type", "version"]);
+  assertEquals(Object.keys(first ?? {}).sort(), [
+    "created",
+    "id",
+    "model",
+    "roots",
+    "type",
+    "version",
+  ]);
   assertEquals({ ...first, created: "" }, {
     type: "session",
     version: 2,
     id: fresh,
     created: "",
     model: "fake-model",
+    roots: [await Deno.realPath(project.workspace)],
   });
 });
 
