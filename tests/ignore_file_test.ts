@@ -68,3 +68,21 @@ Deno.test("bash reads ignored files as empty and cannot change them or the ignor
     assertEquals(await Deno.readTextFile(`${parent}/e`), "");
   });
 });
+
+Deno.test("an MCP server in the sandbox reads ignored files as empty too", async () => {
+  await withIgnoredTree(async (ws, parent) => {
+    const { servers } = await createTools(ws, { unsandboxedBash: false, emptyFile: `${parent}/e` });
+    let stdout = "";
+    const server = await servers.launch({
+      command: "bash",
+      args: ["-c", "cat .env app/.env; ls app/secrets; cat app/main.ts"],
+      env: {},
+      network: false,
+    }, {
+      onStdout: (chunk) => void (stdout += new TextDecoder().decode(chunk)),
+      onStderr: () => {},
+    });
+    assertEquals((await server.exited).code, 0);
+    assertEquals(stdout, "code\n");
+  });
+});

@@ -109,11 +109,8 @@ export async function createTools(
   const confinement = { hidden: await existing(options.hide), gitControl: workspace.gitControl };
   // By the paths the roots were opened by: the git guard checks .git through Deno's permissions.
   const [root, ...moreRoots] = workspace.paths;
-  const sandbox = new Sandbox(root ?? workspace.path, mode, {
-    ...confinement,
-    moreRoots,
-    mounts: () => ignoreMounts(workspace.path, workspace.ignore, options.emptyFile),
-  });
+  const mounts = () => ignoreMounts(workspace.path, workspace.ignore, options.emptyFile);
+  const sandbox = new Sandbox(root ?? workspace.path, mode, { ...confinement, moreRoots, mounts });
   return {
     workspace,
     tools: [
@@ -124,7 +121,8 @@ export async function createTools(
     ],
     sandbox,
     warnings,
-    servers: new ServerLauncher(workspace.path, mode, confinement),
+    // Servers see the further roots read-only, and what .powercodeignore ignores masked.
+    servers: new ServerLauncher(workspace.path, mode, { ...confinement, mounts }),
   };
 }
 
