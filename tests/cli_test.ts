@@ -13,6 +13,7 @@ Deno.test("parseCli() reads every flag and its alias", () => {
     unsandboxedBash: false,
     allowGitHooks: false,
     showReasoning: false,
+    plan: false,
     outputFormat: "text",
     budget: {},
   });
@@ -28,6 +29,7 @@ Deno.test("parseCli() reads every flag and its alias", () => {
       unsandboxedBash: true,
       allowGitHooks: false,
       showReasoning: false,
+      plan: false,
       print: "fix it",
       provider: "p.json",
       outputFormat: "text",
@@ -42,6 +44,7 @@ Deno.test("parseCli() reads every flag and its alias", () => {
   assertEquals(parseCli(["--sessions"]).sessions, true);
   assertEquals(parseCli(["--allow-git-hooks"]).allowGitHooks, true);
   assertEquals(parseCli(["--show-reasoning"]).showReasoning, true);
+  assertEquals(parseCli(["--plan", "-p", "go"]).plan, true);
 });
 
 Deno.test("parseCli() reads --output-format, --max-tokens and --max-cost", () => {

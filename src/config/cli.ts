@@ -36,6 +36,8 @@ export interface CliOptions {
   budget: BudgetLimits;
   /** `--model NAME`: the provider file's profile to start on. */
   model?: string;
+  /** `--plan`: start in plan mode (with `-c`/`-r` too; without it they restore the session's). */
+  plan: boolean;
 }
 
 /** Model calls per task when --max-steps is not given. */
@@ -61,6 +63,7 @@ Usage:
   powercode --max-tokens N       stop before a request would take the session past N tokens
   powercode --max-cost USD       the same for dollars (needs "pricing" in the provider file)
   powercode --model NAME         start on profile NAME of the provider file (see /model)
+  powercode --plan               start in plan mode: changes refused but PLAN.md (see /plan)
   powercode -h | --help          this help
   powercode -V | --version       print the version
 
@@ -93,6 +96,7 @@ export function parseCli(args: string[]): CliOptions {
       "sessions",
       "allow-git-hooks",
       "show-reasoning",
+      "plan",
     ],
     alias: { p: "print", r: "resume", c: "continue", h: "help", V: "version" },
     unknown: (arg) => {
@@ -134,6 +138,7 @@ export function parseCli(args: string[]): CliOptions {
     unsandboxedBash: parsed["unsandboxed-bash"],
     allowGitHooks: parsed["allow-git-hooks"],
     showReasoning: parsed["show-reasoning"],
+    plan: parsed.plan,
     ...(parsed.print !== undefined ? { print: parsed.print } : {}),
     ...(parsed.resume !== undefined && !chooseSession ? { resume: parsed.resume.trim() } : {}),
     ...(parsed.provider !== undefined ? { provider: parsed.provider } : {}),

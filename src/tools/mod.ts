@@ -11,6 +11,8 @@ import { createEditFileTool } from "./edit_file.ts";
 import { createBashTool } from "./bash.ts";
 import { type HiddenPath, probeBwrap, Sandbox, type SandboxMode } from "./sandbox.ts";
 import { ServerLauncher } from "./server_launcher.ts";
+import { PlanGuard } from "./plan_guard.ts";
+import { createTodoTool } from "./todo.ts";
 
 export { Workspace } from "./workspace.ts";
 export { ToolSet, type ToolSetOptions } from "./tool_set.ts";
@@ -26,6 +28,9 @@ export {
 } from "./server_launcher.ts";
 export type { SandboxMode } from "./sandbox.ts";
 export { formatSize, MAX_BYTES, MAX_LINES, truncate } from "./truncate.ts";
+export { PLAN_FILE, PlanGuard } from "./plan_guard.ts";
+export { createTodoTool, todoItemsOf, unfinishedTodo } from "./todo.ts";
+export { allOf } from "./policy.ts";
 
 /** How {@linkcode createTools} sets up bash. */
 export interface CreateToolsOptions {
@@ -48,9 +53,11 @@ export interface CreateToolsOptions {
 /** The tools, their workspace, and one-line warnings for the terminal. */
 export interface Tools {
   workspace: Workspace;
-  /** read_file, write_file, edit_file, bash, in that order. */
+  /** read_file, write_file, edit_file, bash, todo, in that order. */
   tools: Tool[];
   warnings: string[];
+  /** Plan mode's switch and policy; it makes bash's sandbox read-only while on. */
+  plan: PlanGuard;
   /** Starts helper programs (MCP servers) in the sandbox mode bash got. */
   servers: ServerLauncher;
 }
@@ -88,17 +95,21 @@ export async function createTools(
     );
   }
   const confinement = { hidden: await existing(options.hide), gitControl: workspace.gitControl };
+  // By the path it was opened by: the git guard checks .git through Deno's permissions.
+  const sandbox = new Sandbox(workspace.path, mode, confinement);
+  const bash = createBashTool(sandbox);
   return {
     workspace,
     tools: [
       createReadFileTool(workspace),
       createWriteFileTool(workspace),
       createEditFileTool(workspace),
-      // By the path it was opened by: the git guard checks .git through Deno's permissions.
-      createBashTool(new Sandbox(workspace.path, mode, confinement)),
+      bash,
+      createTodoTool(workspace),
     ],
     warnings,
     servers: new ServerLauncher(workspace.path, mode, confinement),
+    plan: new PlanGuard(workspace, { runner: sandbox, confined: [bash.name] }),
   };
 }
 
