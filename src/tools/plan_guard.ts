@@ -25,7 +25,7 @@ export interface PlanGuardOptions {
   confined?: readonly string[];
 }
 
-const LEAVE = "ask the user to leave plan mode (/plan off) when the plan is agreed";
+const LEAVE = "ask the user to leave plan mode (/plan off) to make changes";
 
 /**
  * Plan mode's switch and its policy.
@@ -69,13 +69,13 @@ export class PlanGuard {
         return ALLOW;
       case "write":
         return await this.#onlyPlanFile(request.paths.modified ?? []) ? ALLOW : refuse(
-          `plan mode is on, and it allows changing only ${PLAN_FILE} at the workspace root; ` +
-            `write your plan to ${PLAN_FILE}, then ${LEAVE} and the changes can be made`,
+          `plan mode is on, so only ${PLAN_FILE} at the workspace root may change; write the ` +
+            `plan to ${PLAN_FILE} and ${LEAVE}`,
         );
       case "exec":
         return this.#confined.has(request.name) ? ALLOW : refuse(
-          "plan mode is on, and this tool runs a program outside powercode's sandbox, which " +
-            `could change files; use bash (read-only in plan mode) or ${LEAVE}`,
+          "plan mode is on, and this tool runs a program outside the sandbox that could change " +
+            `files; use bash (read-only in plan mode), or ${LEAVE}`,
         );
       default: {
         const never: never = request.effect;

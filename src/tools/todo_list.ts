@@ -81,9 +81,10 @@ export function checkTodoArguments(args: Record<string, unknown>): CheckedArgume
   }
   const busy = checked.flatMap((item, index) => item.status === "in_progress" ? [index + 1] : []);
   if (busy.length > 1) {
+    const which = `items ${busy.slice(0, -1).join(", ")} and ${busy.at(-1)}`;
     return refuse(
-      `items ${busy.slice(0, -1).join(", ")} and ${busy.at(-1)} are all "in_progress": ` +
-        "only one step may be in progress at a time",
+      `${which} are ${busy.length === 2 ? "both" : "all"} "in_progress": only one step may be ` +
+        "in progress at a time",
     );
   }
   return { ok: true, args: { items: checked } };
