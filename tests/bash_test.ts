@@ -149,22 +149,16 @@ Deno.test("Sandbox.run() with a read-only workspace lets commands read it but no
 });
 
 Deno.test("bash() gives commands a clean environment without the API key", async () => {
-  const previous = Deno.env.get("OPENAI_API_KEY");
-  Deno.env.set("OPENAI_API_KEY", "sk-powercode-test-secret");
-  try {
-    await withWorkspace(async (root) => {
-      assertEquals(await bash(root, { command: "env | sort" }), {
-        content: "HOME=/tmp\nLANG=C.UTF-8\nPATH=/usr/local/bin:/usr/bin:/bin\n" +
-          `PWD=${root}\nSHLVL=1\nTERM=dumb\n_=/usr/bin/env\nexit code 0`,
-        summary: "exit 0",
-        isError: false,
-        details: { kind: "command", command: "env | sort", end: { kind: "exit", code: 0 } },
-      });
-    });
-  } finally {
-    if (previous === undefined) Deno.env.delete("OPENAI_API_KEY");
-    else Deno.env.set("OPENAI_API_KEY", previous);
-  }
+  await using project = await createSandboxProject();
+  const { output, code } = await project.runInChild("env | sort", {
+    asNobody: false,
+    env: { OPENAI_API_KEY: "sk-powercode-test-secret" },
+  });
+  assertEquals([output, code], [
+    "HOME=/tmp\nLANG=C.UTF-8\nPATH=/usr/local/bin:/usr/bin:/bin\n" +
+    `PWD=${project.root}\nSHLVL=1\nTERM=dumb\n_=/usr/bin/env\n`,
+    0,
+  ]);
 });
 
 Deno.test("bash() has no network", async () => {
@@ -336,22 +330,14 @@ Deno.test("createTools() warns that unsandboxed bash runs without a sandbox", as
 });
 
 Deno.test("bash() unsandboxed clears the environment", async () => {
-  const previous = Deno.env.get("OPENAI_API_KEY");
-  Deno.env.set("OPENAI_API_KEY", "sk-powercode-test-secret");
-  try {
-    await withWorkspace(async (root) => {
-      const command = `env | grep -c -e OPENAI -e POWERCODE; echo "$HOME $PWD"`;
-      assertEquals(await bash(root, { command }, "unsandboxed"), {
-        content: `0\n/tmp ${root}\nexit code 0`,
-        summary: "exit 0",
-        isError: false,
-        details: { kind: "command", command, end: { kind: "exit", code: 0 } },
-      });
-    });
-  } finally {
-    if (previous === undefined) Deno.env.delete("OPENAI_API_KEY");
-    else Deno.env.set("OPENAI_API_KEY", previous);
-  }
+  await using project = await createSandboxProject();
+  const command = `env | grep -c -e OPENAI -e POWERCODE; echo "$HOME $PWD"`;
+  const { output } = await project.runInChild(command, {
+    asNobody: false,
+    mode: "unsandboxed",
+    env: { OPENAI_API_KEY: "sk-powercode-test-secret", POWERCODE_API_KEY: "sk-powercode-other" },
+  });
+  assertEquals(output, `0\n/tmp ${project.root}\n`);
 });
 
 Deno.test("Sandbox.run() unsandboxed kills the process group on timeout and at the end", async () => {

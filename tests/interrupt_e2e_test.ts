@@ -150,7 +150,13 @@ Deno.test("powercode --continue after SIGKILL during a streamed reply drops the 
     toolCalls([{ id: "call_1", name: "bash", args: { command: "echo FACT-6" } }]),
     text(answer, { chunkSize: 4, chunkDelayMs: 500 }),
   ]);
-  const printed = await killDuring(project, "explain", (stdout) => stdout.includes("This"));
+  // On a pipe the answer is written once its reply is complete: kill while it streams, after
+  // the server has sent its first pieces (500 ms apart).
+  let streamingSince: number | undefined;
+  const printed = await killDuring(project, "explain", () => {
+    if (streaming()[1]?.status === 200) streamingSince ??= Date.now();
+    return streamingSince !== undefined && Date.now() - streamingSince > 1200;
+  });
   assert(!printed.includes(answer), "the reply should have been cut");
   await waitUntil(() => streaming()[1]?.clientAborted, "the server to see the client go");
 

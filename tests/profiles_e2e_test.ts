@@ -13,7 +13,7 @@ import {
   type RecordedRequest,
   startFakeServer,
 } from "./support/fake_server.ts";
-import { replay } from "./support/provider_fixtures.ts";
+import { deepseekThinkingToolCall, geminiSignedToolCall } from "./support/provider_replies.ts";
 import {
   type ProviderRule,
   refuseReasoningEffort,
@@ -277,7 +277,7 @@ Deno.test("DeepSeek → Gemini → DeepSeek: each provider gets its own reasonin
     "deepseek-v4-flash",
     64000,
     sequence([
-      await replay("deepseek/thinking-tool-call.chunks.jsonl"),
+      deepseekThinkingToolCall(),
       text("No weather tool here."),
       text("Back on DeepSeek."),
     ]),
@@ -286,7 +286,7 @@ Deno.test("DeepSeek → Gemini → DeepSeek: each provider gets its own reasonin
   await using gemini = await serve(
     "gemini-3-pro-preview",
     64000,
-    sequence([await replay("gemini/thought-signature-tool-call.sse"), text("Read it.")]),
+    sequence([geminiSignedToolCall(), text("Read it.")]),
     [requireThoughtSignatures({ currentTurnOnly: true })],
   );
   await using project = await createTempProject();

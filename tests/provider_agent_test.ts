@@ -10,7 +10,7 @@ import { PlainOutput } from "../src/ui/plain_output.ts";
 import { TaskView } from "../src/ui/task_view.ts";
 import { answerReport, runPrint } from "../src/app/print_task.ts";
 import { type Handler, type Reply, startFakeServer } from "./support/fake_server.ts";
-import { replay } from "./support/provider_fixtures.ts";
+import { replay, trafficTest } from "./support/provider_fixtures.ts";
 import { VirtualScreen } from "./support/screen.ts";
 import { answerSummaries, sequence, sseReply, text } from "./support/scripts.ts";
 
@@ -50,45 +50,51 @@ async function run(handler: Handler, options: { screen?: boolean } = {}) {
   return { server, agent, session: agent.session, renderer, output, shown };
 }
 
-Deno.test("a retried mid-stream error shows its partial text once, marked discarded", async () => {
-  const { server, agent, session, renderer, output } = await run(sequence([
-    await replay("openrouter/mid-stream-error.sse"),
-    await replay("openrouter/processing-comments.sse"),
-  ]));
-  await using _ = server;
-  const result = await agent.run("hi", AbortSignal.timeout(10_000));
-  renderer.finish(result);
-  assertEquals(result, { status: "done", answer: "Hello there" });
-  assertMatch(
-    output.text,
-    /^The answer starts\n\(partial answer discarded, retrying\)\n↻ The provider failed mid-reply: Provider discon[^;\n]*; retrying in \d+\.\d s \(attempt 1\)\nHello there\n$/,
-  );
-  assertEquals(session.history.at(-1), {
-    role: "assistant",
-    content: "Hello there",
-    toolCalls: [],
-  });
-});
+trafficTest(
+  "a retried mid-stream error never writes its partial text on a pipe",
+  async () => {
+    const { server, agent, session, renderer, output } = await run(sequence([
+      await replay("openrouter/mid-stream-error.sse"),
+      await replay("openrouter/processing-comments.sse"),
+    ]));
+    await using _ = server;
+    const result = await agent.run("hi", AbortSignal.timeout(10_000));
+    renderer.finish(result);
+    assertEquals(result, { status: "done", answer: "Hello there" });
+    assertMatch(
+      output.text,
+      /^↻ The provider failed mid-reply: Provider discon[^;\n]*; retrying in \d+\.\d s \(attempt 1\)\nHello there\n$/,
+    );
+    assertEquals(session.history.at(-1), {
+      role: "assistant",
+      content: "Hello there",
+      toolCalls: [],
+    });
+  },
+);
 
-Deno.test("a mid-stream overflow discards the partial text, compacts and retries once", async () => {
-  const { server, agent, renderer, output } = await run(answerSummaries(sequence([
-    await replay("openrouter/mid-stream-overflow.sse"),
-    text("Recovered."),
-  ])));
-  await using _ = server;
-  const result = await agent.run("hi", AbortSignal.timeout(10_000));
-  renderer.finish(result);
-  assertEquals(result, { status: "done", answer: "Recovered." });
-  const lines = output.text.split("\n");
-  assertEquals(lines.slice(0, 2), ["Partial", "(partial answer discarded, retrying)"]);
-  assertMatch(
-    lines[2] ?? "",
-    /^⚠ The request is too long for the model: This endpoint's maximum context length is 163840 tokens.*; compacting and retrying once$/,
-  );
-  assertEquals(lines.at(-2), "Recovered.");
-});
+trafficTest(
+  "a mid-stream overflow discards the partial text, compacts and retries once",
+  async () => {
+    const { server, agent, renderer, output } = await run(answerSummaries(sequence([
+      await replay("openrouter/mid-stream-overflow.sse"),
+      text("Recovered."),
+    ])));
+    await using _ = server;
+    const result = await agent.run("hi", AbortSignal.timeout(10_000));
+    renderer.finish(result);
+    assertEquals(result, { status: "done", answer: "Recovered." });
+    const lines = output.text.split("\n");
+    assertEquals(output.text.includes("Partial"), false);
+    assertMatch(
+      lines[0] ?? "",
+      /^⚠ The request is too long for the model: This endpoint's maximum context length is 163840 tokens.*; compacting and retrying once$/,
+    );
+    assertEquals(lines.at(-2), "Recovered.");
+  },
+);
 
-Deno.test("reasoning streams dim on a terminal and not at all elsewhere", async () => {
+trafficTest("reasoning streams dim on a terminal and not at all elsewhere", async () => {
   for (const screen of [true, false]) {
     const { server, agent, renderer, shown } = await run(
       sequence([await replay("moonshot/reasoning.chunks.jsonl")]),
@@ -102,7 +108,7 @@ Deno.test("reasoning streams dim on a terminal and not at all elsewhere", async 
   }
 });
 
-Deno.test("a reply cut at the output limit or by a content filter says so", async () => {
+trafficTest("a reply cut at the output limit or by a content filter says so", async () => {
   const cases: [string, string][] = [
     [
       "openai/finish-length.chunks.jsonl",

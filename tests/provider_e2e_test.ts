@@ -1,11 +1,12 @@
 /**
- * End-to-end against recorded provider traffic: `deno task start -p` and `-c -p` in a temp
- * copy of the project, with the fake server applying the provider's own rules; and the
- * provider profile set by hand in provider.json.
+ * End to end against replies in the shape of DeepSeek's and Gemini's
+ * (tests/support/provider_replies.ts): `deno task start -p` and `-c -p` in a temp copy of the
+ * project, with the fake server applying the provider's own rules; and the provider profile
+ * set by hand in provider.json.
  */
 import { assertEquals, assertStringIncludes } from "@std/assert";
 import { startFakeServer } from "./support/fake_server.ts";
-import { replay } from "./support/provider_fixtures.ts";
+import { deepseekThinkingToolCall, geminiSignedToolCall } from "./support/provider_replies.ts";
 import { requireReasoningContent, requireThoughtSignatures } from "./support/provider_rules.ts";
 import { createTempProject } from "./support/project.ts";
 import { ENV, KEY, provider } from "./support/sessions.ts";
@@ -13,36 +14,39 @@ import { sequence, text } from "./support/scripts.ts";
 
 type Fields = Record<string, unknown>;
 
-Deno.test("DeepSeek thinking mode: a tool loop works, and again after resuming the session", async () => {
-  await using server = await startFakeServer({
-    model: "fake-model",
-    apiKey: KEY,
-    rules: [requireReasoningContent()],
-    handler: sequence([
-      await replay("deepseek/thinking-tool-call.chunks.jsonl"),
-      text("No weather tool here."),
-      text("Still none tomorrow."),
-    ]),
-  });
-  await using project = await createTempProject();
-  await project.writeProvider(provider(server.url));
-  const first = await project.run(["-p", "weather in San Francisco?"], { env: ENV });
-  assertEquals([first.code, first.stdout], [0, "No weather tool here.\n"], first.stderr);
-  const resumed = await project.run(["-c", "-p", "and tomorrow?"], { env: ENV });
-  assertEquals([resumed.code, resumed.stdout], [0, "Still none tomorrow.\n"], resumed.stderr);
-  assertEquals(server.requests.map((request) => request.status), [200, 200, 200]);
-  const [file] = [...Deno.readDirSync(`${project.dir}/.powercode/sessions`)];
-  const lines = Deno.readTextFileSync(`${project.dir}/.powercode/sessions/${file?.name}`);
-  assertStringIncludes(lines, '"reasoning":"The user asks about the weather in San Francisco.');
-  assertStringIncludes(lines, '"replayReasoning":true');
-});
+Deno.test(
+  "DeepSeek thinking mode: a tool loop works, and again after resuming the session",
+  async () => {
+    await using server = await startFakeServer({
+      model: "fake-model",
+      apiKey: KEY,
+      rules: [requireReasoningContent()],
+      handler: sequence([
+        deepseekThinkingToolCall(),
+        text("No weather tool here."),
+        text("Still none tomorrow."),
+      ]),
+    });
+    await using project = await createTempProject();
+    await project.writeProvider(provider(server.url));
+    const first = await project.run(["-p", "weather in San Francisco?"], { env: ENV });
+    assertEquals([first.code, first.stdout], [0, "No weather tool here.\n"], first.stderr);
+    const resumed = await project.run(["-c", "-p", "and tomorrow?"], { env: ENV });
+    assertEquals([resumed.code, resumed.stdout], [0, "Still none tomorrow.\n"], resumed.stderr);
+    assertEquals(server.requests.map((request) => request.status), [200, 200, 200]);
+    const [file] = [...Deno.readDirSync(`${project.dir}/.powercode/sessions`)];
+    const lines = Deno.readTextFileSync(`${project.dir}/.powercode/sessions/${file?.name}`);
+    assertStringIncludes(lines, '"reasoning":"The user asks about the weather in San Francisco.');
+    assertStringIncludes(lines, '"replayReasoning":true');
+  },
+);
 
 Deno.test("Gemini: the thought signature survives the tool loop", async () => {
   await using server = await startFakeServer({
     model: "fake-model",
     apiKey: KEY,
     rules: [requireThoughtSignatures()],
-    handler: sequence([await replay("gemini/thought-signature-tool-call.sse"), text("Read it.")]),
+    handler: sequence([geminiSignedToolCall(), text("Read it.")]),
   });
   await using project = await createTempProject();
   await project.writeProvider(provider(server.url));

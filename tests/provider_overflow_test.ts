@@ -7,7 +7,7 @@ import { assertEquals, assertInstanceOf } from "@std/assert";
 import { createChatClient } from "../src/model/client.ts";
 import { ChatError } from "../src/model/chat_model.ts";
 import { type Reply, startFakeServer } from "./support/fake_server.ts";
-import { replay } from "./support/provider_fixtures.ts";
+import { replay, trafficTest } from "./support/provider_fixtures.ts";
 
 async function failure(reply: Reply): Promise<ChatError> {
   await using server = await startFakeServer({ handler: () => reply });
@@ -77,48 +77,54 @@ const OVERFLOWS: Record<string, [string, string]> = {
   ],
 };
 
-Deno.test("each provider's context-overflow body is a context overflow with its message", async (t) => {
-  for (const [provider, [fixture, message]] of Object.entries(OVERFLOWS)) {
-    await t.step(provider, async () => {
-      const error = await failure(await replay(fixture));
-      assertEquals([error.kind, error.message], [
-        "context_overflow",
-        `The request is too long for the model: ${message}`,
-      ]);
-    });
-  }
-});
+trafficTest(
+  "each provider's context-overflow body is a context overflow with its message",
+  async (t) => {
+    for (const [provider, [fixture, message]] of Object.entries(OVERFLOWS)) {
+      await t.step(provider, async () => {
+        const error = await failure(await replay(fixture));
+        assertEquals([error.kind, error.message], [
+          "context_overflow",
+          `The request is too long for the model: ${message}`,
+        ]);
+      });
+    }
+  },
+);
 
 function jsonError(status: number, body: unknown): Reply {
   return { type: "raw", status, contentType: "application/json", parts: [JSON.stringify(body)] };
 }
 
-Deno.test("errors that mention tokens or context but are not overflows keep their kind", async () => {
-  assertEquals((await failure(await replay("groq/rate-limit-tpm.json"))).kind, "rate_limited");
-  assertEquals(
-    (await failure(await replay("gemini/rate-limit.json"))).message,
-    "Rate limited (429): You exceeded your current quota, please check your plan",
-  );
-  assertEquals(
-    (await failure(await replay("deepseek/missing-reasoning-content.json"))).kind,
-    "bad_request",
-  );
-  const dashscope = await failure(await replay("dashscope/malformed-tool-arguments.json"));
-  assertEquals(
-    dashscope.message,
-    `The provider rejected the request (400): <400> InternalError.Algo.InvalidParameter: The "function.arguments" parameter of the code model must be in JSON format`,
-  );
-  const groqLimit = jsonError(400, {
-    error: {
-      message:
-        "max_completion_tokens must be less than or equal to 40960, the maximum value for max_completion_tokens is less than the context_window for this model",
-      type: "invalid_request_error",
-      param: "max_completion_tokens",
-    },
-  });
-  assertEquals((await failure(groqLimit)).kind, "bad_request");
-  const upstream = jsonError(502, {
-    error: { message: "This model's maximum context length is 4096 tokens", code: 502 },
-  });
-  assertEquals((await failure(upstream)).kind, "server");
-});
+trafficTest(
+  "errors that mention tokens or context but are not overflows keep their kind",
+  async () => {
+    assertEquals((await failure(await replay("groq/rate-limit-tpm.json"))).kind, "rate_limited");
+    assertEquals(
+      (await failure(await replay("gemini/rate-limit.json"))).message,
+      "Rate limited (429): You exceeded your current quota, please check your plan",
+    );
+    assertEquals(
+      (await failure(await replay("deepseek/missing-reasoning-content.json"))).kind,
+      "bad_request",
+    );
+    const dashscope = await failure(await replay("dashscope/malformed-tool-arguments.json"));
+    assertEquals(
+      dashscope.message,
+      `The provider rejected the request (400): <400> InternalError.Algo.InvalidParameter: The "function.arguments" parameter of the code model must be in JSON format`,
+    );
+    const groqLimit = jsonError(400, {
+      error: {
+        message:
+          "max_completion_tokens must be less than or equal to 40960, the maximum value for max_completion_tokens is less than the context_window for this model",
+        type: "invalid_request_error",
+        param: "max_completion_tokens",
+      },
+    });
+    assertEquals((await failure(groqLimit)).kind, "bad_request");
+    const upstream = jsonError(502, {
+      error: { message: "This model's maximum context length is 4096 tokens", code: 502 },
+    });
+    assertEquals((await failure(upstream)).kind, "server");
+  },
+);

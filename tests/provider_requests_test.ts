@@ -9,7 +9,7 @@ import { type ChatClientOptions, createChatClient } from "../src/model/client.ts
 import { ChatError } from "../src/model/chat_model.ts";
 import type { AssistantMessage, Message } from "../src/core/messages.ts";
 import { type Reply, startFakeServer } from "./support/fake_server.ts";
-import { replay } from "./support/provider_fixtures.ts";
+import { replay, trafficTest } from "./support/provider_fixtures.ts";
 import {
   type ProviderRule,
   refuseMaxTokens,
@@ -57,25 +57,28 @@ function toolTurn(reply: AssistantMessage): Message[] {
   ];
 }
 
-Deno.test("DeepSeek thinking mode: reasoning_content goes back on the tool-call turn only", async () => {
-  const { status, sent, message } = await twoTurns(
-    await replay("deepseek/thinking-tool-call.chunks.jsonl"),
-    [requireReasoningContent()],
-    (reply) => [...toolTurn(reply), {
-      role: "assistant",
-      content: "It is sunny.",
-      toolCalls: [],
-      reasoning: "The tool said sunny.",
-      replayReasoning: true,
-    }, {
-      role: "user",
-      content: "thanks",
-    }],
-  );
-  assertEquals(status, 200);
-  assertEquals(sent[2]?.reasoning_content, message.reasoning);
-  assertEquals(sent[4], { role: "assistant", content: "It is sunny." });
-});
+trafficTest(
+  "DeepSeek thinking mode: reasoning_content goes back on the tool-call turn only",
+  async () => {
+    const { status, sent, message } = await twoTurns(
+      await replay("deepseek/thinking-tool-call.chunks.jsonl"),
+      [requireReasoningContent()],
+      (reply) => [...toolTurn(reply), {
+        role: "assistant",
+        content: "It is sunny.",
+        toolCalls: [],
+        reasoning: "The tool said sunny.",
+        replayReasoning: true,
+      }, {
+        role: "user",
+        content: "thanks",
+      }],
+    );
+    assertEquals(status, 200);
+    assertEquals(sent[2]?.reasoning_content, message.reasoning);
+    assertEquals(sent[4], { role: "assistant", content: "It is sunny." });
+  },
+);
 
 Deno.test("DeepSeek thinking mode: an empty reasoning_content is still sent back", async () => {
   const empty: Reply = sseReply([
@@ -86,21 +89,24 @@ Deno.test("DeepSeek thinking mode: an empty reasoning_content is still sent back
   assertEquals([status, sent[2]?.reasoning_content], [200, ""]);
 });
 
-Deno.test("a reasoning-mode provider answers one clear line when reasoning was not kept", async () => {
-  const { outcome, status } = await twoTurns(
-    await replay("deepseek/thinking-tool-call.chunks.jsonl"),
-    [requireReasoningContent()],
-    (reply) => toolTurn({ ...reply, replayReasoning: false }),
-  );
-  assertEquals(status, 400);
-  assertInstanceOf(outcome, ChatError);
-  assertEquals(
-    outcome.message,
-    "The provider rejected the request (400): Missing reasoning_content field in the assistant message at message index 2. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls",
-  );
-});
+trafficTest(
+  "a reasoning-mode provider answers one clear line when reasoning was not kept",
+  async () => {
+    const { outcome, status } = await twoTurns(
+      await replay("deepseek/thinking-tool-call.chunks.jsonl"),
+      [requireReasoningContent()],
+      (reply) => toolTurn({ ...reply, replayReasoning: false }),
+    );
+    assertEquals(status, 400);
+    assertInstanceOf(outcome, ChatError);
+    assertEquals(
+      outcome.message,
+      "The provider rejected the request (400): Missing reasoning_content field in the assistant message at message index 2. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls",
+    );
+  },
+);
 
-Deno.test("reasoning that came as Groq's 'reasoning' field is never sent back", async () => {
+trafficTest("reasoning that came as Groq's 'reasoning' field is never sent back", async () => {
   const { sent, status, message } = await twoTurns(
     await replay("groq/reasoning.chunks.jsonl"),
     [],
@@ -111,7 +117,7 @@ Deno.test("reasoning that came as Groq's 'reasoning' field is never sent back", 
   assertEquals("reasoning_content" in (sent[2] ?? {}), false);
 });
 
-Deno.test("Gemini: the thought signature goes back with its tool call", async () => {
+trafficTest("Gemini: the thought signature goes back with its tool call", async () => {
   const fixture = await replay("gemini/thought-signature-tool-call.sse");
   const { status, sent } = await twoTurns(fixture, [requireThoughtSignatures()]);
   assertEquals(status, 200);
@@ -166,27 +172,30 @@ Deno.test("Mistral models get 9-character ids on the wire; compat toolCallIds se
   assertEquals([off.status, off.sent[3]?.tool_call_id], [400, "call_1"]);
 });
 
-Deno.test("compat replayReasoning and extraContent false keep those fields off the wire", async () => {
-  const deepseek = await twoTurns(
-    await replay("deepseek/thinking-tool-call.chunks.jsonl"),
-    [requireReasoningContent()],
-    toolTurn,
-    { compat: { replayReasoning: false } },
-  );
-  assertEquals([deepseek.status, "reasoning_content" in (deepseek.sent[2] ?? {})], [400, false]);
-  const gemini = await twoTurns(
-    await replay("gemini/thought-signature-tool-call.sse"),
-    [requireThoughtSignatures()],
-    toolTurn,
-    { compat: { extraContent: false } },
-  );
-  assertEquals(gemini.status, 400);
-  assertEquals((gemini.sent[2]?.tool_calls as Fields[])[0], {
-    id: "function-call-1",
-    type: "function",
-    function: { name: "read_file", arguments: '{"path":"notes.md"}' },
-  });
-});
+trafficTest(
+  "compat replayReasoning and extraContent false keep those fields off the wire",
+  async () => {
+    const deepseek = await twoTurns(
+      await replay("deepseek/thinking-tool-call.chunks.jsonl"),
+      [requireReasoningContent()],
+      toolTurn,
+      { compat: { replayReasoning: false } },
+    );
+    assertEquals([deepseek.status, "reasoning_content" in (deepseek.sent[2] ?? {})], [400, false]);
+    const gemini = await twoTurns(
+      await replay("gemini/thought-signature-tool-call.sse"),
+      [requireThoughtSignatures()],
+      toolTurn,
+      { compat: { extraContent: false } },
+    );
+    assertEquals(gemini.status, 400);
+    assertEquals((gemini.sent[2]?.tool_calls as Fields[])[0], {
+      id: "function-call-1",
+      type: "function",
+      function: { name: "read_file", arguments: '{"path":"notes.md"}' },
+    });
+  },
+);
 
 Deno.test("Ollama: malformed tool-call arguments go back as {} and stay in history", async () => {
   const broken = toolCalls([{ name: "read_file", args: '{"path": "a.txt"', id: "call_x" }]);

@@ -133,7 +133,8 @@ Deno.test("Renderer keeps a retry line in place on a terminal and prints it on a
   const pipe = onPipe();
   pipe.renderer.render(retry);
   pipe.renderer.render({ type: "text", text: "Hi" });
-  assertEquals(pipe.written.text, "↻ overloaded; retrying in 0.5 s (attempt 1)\nHi");
+  pipe.renderer.endTask();
+  assertEquals(pipe.written.text, "↻ overloaded; retrying in 0.5 s (attempt 1)\nHi\n");
 });
 
 Deno.test("Renderer cuts a tool line to the terminal's width instead of letting it wrap", () => {

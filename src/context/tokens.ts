@@ -43,7 +43,8 @@ export function estimateMessageTokens(message: Message, options: EstimateOptions
     case "user":
       return MESSAGE_OVERHEAD_TOKENS + estimateTextTokens(message.content);
     case "assistant": {
-      let tokens = MESSAGE_OVERHEAD_TOKENS + estimateTextTokens(message.content);
+      let tokens = MESSAGE_OVERHEAD_TOKENS + estimateTextTokens(message.content) +
+        estimateTextTokens(message.thinkBlock ?? "");
       // Reasoning is sent back only on thinking-mode tool-call turns (see src/model/wire.ts).
       if (message.replayReasoning && message.toolCalls.length > 0) {
         tokens += estimateTextTokens(message.reasoning ?? "");

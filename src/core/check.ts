@@ -65,3 +65,37 @@ export function parseJsonObject(
   if (!isObject(value)) return { ok: false, reason: "not a JSON object" };
   return { ok: true, value };
 }
+
+/** How deep and how large a kept value may be. */
+export interface JsonBounds {
+  /** Levels of nested objects and arrays (a flat object is 1). */
+  maxDepth: number;
+  /** Approximate characters of its JSON text. */
+  maxChars: number;
+}
+
+/**
+ * Whether a parsed JSON value nests at most `maxDepth` levels and its JSON text takes about
+ * `maxChars` characters at most, so it can be kept, sent back and serialized safely.
+ * Contract: iterative, so any depth is measured without overflowing the stack; stops as soon as
+ * a bound is passed.
+ */
+export function isBoundedJson(value: unknown, bounds: JsonBounds): boolean {
+  const pending: { item: unknown; depth: number }[] = [{ item: value, depth: 0 }];
+  let chars = 0;
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { item, depth } = next;
+    if (typeof item === "string") chars += item.length + 2;
+    else if (typeof item !== "object" || item === null) chars += 8;
+    else if (depth >= bounds.maxDepth) return false;
+    else {
+      const values = Array.isArray(item) ? item : Object.values(item);
+      if (!Array.isArray(item)) { for (const key of Object.keys(item)) chars += key.length + 4; }
+      chars += values.length + 2;
+      if (chars > bounds.maxChars) return false;
+      for (const child of values) pending.push({ item: child, depth: depth + 1 });
+    }
+    if (chars > bounds.maxChars) return false;
+  }
+  return true;
+}

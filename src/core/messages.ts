@@ -36,6 +36,14 @@ export interface AssistantMessage {
    */
   replayReasoning?: boolean;
   /**
+   * The `<think>…</think>` block the provider sent at the start of the content (MiniMax, and
+   * reasoning models served without a reasoning parser), with the whitespace after it, exactly
+   * as sent: its text is also in `reasoning`, and it goes back before `content` in every later
+   * request to the model that wrote it, so history holds the reply as sent (MiniMax asks for
+   * that).
+   */
+  thinkBlock?: string;
+  /**
    * The model that wrote this reply, kept when it carries provider fields (reasoning to send
    * back, a tool call's `extra`): those go back only to that model. Absent: the model of the
    * request it is sent in (sessions from before profiles).

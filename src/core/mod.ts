@@ -7,10 +7,12 @@
 export {
   hasShape,
   isArrayOf,
+  isBoundedJson,
   isCount,
   isObject,
   isPositiveInteger,
   isString,
+  type JsonBounds,
   optional,
   parseJsonObject,
   type Shape,

@@ -87,7 +87,9 @@ export type ChatErrorKind =
   | "rate_limited"
   | "server"
   | "unreachable"
-  | "aborted";
+  | "aborted"
+  /** The reply passed one of powercode's caps (see limits.ts); not retried. */
+  | "limit";
 
 /** A failed chat request; `message` is one line for the person at the terminal. */
 export class ChatError extends Error {

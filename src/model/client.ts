@@ -2,14 +2,12 @@
  * The chat client: powercode's only door to `npm:openai`. Streams replies from
  * any OpenAI-compatible chat-completions endpoint and retries transient failures.
  *
- * It posts the request itself and uses only the SDK's stream decoder and error classes
- * (`openai/streaming`, `openai/error`): the SDK's client module loads every API resource,
- * about 100 ms and several MiB at every start, for one endpoint.
+ * It posts the request and reads the event stream itself (bounded, see limits.ts) and uses
+ * only the SDK's error classes (`openai/error`): the SDK's client module loads every API
+ * resource, about 100 ms and several MiB at every start, for one endpoint.
  *
  * @module
  */
-import { APIError } from "openai/error";
-import { Stream } from "openai/streaming";
 import {
   ChatError,
   type ChatModel,
@@ -17,12 +15,15 @@ import {
   type ChatReply,
   type ChatRequest,
 } from "./chat_model.ts";
-import { normalizeErrorBody } from "./error_body.ts";
-import { classifyChatFailure, retryDelayMs, streamFailure } from "./errors.ts";
+import { classifyChatFailure, classifyStreamError, retryDelayMs, streamFailure } from "./errors.ts";
+import { type Endpoint, post } from "./http.ts";
+import { REPLY_LIMITS, type ReplyLimits } from "./limits.ts";
 import { type ProfileOverrides, type ProviderProfile, resolveProfile } from "./profile.ts";
+import { isWholeBody, readWholeBody } from "./reply_body.ts";
+import { readSseEvents, type SseEvent } from "./sse.ts";
 import { ReplyAssembler } from "./stream.ts";
 import { toWireRequest } from "./wire.ts";
-import { type Delay, delay, parseJsonObject } from "../core/mod.ts";
+import { type Delay, delay, isObject } from "../core/mod.ts";
 
 /** Where and how to reach the model. */
 export interface ChatClientOptions {
@@ -42,6 +43,8 @@ export interface ChatClientOptions {
   compat?: ProfileOverrides;
   /** The wait before a retry (default {@linkcode delay}); tests pass one that does not sleep. */
   delay?: Delay;
+  /** Caps replacing those of {@linkcode REPLY_LIMITS}; tests pass a short error-body timer. */
+  limits?: Partial<ReplyLimits>;
 }
 
 /** The wait before the one retry of a connection that failed. */
@@ -68,12 +71,13 @@ export function createChatClient(options: ChatClientOptions): ChatModel {
     model: options.model,
     idleTimeoutMs,
     profile: resolveProfile(options.baseURL, options.model, options.compat),
+    limits: { ...REPLY_LIMITS, ...options.limits },
   };
 
   async function complete(request: ChatRequest, chatOptions: ChatOptions = {}): Promise<ChatReply> {
     const { signal } = chatOptions;
     for (let attempt = 1;; attempt++) {
-      const reply = new ReplyAssembler(chatOptions);
+      const reply = new ReplyAssembler(chatOptions, stream.limits);
       try {
         return await streamOnce(stream, request, chatOptions, reply);
       } catch (error) {
@@ -104,53 +108,11 @@ export function createChatClient(options: ChatClientOptions): ChatModel {
 
 /** What one streamed request needs besides the request itself. */
 interface StreamSetup {
-  endpoint: { url: string; apiKey: string; timeoutMs: number };
+  endpoint: Endpoint;
   model: string;
   idleTimeoutMs: number;
   profile: ProviderProfile;
-}
-
-/**
- * POSTs one streaming request and returns the response once its headers arrived.
- * Contract: a non-2xx answer throws the SDK's `APIError` for its status, with the provider's
- * message from any error body shape (Gemini's arrays, vLLM's top-level errors); no answer
- * within `timeoutMs` aborts the request.
- */
-async function post(
-  endpoint: StreamSetup["endpoint"],
-  body: unknown,
-  controller: AbortController,
-): Promise<Response> {
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, endpoint.timeoutMs);
-  let response: Response;
-  try {
-    response = await fetch(endpoint.url, {
-      method: "POST",
-      headers: {
-        "authorization": `Bearer ${endpoint.apiKey}`,
-        "content-type": "application/json",
-        "accept": "text/event-stream, application/json",
-      },
-      body: JSON.stringify(body),
-      signal: controller.signal,
-    });
-  } catch (error) {
-    if (!timedOut) throw error;
-    throw new Error(`no response within ${endpoint.timeoutMs / 1000} s (timed out)`, {
-      cause: error,
-    });
-  } finally {
-    clearTimeout(timer);
-  }
-  if (response.ok) return response;
-  const text = normalizeErrorBody(await response.text().catch(() => ""));
-  const parsed = parseJsonObject(text);
-  const error = parsed.ok ? parsed.value : undefined;
-  throw APIError.generate(response.status, error, error ? undefined : text, response.headers);
+  limits: ReplyLimits;
 }
 
 async function streamOnce(
@@ -181,13 +143,19 @@ async function streamOnce(
   try {
     options.signal?.throwIfAborted();
     armWatchdog();
-    const body = toWireRequest(model, request, setup.profile);
-    const response = await post(setup.endpoint, body, controller);
-    const stream = Stream.fromSSEResponse<unknown>(response, controller);
+    const body = serialize(toWireRequest(model, request, setup.profile));
+    const { limits } = setup;
+    const response = await post(setup.endpoint, body, { controller, limits });
     try {
-      for await (const chunk of stream) {
-        armWatchdog();
-        reply.add(chunk as unknown);
+      if (isWholeBody(response)) {
+        await readWholeBody(response, reply, { limits, timeoutMs: idleTimeoutMs });
+      } else {
+        for await (
+          const event of readSseEvents(response.body ?? emptyBody(), limits.sseLineChars)
+        ) {
+          armWatchdog();
+          if (!readEvent(event, reply)) break;
+        }
       }
     } catch (error) {
       // The server was reached: a failure now is an error it sent in the stream, or a
@@ -195,7 +163,7 @@ async function streamOnce(
       if (error instanceof ChatError || stopped()) throw error;
       throw streamFailure(error);
     }
-    // An aborted stream ends quietly, without an error.
+    // An aborted stream may end quietly, without an error.
     const stop = stopped();
     if (stop) throw stop;
     return reply.build(model);
@@ -205,4 +173,44 @@ async function streamOnce(
     clearTimeout(watchdog);
     options.signal?.removeEventListener("abort", abort);
   }
+}
+
+/**
+ * Reads one event into `reply`; false once the stream said `[DONE]`.
+ * Contract: an error the provider sent (an `error:` field, an `error` event, an `error`
+ * object in a chunk) throws it classified; data that is not JSON throws a SyntaxError.
+ */
+function readEvent(event: SseEvent, reply: ReplyAssembler): boolean {
+  if (event.error !== undefined) throw classifyStreamError(parseLenient(event.error));
+  if (event.data === "[DONE]") return false;
+  if (event.data === "") return true;
+  const chunk: unknown = JSON.parse(event.data);
+  const error = isObject(chunk) ? chunk.error : undefined;
+  if (event.event === "error") throw classifyStreamError(error ?? chunk);
+  if (error !== undefined && error !== null && error !== false) throw classifyStreamError(error);
+  reply.add(chunk);
+  return true;
+}
+
+/** JSON when it parses, else the text itself (an error may be sent as either). */
+function parseLenient(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The request body as JSON text; a value that cannot be serialized ends the task, one line. */
+function serialize(body: unknown): string {
+  try {
+    return JSON.stringify(body);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ChatError("bad_request", `Cannot send the request: ${reason}`);
+  }
+}
+
+function emptyBody(): ReadableStream<Uint8Array> {
+  return new ReadableStream({ start: (controller) => controller.close() });
 }

@@ -6,6 +6,8 @@
  */
 import { providerMessage } from "./error_body.ts";
 import { ChatError } from "./chat_model.ts";
+import { REPLY_LIMITS } from "./limits.ts";
+import { isContextOverflow } from "./overflow.ts";
 import { isObject } from "../core/mod.ts";
 
 /** What the classifier needs to know beyond the error itself. */
@@ -13,54 +15,6 @@ export interface FailureContext {
   baseURL: string;
   model: string;
   aborted: boolean;
-}
-
-/**
- * How servers say "the prompt does not fit", one pattern per wording (the corpus in
- * tests/fixtures/providers holds a body for each): OpenAI, Azure, DeepSeek, vLLM and
- * OpenRouter ("maximum context length is"), Azure's newer limit, Anthropic ("prompt is
- * too long: N tokens > M"), Groq ("reduce the length of the messages"), xAI ("maximum
- * prompt length is"), Gemini ("input token count ... exceeds the maximum number of
- * tokens"), Mistral ("too large for model with N maximum context length"), Kimi
- * ("exceeded model token limit"), llama.cpp ("exceeds the available context size"),
- * LM Studio ("when context the overflows", "greater than the context length"), Ollama
- * ("prompt is longer than the context length", "prompt too long; exceeded ... context
- * length"), vLLM ("longer than the model's context length") and DashScope ("range of
- * input length should be").
- */
-const OVERFLOW_WORDINGS = [
-  /maximum context length is \d+/i,
-  /input tokens exceed the configured limit/i,
-  /prompt is too long: \d+ tokens > \d+/i,
-  /reduce the length of the messages/i,
-  /maximum prompt length is \d+/i,
-  /input token count.* exceeds the maximum number of tokens/i,
-  /too large for model with \d+ maximum context length/i,
-  /exceeded model token limit/i,
-  /exceeds the available context size/i,
-  /when context (the )?overflows/i,
-  /greater than the context length/i,
-  /prompt is longer than the context length/i,
-  /prompt too long; exceeded (max )?context length/i,
-  /longer than the model's context length/i,
-  /range of input length should be/i,
-];
-
-/** Error codes and types that mean "the prompt does not fit" whatever the wording. */
-const OVERFLOW_CODES = new Set(["context_length_exceeded", "exceed_context_size_error"]);
-
-/** Whether a failure is a context overflow: only for 400/413 or an error sent mid-stream. */
-export function isContextOverflow(
-  status: number | undefined,
-  detail: string,
-  body?: unknown,
-): boolean {
-  if (status !== undefined && status !== 400 && status !== 413) return false;
-  const fields = isObject(body) ? body : {};
-  if (OVERFLOW_CODES.has(String(fields.code)) || OVERFLOW_CODES.has(String(fields.type))) {
-    return true;
-  }
-  return OVERFLOW_WORDINGS.some((pattern) => pattern.test(detail));
 }
 
 /**
@@ -94,6 +48,12 @@ export function classifyChatFailure(error: unknown, context: FailureContext): Ch
     return new ChatError(
       "not_found",
       `The provider does not serve model "${context.model}" at "${context.baseURL}" (404): ${detail}; check "model" and "baseURL" in provider.json`,
+    );
+  }
+  if (status === 429 && isQuota(body)) {
+    return new ChatError(
+      "bad_request",
+      `The account has no quota left (429 insufficient_quota): ${detail}; check its plan and billing`,
     );
   }
   if (status === 429) return new ChatError("rate_limited", `Rate limited (429): ${detail}`);
@@ -131,7 +91,7 @@ export function streamFailure(error: unknown): ChatError {
  * or anything else (one line with the provider's message).
  */
 export function classifyStreamError(body: unknown): ChatError {
-  const message = oneLine(providerMessage(body) ?? JSON.stringify(body));
+  const message = oneLine(providerMessage(body) ?? shortJson(body));
   const fields = isObject(body) ? body : {};
   if (isContextOverflow(undefined, message, body)) {
     return new ChatError("context_overflow", `The request is too long for the model: ${message}`);
@@ -178,8 +138,30 @@ function bodyOf(error: unknown): unknown {
   return error.error ?? undefined;
 }
 
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, " ").trim().replace(/\.$/, "") || "no details";
+/**
+ * A provider's text as one line of at most `messageChars` characters (cut with `…`).
+ * Contract: linear in `messageChars`, whatever the length of `text`.
+ */
+export function oneLine(text: string): string {
+  const limit = REPLY_LIMITS.messageChars;
+  const line = text.slice(0, limit * 2).replace(/\s+/g, " ").trim();
+  const cut = line.length > limit ? `${line.slice(0, limit)}…` : line.replace(/\.$/, "");
+  return cut || "no details";
+}
+
+/** OpenAI's 429 for an account without credit: billing, not a rate limit (no retry helps). */
+function isQuota(body: unknown): boolean {
+  return isObject(body) &&
+    (body.code === "insufficient_quota" || body.type === "insufficient_quota");
+}
+
+/** Some of a value as JSON, for an error without a message; never throws. */
+function shortJson(value: unknown): string {
+  try {
+    return (JSON.stringify(value) ?? String(value)).slice(0, REPLY_LIMITS.messageChars);
+  } catch {
+    return "an error the provider sent without a message";
+  }
 }
 
 function headersOf(error: unknown): Headers | undefined {
@@ -191,6 +173,9 @@ function detailOf(error: unknown): string {
   const status = statusOf(error);
   let text = error instanceof Error ? error.message : String(error);
   if (status !== undefined && text.startsWith(`${status} `)) text = text.slice(`${status} `.length);
+  if (status !== undefined && text === "status code (no body)") {
+    return `HTTP ${status} with an empty body`;
+  }
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : "";
   if (cause && !text.includes(cause)) text = `${text} (${cause})`;
   return oneLine(text);

@@ -48,7 +48,7 @@ export function profileModel(model: ChatModel, options: ProfileModelOptions): Ch
 /** The reply, its message marked with `model` when it carries fields for that provider only. */
 function markWriter(reply: ChatReply, model: string): ChatReply {
   const { message } = reply;
-  const providerFields = message.replayReasoning === true ||
+  const providerFields = message.replayReasoning === true || message.thinkBlock !== undefined ||
     message.toolCalls.some((call) => call.extra !== undefined);
   return providerFields ? { ...reply, message: { ...message, model } } : reply;
 }

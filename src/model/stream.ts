@@ -1,14 +1,19 @@
 /**
  * Assembles streamed chat-completion chunks into one reply. Chunks enter as `unknown`
  * and are read tolerantly: choices without `delta`, empty `choices`, content given as
- * typed parts, reasoning in any of the fields providers use, and unknown fields.
+ * typed parts, reasoning in any of the fields providers use or as `<think>` tags in the
+ * content, parallel tool calls told apart by index or by id, and unknown fields; and within
+ * the caps of {@link ReplyLimits}.
  *
  * @module
  */
 import { ChatError, type ChatReply, type ReplyUsage } from "./chat_model.ts";
+import { characters, REPLY_LIMITS, type ReplyLimits } from "./limits.ts";
+import { ThinkSplitter } from "./think_tags.ts";
+import { brief, invalidReply } from "./invalid_reply.ts";
+import { ToolCallAssembler } from "./tool_call_assembly.ts";
 import { readUsage } from "./usage.ts";
-import { newToolCallId } from "./tool_call_ids.ts";
-import { type AssistantMessage, isObject, type ToolCall } from "../core/mod.ts";
+import { type AssistantMessage, isObject } from "../core/mod.ts";
 
 /** Where streamed text goes while the reply is assembled. */
 export interface StreamSink {
@@ -18,18 +23,16 @@ export interface StreamSink {
 
 type Fields = Record<string, unknown>;
 
-/** More parallel tool calls than this in one reply is a broken or hostile stream. */
-const MAX_TOOL_CALLS = 128;
-/** A tool-call id longer than this is refused (it is sent back with every later request). */
-const MAX_ID_LENGTH = 256;
-
 /** Collects one streamed reply; `add` each chunk, then `build`. */
 export class ReplyAssembler {
   #sink: StreamSink;
+  #limits: ReplyLimits;
   #content = "";
+  #think = new ThinkSplitter();
   #reasoning: string | undefined;
-  #replayReasoning = false;
-  #calls: ToolCall[] = [];
+  /** Whether `reasoning_content` came at all, and whether with any text. */
+  #reasoningContent = { seen: false, text: false };
+  #calls: ToolCallAssembler;
   #totalTokens: number | undefined;
   #usage: ReplyUsage | undefined;
   #finishReason: string | undefined;
@@ -37,9 +40,11 @@ export class ReplyAssembler {
   /** True once any text or reasoning was passed to the sink. */
   streamed = false;
 
-  /** Creates an assembler that reports streamed text to `sink`. */
-  constructor(sink: StreamSink) {
+  /** Creates an assembler that reports streamed text to `sink` and reads within `limits`. */
+  constructor(sink: StreamSink, limits: ReplyLimits = REPLY_LIMITS) {
     this.#sink = sink;
+    this.#limits = limits;
+    this.#calls = new ToolCallAssembler(limits);
   }
 
   /**
@@ -53,9 +58,10 @@ export class ReplyAssembler {
   /**
    * Reads one chunk.
    * Contract: ignores fields it does not know; a known field of the wrong type or out of
-   * bounds (tool-call id or index, usage) throws ChatError "Invalid reply from the provider",
-   * so nothing malformed enters the session; a chunk that ends the reply with
-   * `finish_reason: "error"` throws too.
+   * bounds (tool-call id, name or index, usage, `extra_content` too deep or too large) throws
+   * ChatError "Invalid reply from the provider", so nothing malformed enters the session; text
+   * and reasoning past `replyTextChars`, or arguments past `argumentsChars`, throw
+   * ChatError("limit"); a chunk that ends the reply with `finish_reason: "error"` throws too.
    */
   add(chunk: unknown): void {
     if (!isObject(chunk)) throw invalidReply("a streamed chunk is not a JSON object");
@@ -86,13 +92,19 @@ export class ReplyAssembler {
       );
     }
     if (!this.finished) throw new ChatError("server", "The connection dropped mid-reply");
+    this.#split(this.#think.end());
     const message: AssistantMessage = {
       role: "assistant",
       content: this.#content,
-      toolCalls: uniqueIds(this.#calls.filter((call) => call !== undefined)),
+      toolCalls: this.#calls.build(),
     };
     if (this.#reasoning !== undefined) message.reasoning = this.#reasoning;
-    if (this.#replayReasoning) message.replayReasoning = true;
+    const block = this.#think.block;
+    if (block !== undefined) message.thinkBlock = block;
+    // A route that sends `<think>` tags and an empty `reasoning_content` (MiniMax) gets its
+    // reasoning back in the tags, not twice.
+    const { seen, text } = this.#reasoningContent;
+    if (seen && (text || block === undefined)) message.replayReasoning = true;
     return {
       message,
       totalTokens: this.#totalTokens,
@@ -103,13 +115,14 @@ export class ReplyAssembler {
 
   #addDelta(delta: Fields): void {
     if (typeof delta.reasoning_content === "string") {
-      this.#replayReasoning = true;
+      this.#reasoningContent.seen = true;
+      if (delta.reasoning_content) this.#reasoningContent.text = true;
       this.#addReasoning(delta.reasoning_content);
     } else if (typeof delta.reasoning === "string") this.#addReasoning(delta.reasoning);
     if (typeof delta.content === "string") this.#addText(delta.content);
     else if (Array.isArray(delta.content)) delta.content.forEach((part) => this.#addPart(part));
     if (Array.isArray(delta.tool_calls)) {
-      for (const piece of delta.tool_calls) if (isObject(piece)) this.#addToolCallPiece(piece);
+      for (const piece of delta.tool_calls) if (isObject(piece)) this.#calls.add(piece);
     }
   }
 
@@ -126,17 +139,36 @@ export class ReplyAssembler {
   }
 
   #addText(text: string): void {
-    if (!text) return;
-    this.#content += text;
+    if (text) this.#split(this.#think.push(text));
+  }
+
+  /** Content split by the think tags: the answer part is text, the think part reasoning. */
+  #split(pieces: { reasoning: string; answer: string }): void {
+    if (pieces.reasoning) this.#addReasoning(pieces.reasoning);
+    if (!pieces.answer) return;
+    this.#grow(pieces.answer.length);
+    this.#content += pieces.answer;
     this.streamed = true;
-    this.#sink.onText?.(text);
+    this.#sink.onText?.(pieces.answer);
   }
 
   #addReasoning(text: string): void {
+    this.#grow(text.length);
     this.#reasoning = (this.#reasoning ?? "") + text;
     if (!text) return;
     this.streamed = true;
     this.#sink.onReasoning?.(text);
+  }
+
+  /** Throws once text and reasoning together would pass `replyTextChars`. */
+  #grow(added: number): void {
+    const total = this.#content.length + (this.#reasoning?.length ?? 0) + added;
+    if (total <= this.#limits.replyTextChars) return;
+    throw new ChatError(
+      "limit",
+      `The reply passed ${characters(this.#limits.replyTextChars)} of text and reasoning ` +
+        '(the limit); the stream was stopped; set "maxOutputTokens" in provider.json to bound replies',
+    );
   }
 
   #addUsage(usage: Fields): void {
@@ -144,60 +176,8 @@ export class ReplyAssembler {
     const total = usage.total_tokens;
     if (total === undefined || total === null) return;
     if (typeof total !== "number" || !Number.isSafeInteger(total) || total < 0) {
-      throw invalidReply(`usage.total_tokens is ${JSON.stringify(total)}, not a token count`);
+      throw invalidReply(`usage.total_tokens is ${brief(total)}, not a token count`);
     }
     this.#totalTokens = total;
   }
-
-  #addToolCallPiece(piece: Fields): void {
-    if (piece.id !== undefined && piece.id !== null && typeof piece.id !== "string") {
-      throw invalidReply(`a tool-call id is ${JSON.stringify(piece.id)}, not a string`);
-    }
-    if (typeof piece.id === "string" && piece.id.length > MAX_ID_LENGTH) {
-      throw invalidReply(`a tool-call id is ${piece.id.length} characters long`);
-    }
-    if (
-      piece.index !== undefined && piece.index !== null &&
-      !(Number.isSafeInteger(piece.index) && Number(piece.index) >= 0 &&
-        Number(piece.index) < MAX_TOOL_CALLS)
-    ) {
-      throw invalidReply(
-        `a tool-call index is ${JSON.stringify(piece.index)} (at most ${MAX_TOOL_CALLS} calls)`,
-      );
-    }
-    const id = typeof piece.id === "string" ? piece.id : "";
-    const fn = isObject(piece.function) ? piece.function : {};
-    // Some servers omit `index`: a piece with a new id starts a call, others continue the last.
-    const index = typeof piece.index === "number"
-      ? piece.index
-      : id
-      ? this.#calls.length
-      : Math.max(0, this.#calls.length - 1);
-    if (index >= MAX_TOOL_CALLS) {
-      throw invalidReply(`more than ${MAX_TOOL_CALLS} tool calls in one reply`);
-    }
-    const call = this.#calls[index] ??= { id: "", name: "", arguments: "" };
-    if (id) call.id = id;
-    if (typeof fn.name === "string") call.name += fn.name;
-    if (typeof fn.arguments === "string") call.arguments += fn.arguments;
-    if (isObject(piece.extra_content)) call.extra = { extra_content: piece.extra_content };
-  }
-}
-
-/**
- * The calls with a fresh id where the provider sent none or repeated one: results are
- * paired with calls by id, and a session with two calls of one id would not load again.
- */
-function uniqueIds(calls: readonly ToolCall[]): ToolCall[] {
-  const seen = new Set<string>();
-  return calls.map((call) => {
-    const id = call.id && !seen.has(call.id) ? call.id : newToolCallId();
-    seen.add(id);
-    return { ...call, id };
-  });
-}
-
-/** A reply the provider sent in a shape no client can use; retried like a server failure. */
-function invalidReply(what: string): ChatError {
-  return new ChatError("server", `Invalid reply from the provider: ${what}`);
 }

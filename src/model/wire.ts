@@ -129,7 +129,9 @@ function toWireMessage(message: Message, profile: ProviderProfile, model: string
 }
 
 /**
- * Contract: `reasoning_content` goes only on tool-call turns whose reasoning came as
+ * Contract: a `<think>` block that came in the content goes back before it, as sent, to the
+ * model that wrote it;
+ * `reasoning_content` goes only on tool-call turns whose reasoning came as
  * `reasoning_content`, and only where the profile sends it back; arguments that are not a
  * JSON object are sent as "{}" (the tool result already told the model), so strict servers
  * accept the history; history keeps the original. A reply another model wrote (switched
@@ -141,8 +143,9 @@ function toWireAssistant(
   profile: ProviderProfile,
   model: string,
 ): WireAssistant {
-  if (message.toolCalls.length === 0) return { role: "assistant", content: message.content };
   const own = message.model === undefined || message.model === model;
+  const content = (own ? message.thinkBlock ?? "" : "") + message.content;
+  if (message.toolCalls.length === 0) return { role: "assistant", content };
   const replay = own && profile.replayReasoning && message.replayReasoning;
   const reasoning = replay
     ? message.reasoning ?? ""
@@ -151,7 +154,7 @@ function toWireAssistant(
     : undefined;
   return {
     role: "assistant",
-    content: message.content || null,
+    content: content || null,
     ...(reasoning !== undefined ? { reasoning_content: reasoning } : {}),
     tool_calls: message.toolCalls.map((call): WireToolCall => ({
       ...(own && profile.extraContent ? call.extra : {}),

@@ -8,6 +8,7 @@
 import {
   hasShape,
   isArrayOf,
+  isBoundedJson,
   isCount,
   isObject,
   isString,
@@ -31,11 +32,14 @@ export interface SessionHeader {
   model: string;
 }
 
+/** What a provider field kept with a tool call may be: as deep and large as a reply's may. */
+const EXTRA_BOUNDS = { maxDepth: 17, maxChars: 512 * 1024 };
+
 const TOOL_CALL: Shape = {
   id: isString,
   name: isString,
   arguments: isString,
-  extra: optional(isObject),
+  extra: optional((v) => isObject(v) && isBoundedJson(v, EXTRA_BOUNDS)),
 };
 const MESSAGE_SHAPES = new Map<unknown, Shape>([
   ["user", { content: isString }],
@@ -44,6 +48,7 @@ const MESSAGE_SHAPES = new Map<unknown, Shape>([
     toolCalls: (v) => isArrayOf(v, TOOL_CALL),
     reasoning: optional(isString),
     replayReasoning: optional((v) => v === true),
+    thinkBlock: optional(isString),
     model: optional(isString),
   }],
   ["tool", { toolCallId: isString, content: isString, isError: isBoolean }],

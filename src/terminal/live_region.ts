@@ -28,6 +28,8 @@ export class LiveRegion {
   #rows: readonly string[] = [];
   #widths: number[] = [];
   #columns = 0;
+  /** Screen rows printed since `mark`, at the width of that time. */
+  #mark: { rows: number; columns: number } | undefined;
 
   /** A region writing through `io`, empty at first. */
   constructor(io: RegionIo) {
@@ -63,13 +65,55 @@ export class LiveRegion {
   print(text: string, rows?: readonly string[]): void {
     if (text === "" && rows === undefined) return;
     const kept = rows ?? this.#rows;
+    if (this.#mark) this.#mark.rows += this.#screenRows(text);
     this.#io.write(this.#erase() + text + this.#draw(kept));
+  }
+
+  /** Starts counting what is printed from now on, so that {@linkcode retract} can take it back. */
+  mark(): void {
+    this.#mark = { rows: 0, columns: this.#io.columns() };
+  }
+
+  /** Forgets the mark: what was printed since stays. */
+  unmark(): void {
+    this.#mark = undefined;
+  }
+
+  /**
+   * Erases what was printed since `mark` and shows `rows` in place of the region; the mark
+   * is gone either way.
+   * Contract: false, with nothing erased, when that text may be off a screen `height` rows
+   * high (it and the region together are taller) or the width changed since (it reflowed).
+   */
+  retract(height: number, rows: readonly string[]): boolean {
+    const mark = this.#mark;
+    this.#mark = undefined;
+    if (mark === undefined || mark.rows === 0) {
+      this.set(rows);
+      return true;
+    }
+    const fits = mark.rows + Math.max(1, this.#rows.length, rows.length) <= height;
+    if (!fits || mark.columns !== this.#io.columns()) return false;
+    const back = `${ESC}${mark.rows}A\r${ESC}J`;
+    this.#io.write(this.#erase() + back + this.#draw(rows));
+    return true;
   }
 
   /** Removes the rows; the cursor is left where they started. */
   clear(): void {
     const erase = this.#erase();
     if (erase !== "") this.#io.write(erase);
+  }
+
+  /** How many screen rows `text` (lines ending with a newline) takes at the current width. */
+  #screenRows(text: string): number {
+    const columns = Math.max(1, this.#io.columns());
+    const lines = text.split("\n").slice(0, -1);
+    return lines.reduce(
+      (sum, line) =>
+        sum + Math.max(1, Math.ceil(textWidth(stripStyles(line.replace(/\r$/, ""))) / columns)),
+      0,
+    );
   }
 
   #draw(rows: readonly string[]): string {

@@ -164,12 +164,16 @@ export async function spawnBwrap(
 /**
  * Whether bubblewrap can create this sandbox here: runs the confinement
  * (user namespace, dropped capabilities, seccomp filter) once with `true`.
+ * `--as-pid-1` runs `true` as the namespace's first process: without it bwrap
+ * starts a reaper there that exits after the bwrap powercode waits for, and is
+ * left to init (a zombie where init reaps nothing, as in containers).
  * Contract: never throws; a missing binary, a refused namespace or filter,
- * or a hang longer than 5 s all mean false.
+ * or a hang longer than 5 s all mean false; no process of it outlives it.
  */
 export async function probeBwrap(): Promise<boolean> {
   try {
-    const child = await spawnBwrap([...CONFINEMENT, "--ro-bind", "/", "/", "true"], {
+    const args = [...CONFINEMENT, "--ro-bind", "/", "/", "--as-pid-1", "true"];
+    const child = await spawnBwrap(args, {
       stdout: "null",
       stderr: "null",
       signal: AbortSignal.timeout(5000),

@@ -1,8 +1,8 @@
 /**
  * The one front end: the output for this process (on a terminal a live view with a
- * status line, markdown when in colour, redrawn on resize; otherwise plain lines, to
- * stderr besides the answer for -p), the renderer on it, the redactor threaded through
- * both, and the renderer listening to the agent.
+ * status line and the answer laid out as markdown, in colour unless NO_COLOR, redrawn on
+ * resize; otherwise plain lines, to stderr besides the answer for -p), the renderer on it,
+ * the redactor threaded through both, and the renderer listening to the agent.
  *
  * @module
  */
@@ -82,7 +82,8 @@ async function createOutput(options: FrontEndOptions): Promise<TaskOutput> {
       rows: terminalRows,
     },
     color: options.color,
-    markdown: options.color,
+    // NO_COLOR means no colour, not no layout: headings, lists, tables and word wrap stay.
+    markdown: true,
     reasoning: options.fullReasoning ? "full" : "collapsed",
   });
   Deno.addSignalListener("SIGWINCH", () => view.resize());

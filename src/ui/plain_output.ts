@@ -11,16 +11,17 @@ import type { TaskOutput, TaskStatus } from "./task_output.ts";
 const PIPE_COLUMNS = 80;
 
 /**
- * Writes streamed answer text to `answer` and lines to `status` (which may be the same
- * writer); a line first ends an answer line left open.
- * Contract: control characters in answer text are shown visibly (a CR of a CR LF pair
- * split across chunks included, which is dropped like any CR before a newline).
+ * Writes answer text to `answer` once its reply is complete (a line follows it, or the task
+ * ends), so an answer abandoned for a retry is never written, and lines to `status` (which may
+ * be the same writer).
+ * Contract: control characters in answer text are shown visibly (a CR before a newline is
+ * dropped).
  */
 export class PlainOutput implements TaskOutput {
   #answer: Writer;
   #status: Writer;
-  #midLine = false;
-  #heldCr = false;
+  /** The answer of the reply streaming now, held until it is complete. */
+  #pending: string[] = [];
 
   /** Output to `writers.answer` and `writers.status`. */
   constructor(writers: { answer: Writer; status: Writer }) {
@@ -68,34 +69,32 @@ export class PlainOutput implements TaskOutput {
     return PIPE_COLUMNS;
   }
 
-  /** Writes answer text as it comes, sanitized. */
+  /** Holds answer text until its reply is complete. */
   text(chunk: string): void {
-    let text = this.#heldCr ? `\r${chunk}` : chunk;
-    this.#heldCr = text.endsWith("\r");
-    if (this.#heldCr) text = text.slice(0, -1);
-    if (text === "") return;
-    this.#answer(sanitize(text));
-    this.#midLine = !text.endsWith("\n");
+    this.#pending.push(chunk);
   }
 
-  /** Writes `text` as whole lines after ending an open answer line. */
+  /** Drops the answer held: a retry streams its own. */
+  discard(): void {
+    this.#pending = [];
+  }
+
+  /** Writes `text` as whole lines after the answer held, if any. */
   line(text: string): void {
     this.#endAnswer();
     this.#status(`${text}\n`);
   }
 
-  /** Ends an open answer line. */
+  /** Writes the answer held, if any. */
   stop(): void {
     this.#endAnswer();
   }
 
   #endAnswer(): void {
-    if (this.#heldCr) {
-      this.#answer(sanitize("\r"));
-      this.#midLine = true;
-    }
-    this.#heldCr = false;
-    if (this.#midLine) this.#answer("\n");
-    this.#midLine = false;
+    const text = this.#pending.join("");
+    this.#pending = [];
+    if (text === "") return;
+    this.#answer(sanitize(text));
+    if (!text.endsWith("\n")) this.#answer("\n");
   }
 }

@@ -128,8 +128,8 @@ export class Renderer {
         output.activity("reasoning");
         return output.reasoning(event.text);
       case "discard_partial":
-        if (!this.#options.streamAnswer) return;
-        return this.line(yellow("(partial answer discarded, retrying)"));
+        this.#writing = false;
+        return output.discard();
       case "tool_start":
         this.#running = { started: Date.now(), tail: new OutputTail() };
         output.activity(`running ${sanitizeLine(event.call.name)}`);

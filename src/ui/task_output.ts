@@ -30,6 +30,11 @@ export interface TaskOutput {
   /** One or more finished, safe lines. */
   line(text: string): void;
   /**
+   * The answer and reasoning streamed since the last line are abandoned (a retry streams its
+   * own): a terminal takes them back, a pipe never writes them.
+   */
+  discard(): void;
+  /**
    * Rows only a live terminal shows (a command's line count and last lines, an edit's
    * diff, the context use after a task); elsewhere `brief` instead, when given.
    */

@@ -65,6 +65,8 @@ export class TaskView implements TaskOutput {
   #tail: string[] = [];
   #timer: ReturnType<typeof setInterval> | undefined;
   #drawnAt = -Infinity;
+  /** Answer or reasoning of the reply streaming now was shown: a retry takes it back. */
+  #attempt = false;
 
   /** A view drawing through `options.io`. */
   constructor(options: TaskViewOptions) {
@@ -95,6 +97,7 @@ export class TaskView implements TaskOutput {
 
   /** Adds streamed answer text: finished rows are printed, the open line stays live. */
   text(chunk: string): void {
+    this.#beginAttempt();
     const reasoning = this.#endReasoning();
     this.#stream ??= this.#newStream();
     const rows = [...reasoning, ...this.#stream.push(chunk)];
@@ -104,6 +107,7 @@ export class TaskView implements TaskOutput {
 
   /** Adds streamed reasoning, dim and as written; it ends when the answer or a line comes. */
   reasoning(chunk: string): void {
+    this.#beginAttempt();
     this.#reasoning ??= new PlainStream(this.#options.io.columns());
     const rows = this.#reasoning.push(chunk).map(this.#theme.dim);
     if (this.#options.reasoning === "full" && rows.length > 0) return this.#print(rows);
@@ -116,7 +120,23 @@ export class TaskView implements TaskOutput {
 
   /** Ends the answer so far and prints `line` (one or more safe lines) below it. */
   line(line: string): void {
+    this.#endAttempt();
     this.#print([...this.#endReasoning(), ...this.#endAnswer(), ...line.split("\n")]);
+  }
+
+  /**
+   * Takes back the answer and reasoning of the reply streaming now: erased from the screen
+   * while all of it is still there, else a dim line says that the text above was discarded.
+   */
+  discard(): void {
+    this.#stream = undefined;
+    this.#reasoning = undefined;
+    this.#thought = undefined;
+    if (!this.#attempt) return this.#redraw();
+    this.#attempt = false;
+    const height = this.#options.io.rows?.() ?? DEFAULT_ROWS;
+    if (this.#region.retract(height, this.#liveRows())) return;
+    this.#print([this.#theme.dim("(the partial answer above was discarded)")]);
   }
 
   /** Live rows above the status line, e.g. a running command's last lines; [] removes them. */
@@ -169,8 +189,22 @@ export class TaskView implements TaskOutput {
     this.#timer = undefined;
     this.#status = undefined;
     this.#tail = [];
+    this.#endAttempt();
     this.#print([...this.#endReasoning(), ...this.#endAnswer()]);
     this.#region.clear();
+  }
+
+  /** The first answer or reasoning of a reply: from here on, what is printed can be taken back. */
+  #beginAttempt(): void {
+    if (this.#attempt) return;
+    this.#attempt = true;
+    this.#region.mark();
+  }
+
+  /** The reply's text is complete (a line follows it, or the task ends): it stays. */
+  #endAttempt(): void {
+    this.#attempt = false;
+    this.#region.unmark();
   }
 
   #endReasoning(): string[] {

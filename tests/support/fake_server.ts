@@ -268,17 +268,21 @@ class ServerState {
   }
   #raw(reply: RawReply, record: RecordedRequest): Response {
     record.status = reply.status;
-    if (reply.status >= 400) record.rejection = reply.parts.join("");
+    if (reply.status >= 400) {
+      const decoder = new TextDecoder();
+      record.rejection = reply.parts.map((part) =>
+        typeof part === "string" ? part : decoder.decode(part)
+      ).join("");
+    }
     const body = scriptedBody(reply.parts, {
       chunkDelayMs: reply.chunkDelayMs ?? 0,
       dropAfter: undefined,
       signal: this.closing.signal,
       onCancel: () => record.clientAborted = true,
     });
-    return new Response(body, {
-      status: reply.status,
-      headers: { "content-type": reply.contentType },
-    });
+    const headers = new Headers(reply.headers);
+    if (reply.contentType) headers.set("content-type", reply.contentType);
+    return new Response(body, { status: reply.status, headers });
   }
 
   #answer(

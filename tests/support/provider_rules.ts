@@ -1,7 +1,7 @@
 /**
  * Provider-specific request checks for the fake server: what DeepSeek, Kimi, Gemini,
  * Mistral, Ollama and DashScope reject beyond the OpenAI rules, answered with their
- * status and error body shapes (see tests/fixtures/providers for recorded bodies).
+ * status and error body shapes (recorded bodies: ../shared/provider-traffic/corpus/).
  *
  * @module
  */

@@ -131,10 +131,15 @@ export interface RawReply extends ReplyTiming {
   readonly type: "raw";
   /** HTTP status. */
   readonly status: number;
-  /** `content-type` header. */
+  /** `content-type` header; none when empty. */
   readonly contentType: string;
-  /** The body, in the parts it is sent in (one SSE event each, or one whole JSON body). */
-  readonly parts: readonly string[];
+  /** Other response headers, e.g. `{"retry-after": "1"}`. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * The body, in the parts it is sent in (one SSE event each, or one whole JSON body); bytes
+   * for parts cut inside a character.
+   */
+  readonly parts: readonly (string | Uint8Array)[];
 }
 
 /** What a {@link Handler} answers to one valid chat request. */

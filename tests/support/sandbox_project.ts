@@ -35,6 +35,8 @@ export interface ChildOptions {
   mode?: SandboxMode;
   /** A secret the child holds in a fresh session keyring, as user key `powercode-secret`. */
   keyringSecret?: string;
+  /** More variables in the child's environment (the sandbox must not pass them on). */
+  env?: Record<string, string>;
 }
 
 /** A disposable start directory: `dir/ws` (the workspace), provider.json, .powercode/. */
@@ -136,6 +138,7 @@ async function runInChild(
       PATH: "/usr/local/bin:/usr/bin:/bin",
       DENO_DIR: `${copy}/deno_dir`,
       FD7: options.fd7 ?? "",
+      ...options.env,
     },
     cwd: copy,
     stdin: "null",

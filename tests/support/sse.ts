@@ -204,7 +204,7 @@ export interface BodyOptions {
  * ending early when the server closes.
  */
 export function scriptedBody(
-  parts: readonly string[],
+  parts: readonly (string | Uint8Array)[],
   options: BodyOptions,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -224,7 +224,7 @@ export function scriptedBody(
         if (!cancelled.signal.aborted) controller.close();
         return;
       }
-      controller.enqueue(encoder.encode(part));
+      controller.enqueue(typeof part === "string" ? encoder.encode(part) : part);
       sent++;
     },
     cancel() {

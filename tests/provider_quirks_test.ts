@@ -1,0 +1,578 @@
+/**
+ * Every provider quirk the recorded corpus shows, each as a small fixture of our own (citing
+ * where the fact comes from), so a clone without `../shared/provider-traffic/` still tests it:
+ * served over HTTP by the fake server to the real client and stream reader.
+ */
+import { assertEquals, assertInstanceOf } from "@std/assert";
+import { createChatClient } from "../src/model/client.ts";
+import { ChatError, type ChatOptions, type ChatReply } from "../src/model/chat_model.ts";
+import type { Message } from "../src/core/messages.ts";
+import { type RawReply, type Reply, startFakeServer } from "./support/fake_server.ts";
+import {
+  type ProviderRule,
+  requireReasoningContent,
+  requireThoughtSignatures,
+} from "./support/provider_rules.ts";
+import { sequence, sseReply, text } from "./support/scripts.ts";
+
+type Fields = Record<string, unknown>;
+
+async function ask(replies: Reply[], maxRetries = 0) {
+  await using server = await startFakeServer({ handler: sequence(replies) });
+  const seen: string[] = [];
+  const options: ChatOptions = {
+    onText: (piece) => seen.push(`text:${piece}`),
+    onReasoning: (piece) => seen.push(`reasoning:${piece}`),
+    onDiscard: () => seen.push("discard"),
+    onRetry: ({ reason }) => seen.push(`retry:${reason}`),
+  };
+  const client = createChatClient({
+    baseURL: server.url,
+    apiKey: "k",
+    model: "m",
+    maxRetries,
+    delay: () => Promise.resolve(),
+  });
+  const outcome = await client.complete(
+    { system: "s", messages: [{ role: "user", content: "hi" }] },
+    options,
+  ).catch((error: unknown) => error);
+  return { outcome, seen, statuses: server.requests.map((request) => request.status) };
+}
+
+async function answer(...replies: Reply[]): Promise<ChatReply> {
+  const { outcome } = await ask(replies);
+  if (outcome instanceof Error) throw outcome;
+  return outcome as ChatReply;
+}
+
+async function failure(reply: Reply): Promise<ChatError> {
+  const { outcome } = await ask([reply]);
+  assertInstanceOf(outcome, ChatError);
+  return outcome;
+}
+
+function choice(delta: Fields | undefined, finish?: string | null, extra: Fields = {}): Fields {
+  return {
+    index: 0,
+    ...(delta ? { delta } : {}),
+    ...(finish !== undefined ? { "finish_reason": finish } : {}),
+    ...extra,
+  };
+}
+
+function chunk(choices: Fields[], extra: Fields = {}): Fields {
+  return { id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices, ...extra };
+}
+
+function json(status: number, body: unknown): RawReply {
+  return { type: "raw", status, contentType: "application/json", parts: [JSON.stringify(body)] };
+}
+
+Deno.test("Azure: empty choices first, a choice without delta after the finish, annotations", async () => {
+  // MicrosoftDocs/azure-ai-docs articles/ai-services/openai/concepts/content-streaming.md
+  // ("Sample response stream (passes filters)"); vercel/ai azure-model-router fixture.
+  const filter = { "content_filter_results": { hate: { filtered: false, severity: "safe" } } };
+  const reply = await answer(sseReply([
+    {
+      id: "",
+      object: "",
+      created: 0,
+      model: "",
+      choices: [],
+      "prompt_filter_results": [{ "prompt_index": 0 }],
+    },
+    chunk([choice({ role: "assistant", content: "" }, null, filter)]),
+    chunk([choice({ content: "Hello" }, null, filter)]),
+    chunk([choice({ content: " World" }, null, filter)]),
+    chunk([choice({}, "stop")]),
+    chunk([
+      choice(undefined, undefined, { ...filter, "content_filter_offsets": { "check_offset": 0 } }),
+    ]),
+  ]));
+  assertEquals([reply.message.content, reply.finishReason], ["Hello World", "stop"]);
+});
+
+Deno.test("finish reasons length and content_filter reach the reply", async () => {
+  // vercel/ai openai-text (cut at the limit) and azure-model-router (content filter).
+  for (const finish of ["length", "content_filter"]) {
+    const reply = await answer(sseReply([chunk([choice({ content: "Capital" }, finish)])]));
+    assertEquals(reply.finishReason, finish);
+  }
+});
+
+Deno.test("Mistral: typed thinking and text parts; empty choices mid-stream", async () => {
+  // vercel/ai packages/mistral/src/__fixtures__/mistral-reasoning.chunks.txt and
+  // mistral-empty-choices.chunks.txt.
+  const thinking = (text: string) => [{ type: "thinking", thinking: [{ type: "text", text }] }];
+  const { outcome, seen } = await ask([sseReply([
+    chunk([choice({ role: "assistant", content: thinking("The user asks 2+2.") })]),
+    chunk([]),
+    chunk([choice({ content: [{ type: "text", text: "2 + 2 = 4" }] })]),
+    chunk([choice({ content: "" }, "stop")]),
+  ])]);
+  assertEquals((outcome as ChatReply).message, {
+    role: "assistant",
+    content: "2 + 2 = 4",
+    toolCalls: [],
+    reasoning: "The user asks 2+2.",
+  });
+  assertEquals(seen, ["reasoning:The user asks 2+2.", "text:2 + 2 = 4"]);
+});
+
+Deno.test("reasoning: reasoning_content is kept for replay, Groq's reasoning is not", async () => {
+  // deepseek-reasoner (vercel/ai deepseek-reasoning), xAI without finish_reason keys
+  // (xai-text), Groq's `reasoning` field (groq-reasoning).
+  const deepseek = await answer(sseReply([
+    chunk([choice({ role: "assistant", content: null, "reasoning_content": "Think" })]),
+    chunk([choice({ content: "Hi", "reasoning_content": null }, "stop")]),
+  ]));
+  assertEquals(
+    [deepseek.message.reasoning, deepseek.message.replayReasoning, deepseek.message.content],
+    ["Think", true, "Hi"],
+  );
+  const xai = await answer(sseReply([
+    chunk([{ index: 0, delta: { "reasoning_content": "First" } }]),
+    chunk([choice({ content: "Hello" }, "stop")]),
+  ]));
+  assertEquals([xai.message.reasoning, xai.message.content], ["First", "Hello"]);
+  const groq = await answer(sseReply([
+    chunk([choice({ reasoning: "Hmm" })]),
+    chunk([choice({ content: "Ok" }, "stop")], { usage: { "total_tokens": 12 } }),
+  ]));
+  assertEquals([groq.message.reasoning, groq.message.replayReasoning, groq.totalTokens], [
+    "Hmm",
+    undefined,
+    12,
+  ]);
+});
+
+Deno.test("tool calls: split arguments, whole parallel calls, name-only first piece, empty ids", async () => {
+  const calls = async (chunks: Fields[]) =>
+    (await answer(sseReply(chunks))).message.toolCalls.map((
+      { id, name, arguments: args },
+    ) => [id, name, args]);
+  const piece = (fields: Fields) => chunk([choice({ "tool_calls": [fields] })]);
+  // OpenAI: arguments in pieces after a first piece with id and name (vercel/ai openai fixtures).
+  assertEquals(
+    await calls([
+      piece({
+        index: 0,
+        id: "call_N",
+        type: "function",
+        function: { name: "weather", arguments: "" },
+      }),
+      piece({ index: 0, function: { arguments: "{}" } }),
+      chunk([choice({}, "tool_calls")]),
+    ]),
+    [["call_N", "weather", "{}"]],
+  );
+  // Ollama: each call whole in one chunk, index 0 then 1 (g0t4/ask-openai.nvim sses.md).
+  assertEquals(
+    await calls([
+      piece({
+        id: "call_w",
+        index: 0,
+        type: "function",
+        function: { name: "bash", arguments: '{"command":"ls"}' },
+      }),
+      piece({
+        id: "call_r",
+        index: 1,
+        type: "function",
+        function: { name: "bash", arguments: '{"command":"ls -l"}' },
+      }),
+      chunk([choice({}, "tool_calls")]),
+    ]),
+    [["call_w", "bash", '{"command":"ls"}'], ["call_r", "bash", '{"command":"ls -l"}']],
+  );
+  // vLLM: a name-only first piece (g0t4/ask-openai.nvim vllm-qwen.md); DashScope: continuation
+  // pieces with `"id": ""` (vercel/ai alibaba-tool-call).
+  assertEquals(
+    await calls([
+      piece({
+        index: 0,
+        id: "chatcmpl-tool-ca99",
+        type: "function",
+        function: { name: "run_command" },
+      }),
+      piece({ index: 0, id: "", type: "function", function: { arguments: '{"command": ' } }),
+      piece({ index: 0, id: "", type: "function", function: { arguments: '"ls"}' } }),
+      chunk([choice({}, "tool_calls")]),
+    ]),
+    [["chatcmpl-tool-ca99", "run_command", '{"command": "ls"}']],
+  );
+  // Mistral: no index, no type, the whole call in the finish chunk (vercel/ai mistral-tool-call).
+  assertEquals(
+    await calls([
+      chunk([
+        choice({
+          "tool_calls": [{
+            id: "gSIMJiOkT",
+            function: { name: "weather", arguments: '{"city": "Paris"}' },
+          }],
+        }, "tool_calls"),
+      ], {
+        usage: { "total_tokens": 9 },
+      }),
+    ]),
+    [["gSIMJiOkT", "weather", '{"city": "Paris"}']],
+  );
+});
+
+Deno.test("Gemini: extra_content with the thought signature stays with its call", async () => {
+  // https://ai.google.dev/gemini-api/docs/thought-signatures (OpenAI compatibility).
+  const reply = await answer(sseReply([
+    chunk([choice({
+      role: "assistant",
+      "tool_calls": [{
+        "extra_content": { google: { "thought_signature": "CrICAdHt" } },
+        function: { arguments: '{"path":"notes.md"}', name: "read_file" },
+        id: "function-call-1",
+        type: "function",
+      }],
+    }, "tool_calls")]),
+  ]));
+  assertEquals(reply.message.toolCalls[0]?.extra, {
+    "extra_content": { google: { "thought_signature": "CrICAdHt" } },
+  });
+});
+
+Deno.test("OpenRouter: comment lines are skipped; a mid-stream error is retried, its text discarded", async () => {
+  // https://openrouter.ai/docs/api/reference/streaming (comments; "Handling errors during
+  // streaming": HTTP 200, a top-level `error` with finish_reason "error").
+  const comments: RawReply = {
+    type: "raw",
+    status: 200,
+    contentType: "text/event-stream",
+    parts: [
+      ": OPENROUTER PROCESSING\n\n",
+      `data: ${JSON.stringify(chunk([choice({ content: "Hello" }, "stop")]))}\n\n`,
+      "data: [DONE]\n\n",
+    ],
+  };
+  const broken = sseReply([
+    chunk([choice({ content: "Half" })]),
+    chunk([choice({ content: "" }, "error")], {
+      error: { code: "server_error", message: "Provider disconnected unexpectedly" },
+    }),
+  ]);
+  const { outcome, seen } = await ask([broken, comments], 1);
+  assertEquals((outcome as ChatReply).message.content, "Hello");
+  assertEquals(seen, [
+    "text:Half",
+    "discard",
+    "retry:The provider failed mid-reply: Provider disconnected unexpectedly",
+    "text:Hello",
+  ]);
+});
+
+Deno.test("a mid-stream overflow (OpenRouter's object, LM Studio's string) is not retried", async () => {
+  // OpenRouter streaming docs (as above); LM Studio's `{"error": "<text>"}` (dyad-sh/dyad #925).
+  const cases: [Reply, string][] = [
+    [
+      sseReply([chunk([choice({ content: "" }, "error")], {
+        error: {
+          code: 400,
+          message:
+            "This endpoint's maximum context length is 163840 tokens. However, you requested about 170113 tokens",
+        },
+      })]),
+      "This endpoint's maximum context length is 163840 tokens. However, you requested about 170113 tokens",
+    ],
+    [
+      sseReply([{
+        error:
+          "Trying to keep the first 14538 tokens when context the overflows. However, the model is loaded with context length of only 2048 tokens",
+      }]),
+      "Trying to keep the first 14538 tokens when context the overflows. However, the model is loaded with context length of only 2048 tokens",
+    ],
+  ];
+  for (const [reply, message] of cases) {
+    const { outcome, statuses } = await ask([reply, reply], 1);
+    assertInstanceOf(outcome, ChatError);
+    assertEquals([outcome.kind, outcome.message, statuses.length], [
+      "context_overflow",
+      `The request is too long for the model: ${message}`,
+      1,
+    ]);
+  }
+});
+
+Deno.test("each provider's overflow body shape is a context overflow with its message", async (t) => {
+  const cases: [string, RawReply, string][] = [
+    // OpenAI's envelope and wording (chathub-dev/chathub #126).
+    [
+      "OpenAI",
+      json(400, {
+        error: {
+          message:
+            "This model's maximum context length is 4097 tokens. However, your messages resulted in 4294 tokens.",
+          type: "invalid_request_error",
+          param: "messages",
+          code: "context_length_exceeded",
+        },
+      }),
+      "This model's maximum context length is 4097 tokens. However, your messages resulted in 4294 tokens",
+    ],
+    // Anthropic through OpenRouter: the message nested in metadata.raw (OpenRouter errors docs).
+    [
+      "OpenRouter",
+      json(400, {
+        error: {
+          message: "Provider returned error",
+          code: 400,
+          metadata: {
+            raw:
+              '{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 200251 tokens > 200000 maximum"}}',
+            "provider_name": "Anthropic",
+          },
+        },
+      }),
+      "Provider returned error: prompt is too long: 200251 tokens > 200000 maximum",
+    ],
+    // Groq (ScrapeGraphAI/Scrapegraph-ai #411).
+    [
+      "Groq",
+      json(400, {
+        error: {
+          message: "Please reduce the length of the messages or completion.",
+          type: "invalid_request_error",
+          param: "messages",
+        },
+      }),
+      "Please reduce the length of the messages or completion",
+    ],
+    // xAI: `error` is a string (cline/cline #3120).
+    [
+      "xAI",
+      json(400, {
+        code: "Client specified an invalid argument",
+        error:
+          "This model's maximum prompt length is 131072 but the request contains 136973 tokens.",
+      }),
+      "This model's maximum prompt length is 131072 but the request contains 136973 tokens",
+    ],
+    // Gemini: the body is an array (google-gemini/gemini-cli #6678).
+    [
+      "Gemini",
+      json(400, [{
+        error: {
+          code: 400,
+          message:
+            "The input token count (1200293) exceeds the maximum number of tokens allowed (1048576).",
+          status: "INVALID_ARGUMENT",
+        },
+      }]),
+      "The input token count (1200293) exceeds the maximum number of tokens allowed (1048576)",
+    ],
+    // Mistral: top-level message (docs.mistral.ai known limitations).
+    [
+      "Mistral",
+      json(400, {
+        object: "error",
+        message:
+          "Prompt contains 40106 tokens and 0 draft tokens, too large for model with 32768 maximum context length",
+        type: "invalid_request_message_error",
+        param: null,
+        code: "3051",
+      }),
+      "Prompt contains 40106 tokens and 0 draft tokens, too large for model with 32768 maximum context length",
+    ],
+    // Kimi (MoonshotAI/kimi-cli #2011).
+    [
+      "Kimi",
+      json(400, {
+        error: {
+          message:
+            "Invalid request: Your request exceeded model token limit: 262144 (requested: 269030)",
+          type: "invalid_request_error",
+        },
+      }),
+      "Invalid request: Your request exceeded model token limit: 262144 (requested: 269030)",
+    ],
+    // vLLM, older releases: top level (THUDM/LongBench #104).
+    [
+      "vLLM",
+      json(400, {
+        object: "error",
+        message:
+          "This model's maximum context length is 131072 tokens. However, you requested 351430 tokens.",
+        type: "BadRequestError",
+        param: null,
+        code: 400,
+      }),
+      "This model's maximum context length is 131072 tokens. However, you requested 351430 tokens",
+    ],
+    // llama.cpp: its error type (oobabooga/textgen #7257).
+    [
+      "llama.cpp",
+      json(400, {
+        error: {
+          code: 400,
+          message:
+            "the request exceeds the available context size. try increasing the context size or enable context shift",
+          type: "exceed_context_size_error",
+          "n_prompt_tokens": 5219,
+          "n_ctx": 4096,
+        },
+      }),
+      "the request exceeds the available context size. try increasing the context size or enable context shift",
+    ],
+    // LM Studio: `error` is a string (dyad-sh/dyad #925).
+    [
+      "LM Studio",
+      json(400, {
+        error:
+          "The number of tokens to keep from the initial prompt is greater than the context length.",
+      }),
+      "The number of tokens to keep from the initial prompt is greater than the context length",
+    ],
+    // Ollama: llm/llama_server.go wording in openai/openai.go's envelope (ollama/ollama).
+    [
+      "Ollama",
+      json(400, {
+        error: {
+          message: "the prompt is longer than the context length currently available to the model",
+          type: "api_error",
+          param: null,
+          code: null,
+        },
+      }),
+      "the prompt is longer than the context length currently available to the model",
+    ],
+  ];
+  for (const [provider, reply, message] of cases) {
+    await t.step(provider, async () => {
+      const error = await failure(reply);
+      assertEquals([error.kind, error.message], [
+        "context_overflow",
+        `The request is too long for the model: ${message}`,
+      ]);
+    });
+  }
+});
+
+Deno.test("errors that speak of tokens or quota but are no overflow keep their kind", async () => {
+  // Groq's tokens-per-minute limit (ITSpecialist111/ai_automation_suggester #61).
+  const tpm = await failure(
+    json(429, {
+      error: {
+        message:
+          "Request too large for model `llama-3.3-70b-versatile` on tokens per minute (TPM): Limit 6000, Requested 14810, please reduce your message size and try again.",
+        type: "tokens",
+        code: "rate_limit_exceeded",
+      },
+    }),
+  );
+  assertEquals(tpm.kind, "rate_limited");
+  // Gemini's per-minute quota, an array body (vercel/ai google-429-retry-info.json).
+  const gemini = await failure(
+    json(429, [{
+      error: {
+        code: 429,
+        message: "You exceeded your current quota, please check your plan.",
+        status: "RESOURCE_EXHAUSTED",
+      },
+    }]),
+  );
+  assertEquals([gemini.kind, gemini.message], [
+    "rate_limited",
+    "Rate limited (429): You exceeded your current quota, please check your plan",
+  ]);
+  // DeepSeek without the reasoning it requires (AstrBotDevs/AstrBot #4174).
+  const deepseek = await failure(
+    json(400, {
+      error: {
+        message: "Missing `reasoning_content` field in the assistant message at message index 2.",
+        type: "invalid_request_error",
+      },
+    }),
+  );
+  assertEquals(deepseek.kind, "bad_request");
+});
+
+/** Asks once for `first`, then sends the history with its tool call answered. */
+async function twoTurns(first: Reply, rules: ProviderRule[]) {
+  await using server = await startFakeServer({ handler: sequence([first, text("done")]), rules });
+  const client = createChatClient({ baseURL: server.url, apiKey: "k", model: "m", maxRetries: 0 });
+  const start: Message = { role: "user", content: "go" };
+  const { message } = await client.complete({ system: "s", messages: [start] });
+  const results = message.toolCalls.map((call): Message => ({
+    role: "tool",
+    toolCallId: call.id,
+    content: "ok",
+    isError: false,
+  }));
+  await client.complete({ system: "s", messages: [start, message, ...results] });
+  const sent = (server.requests[1]?.raw as Fields).messages as Fields[];
+  return { status: server.requests[1]?.status, assistant: sent[2] };
+}
+
+Deno.test("DeepSeek and Gemini get back what their next request requires", async () => {
+  // DeepSeek thinking mode: reasoning_content back on tool-call turns
+  // (https://api-docs.deepseek.com/guides/thinking_mode); Gemini: the thought signature.
+  const deepseek = await twoTurns(
+    sseReply([
+      chunk([choice({ role: "assistant", content: null, "reasoning_content": "Look it up." })]),
+      chunk([
+        choice({
+          "tool_calls": [{
+            index: 0,
+            id: "call_0",
+            type: "function",
+            function: { name: "weather", arguments: "{}" },
+          }],
+        }, "tool_calls"),
+      ]),
+    ]),
+    [requireReasoningContent()],
+  );
+  assertEquals([deepseek.status, deepseek.assistant?.reasoning_content], [200, "Look it up."]);
+  const gemini = await twoTurns(
+    sseReply([chunk([choice({
+      "tool_calls": [{
+        "extra_content": { google: { "thought_signature": "Sig" } },
+        id: "f1",
+        type: "function",
+        function: { name: "read_file", arguments: "{}" },
+      }],
+    }, "tool_calls")])]),
+    [requireThoughtSignatures()],
+  );
+  assertEquals([gemini.status, (gemini.assistant?.tool_calls as Fields[])[0]?.extra_content], [
+    200,
+    {
+      google: { "thought_signature": "Sig" },
+    },
+  ]);
+});
+
+Deno.test("usage: cached and reasoning tokens in each provider's shape reach the reply", async () => {
+  const usage = async (fields: Fields) =>
+    (await answer(sseReply([chunk([choice({ content: "ok" }, "stop")], { usage: fields })])))
+      .usage;
+  // OpenAI's prompt_tokens_details.cached_tokens, as DeepSeek sends it on a cache hit (vercel/ai
+  // deepseek-tool-call.chunks.txt), with its own prompt_cache_hit_tokens beside it.
+  assertEquals(
+    await usage({
+      "prompt_tokens": 374,
+      "completion_tokens": 61,
+      "total_tokens": 435,
+      "prompt_tokens_details": { "cached_tokens": 256 },
+      "prompt_cache_hit_tokens": 256,
+    }),
+    { promptTokens: 374, completionTokens: 61, cachedTokens: 256 },
+  );
+  // xAI counts reasoning apart: total 513 = 291 prompt + 26 completion + 196 reasoning
+  // (vercel/ai xai-tool-call.chunks.txt).
+  assertEquals(
+    await usage({
+      "prompt_tokens": 291,
+      "completion_tokens": 26,
+      "total_tokens": 513,
+      "prompt_tokens_details": { "cached_tokens": 290 },
+    }),
+    { promptTokens: 291, completionTokens: 222, cachedTokens: 290 },
+  );
+});
