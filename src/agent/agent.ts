@@ -74,8 +74,8 @@ export class Agent {
   #system: string;
   #active: ActiveModel;
   #plan: PlanMode;
-  /** Notes that go with the next task, once. */
-  #pendingNotes: string[];
+  /** The note of unfinished work in TODO.md, until the first task takes it. */
+  #startNote: string | undefined;
 
   /**
    * Creates an agent with its system prompt; tool definitions are read from the set per step.
@@ -89,7 +89,7 @@ export class Agent {
     if (this.#session.history.length > 0) this.#active.record(this.#session);
     this.#plan = new PlanMode(options.plan ?? plainSwitch(), this.#session);
     const unfinished = options.unfinishedTodo ?? [];
-    this.#pendingNotes = unfinished.length > 0 ? [unfinishedTodoNote(unfinished)] : [];
+    this.#startNote = unfinished.length > 0 ? unfinishedTodoNote(unfinished) : undefined;
   }
 
   /** Whether plan mode is on: changes refused but PLAN.md, bash read-only. */
@@ -192,10 +192,7 @@ export class Agent {
     const { maxSteps } = this.#options;
     const session = this.#session;
     this.#active.record(session);
-    const planNote = this.#plan.noteForTask(session);
-    for (const note of [...this.#pendingNotes.splice(0), ...planNote ? [planNote] : []]) {
-      session.append({ role: "user", content: note });
-    }
+    for (const note of this.#notesForTask(session)) session.append({ role: "user", content: note });
     session.append({ role: "user", content: task });
     this.#options.spending?.startTask();
     const partial = { text: "" };
@@ -222,6 +219,13 @@ export class Agent {
       if (error instanceof ChatError) return failTask(session, partial.text, error.message);
       throw error;
     }
+  }
+
+  /** The notes that go out with the next task: unfinished work at start, plan mode's change. */
+  #notesForTask(session: Session): string[] {
+    const notes = [this.#startNote, this.#plan.noteForTask(session)];
+    this.#startNote = undefined;
+    return notes.flatMap((note) => note === undefined ? [] : [note]);
   }
 
   /** Asks the model once, streaming its reply as events; the context decides what it is sent. */
