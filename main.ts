@@ -107,6 +107,7 @@ async function start(cli: CliOptions, locations: Locations): Promise<number> {
       budget: cli.budget,
       store,
       session: sessionChoice(cli),
+      ...(cli.plan ? { planMode: true } : {}),
       report,
       bash: bashOptions(cli, locations),
       mcp: {
@@ -138,7 +139,9 @@ async function start(cli: CliOptions, locations: Locations): Promise<number> {
     fullReasoning: cli.showReasoning,
     model: () => profiles.label(agent.slot.name),
   });
+  const { unfinishedTodo } = assembly;
   if (task !== undefined) {
+    if (unfinishedTodo.length > 0) renderer.unfinishedTodo(unfinishedTodo);
     const report = printReport(cli, agent, {
       redactor,
       model: profiles.config(agent.slot.name).model,
@@ -150,6 +153,8 @@ async function start(cli: CliOptions, locations: Locations): Promise<number> {
     const cut = instructions.truncated ? ", cut to 32 KB" : "";
     renderer.line(renderer.dim(`Loaded AGENTS.md (${instructions.bytes} bytes${cut})`));
   }
+  if (unfinishedTodo.length > 0) renderer.unfinishedTodo(unfinishedTodo);
+  if (agent.planMode) renderer.line(renderer.dim("Plan mode is on: /plan off leaves it"));
   return await runRepl({
     agent,
     ...(mcp ? { mcp } : {}),

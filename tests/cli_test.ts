@@ -13,6 +13,7 @@ Deno.test("parseCli() reads every flag and its alias", () => {
     unsandboxedBash: false,
     allowGitHooks: false,
     showReasoning: false,
+    plan: false,
     outputFormat: "text",
     budget: {},
     addDirs: [],
@@ -30,6 +31,7 @@ Deno.test("parseCli() reads every flag and its alias", () => {
       unsandboxedBash: true,
       allowGitHooks: false,
       showReasoning: false,
+      plan: false,
       print: "fix it",
       provider: "p.json",
       outputFormat: "text",
@@ -47,6 +49,7 @@ Deno.test("parseCli() reads every flag and its alias", () => {
   assertEquals(parseCli(["--allow-git-hooks"]).allowGitHooks, true);
   assertEquals(parseCli(["--show-reasoning"]).showReasoning, true);
   assertEquals(parseCli(["--scope"]).scope, true);
+  assertEquals(parseCli(["--plan", "-p", "go"]).plan, true);
   const project = parseCli(["-C", "app", "--add-dir", "../lib", "--add-dir=../docs"]);
   assertEquals([project.dir, project.addDirs], ["app", ["../lib", "../docs"]]);
   assertEquals(parseCli(["--dir", "app"]).dir, "app");

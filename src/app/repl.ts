@@ -12,6 +12,7 @@ import type { McpServers } from "../mcp/mod.ts";
 import { Boundary } from "./boundary.ts";
 import { type CommandOutcome, COMMANDS, findCommand, unknownCommand } from "./commands.ts";
 import { EFFORT_CHOICES } from "./model_commands.ts";
+import { PLAN_CHOICES, promptFor } from "./plan_command.ts";
 import type { Profiles } from "./profiles.ts";
 
 /** What the REPL drives. */
@@ -56,7 +57,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   const input = await openInput(options, boundary);
   try {
     for (;;) {
-      const line = await input.next("> ");
+      const line = await input.next(promptFor(agent));
       if (line === undefined) break;
       const text = line.trim();
       if (text === "") continue;
@@ -138,6 +139,8 @@ async function openInput(
                 ? options.profiles.names()
                 : command === "/effort"
                 ? EFFORT_CHOICES
+                : command === "/plan"
+                ? PLAN_CHOICES
                 : [],
             ...(editor.listDir ? { listDir: editor.listDir } : {}),
           }),

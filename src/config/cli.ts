@@ -42,6 +42,8 @@ export interface CliOptions {
   addDirs: string[];
   /** `--scope`: print the effective authority of this run and exit. */
   scope: boolean;
+  /** `--plan`: start in plan mode (with `-c`/`-r` too; without it they restore the session's). */
+  plan: boolean;
 }
 
 /** Model calls per task when --max-steps is not given. */
@@ -70,6 +72,7 @@ Usage:
   powercode --dir PATH | -C PATH work on PATH (installed command; default: the current directory)
   powercode --add-dir PATH       another directory the tools may use (repeatable)
   powercode --scope              print what this run may read, write and run, and exit
+  powercode --plan               start in plan mode: changes refused but PLAN.md (see /plan)
   powercode -h | --help          this help
   powercode -V | --version       print the version
 
@@ -106,6 +109,7 @@ export function parseCli(args: string[]): CliOptions {
       "allow-git-hooks",
       "show-reasoning",
       "scope",
+      "plan",
     ],
     alias: { p: "print", r: "resume", c: "continue", h: "help", V: "version", C: "dir" },
     unknown: (arg) => {
@@ -153,6 +157,7 @@ export function parseCli(args: string[]): CliOptions {
     unsandboxedBash: parsed["unsandboxed-bash"],
     allowGitHooks: parsed["allow-git-hooks"],
     showReasoning: parsed["show-reasoning"],
+    plan: parsed.plan,
     ...(parsed.print !== undefined ? { print: parsed.print } : {}),
     ...(parsed.resume !== undefined && !chooseSession ? { resume: parsed.resume.trim() } : {}),
     ...(parsed.provider !== undefined ? { provider: parsed.provider } : {}),

@@ -12,6 +12,8 @@ import { createBashTool } from "./bash.ts";
 import { type HiddenPath, probeBwrap, Sandbox, type SandboxMode } from "./sandbox.ts";
 import { ignoreMounts } from "./ignore_file.ts";
 import { ServerLauncher } from "./server_launcher.ts";
+import { PlanGuard } from "./plan_guard.ts";
+import { createTodoTool } from "./todo.ts";
 
 export { Workspace } from "./workspace.ts";
 export { ToolSet, type ToolSetOptions } from "./tool_set.ts";
@@ -35,6 +37,9 @@ export {
 } from "./server_launcher.ts";
 export type { SandboxMode } from "./sandbox.ts";
 export { formatSize, MAX_BYTES, MAX_LINES, truncate } from "./truncate.ts";
+export { PLAN_FILE, PlanGuard } from "./plan_guard.ts";
+export { createTodoTool, todoItemsOf, unfinishedTodo } from "./todo.ts";
+export { allOf } from "./policy.ts";
 
 /** How {@linkcode createTools} sets up bash. */
 export interface CreateToolsOptions {
@@ -64,11 +69,13 @@ export interface CreateToolsOptions {
 /** The tools, their workspace, and one-line warnings for the terminal. */
 export interface Tools {
   workspace: Workspace;
-  /** read_file, write_file, edit_file, bash, in that order. */
+  /** read_file, write_file, edit_file, bash, todo, in that order. */
   tools: Tool[];
   /** What bash runs through. */
   sandbox: Sandbox;
   warnings: string[];
+  /** Plan mode's switch and policy; it makes bash's sandbox read-only while on. */
+  plan: PlanGuard;
   /** Starts helper programs (MCP servers) in the sandbox mode bash got. */
   servers: ServerLauncher;
 }
@@ -111,18 +118,21 @@ export async function createTools(
   const [root, ...moreRoots] = workspace.paths;
   const mounts = () => ignoreMounts(workspace.path, workspace.ignore, options.emptyFile);
   const sandbox = new Sandbox(root ?? workspace.path, mode, { ...confinement, moreRoots, mounts });
+  const bash = createBashTool(sandbox);
   return {
     workspace,
     tools: [
       createReadFileTool(workspace),
       createWriteFileTool(workspace),
       createEditFileTool(workspace),
-      createBashTool(sandbox),
+      bash,
+      createTodoTool(workspace),
     ],
     sandbox,
     warnings,
     // Servers see the further roots read-only, and what .powercodeignore ignores masked.
     servers: new ServerLauncher(workspace.path, mode, { ...confinement, mounts }),
+    plan: new PlanGuard(workspace, { runner: sandbox, confined: [bash.name] }),
   };
 }
 

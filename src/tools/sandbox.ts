@@ -144,7 +144,8 @@ export class Sandbox implements CommandRunner {
   readonly root: string;
   readonly mode: SandboxMode;
   readonly gitControl: GitControl;
-  readonly workspace: WorkspaceMode;
+  /** How the next runs see the workspace; plan mode switches it between runs. */
+  workspace: WorkspaceMode;
   #hidden: readonly HiddenPath[];
   #moreRoots: readonly string[];
   #mounts: () => Promise<string[]>;
