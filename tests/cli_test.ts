@@ -13,8 +13,11 @@ Deno.test("parseCli() reads every flag and its alias", () => {
     unsandboxedBash: false,
     allowGitWrites: false,
     showReasoning: false,
+    plan: false,
     outputFormat: "text",
     budget: {},
+    addDirs: [],
+    scope: false,
   });
   assertEquals(
     parseCli(["-p", "fix it", "--max-steps", "5", "--unsandboxed-bash", "--provider", "p.json"]),
@@ -28,10 +31,13 @@ Deno.test("parseCli() reads every flag and its alias", () => {
       unsandboxedBash: true,
       allowGitWrites: false,
       showReasoning: false,
+      plan: false,
       print: "fix it",
       provider: "p.json",
       outputFormat: "text",
       budget: {},
+      addDirs: [],
+      scope: false,
     },
   );
   assertEquals(parseCli(["-c"]).continue, true);
@@ -43,6 +49,16 @@ Deno.test("parseCli() reads every flag and its alias", () => {
   assertEquals(parseCli(["--allow-git-hooks"]).allowGitWrites, true);
   assertEquals(parseCli(["--allow-git-writes"]).allowGitWrites, true);
   assertEquals(parseCli(["--show-reasoning"]).showReasoning, true);
+  assertEquals(parseCli(["--scope"]).scope, true);
+  assertEquals(parseCli(["--plan", "-p", "go"]).plan, true);
+  const project = parseCli(["-C", "app", "--add-dir", "../lib", "--add-dir=../docs"]);
+  assertEquals([project.dir, project.addDirs], ["app", ["../lib", "../docs"]]);
+  assertEquals(parseCli(["--dir", "app"]).dir, "app");
+});
+
+Deno.test("parseCli() refuses an empty --dir or --add-dir", () => {
+  assertThrows(() => parseCli(["--dir"]), TypeError, "Invalid --dir: the path is empty");
+  assertThrows(() => parseCli(["--add-dir"]), TypeError, "Invalid --add-dir: the path is empty");
 });
 
 Deno.test("parseCli() reads --output-format, --max-tokens and --max-cost", () => {

@@ -3,19 +3,16 @@ import { knownProviderFiles, readProviderSecrets } from "../src/config/provider_
 import { PLACEHOLDER_KEY } from "../src/config/provider_config.ts";
 
 Deno.test("knownProviderFiles() lists the file in use first and every other once", () => {
-  assertEquals(knownProviderFiles(".powercode/provider.json"), [
-    ".powercode/provider.json",
-    "provider.json",
-  ]);
-  assertEquals(knownProviderFiles("./provider.json"), [
-    "./provider.json",
-    ".powercode/provider.json",
-  ]);
-  assertEquals(knownProviderFiles(".powercode/other.json"), [
+  const layout = (providerFile: string) => knownProviderFiles({ mode: "layout", providerFile });
+  assertEquals(layout(".powercode/provider.json"), [".powercode/provider.json", "provider.json"]);
+  assertEquals(layout("./provider.json"), ["./provider.json", ".powercode/provider.json"]);
+  assertEquals(layout(".powercode/other.json"), [
     ".powercode/other.json",
     "provider.json",
     ".powercode/provider.json",
   ]);
+  const providerFile = "/home/u/.config/powercode/provider.json";
+  assertEquals(knownProviderFiles({ mode: "project", providerFile }), [providerFile]);
 });
 
 Deno.test("readProviderSecrets() takes literal keys and URLs of both shapes and skips bad files", async () => {

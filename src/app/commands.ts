@@ -12,6 +12,7 @@ import { describeSpend, formatSessionsTable, type Renderer } from "../ui/mod.ts"
 import type { McpServers } from "../mcp/mod.ts";
 import { runMcpCommand } from "./mcp_command.ts";
 import { effortCommand, modelCommand } from "./model_commands.ts";
+import { planCommand } from "./plan_command.ts";
 import type { Profiles } from "./profiles.ts";
 
 /** What a command works with. */
@@ -26,6 +27,8 @@ export interface CommandContext {
   signal: AbortSignal;
   /** The MCP servers, when any is configured. */
   mcp?: McpServers;
+  /** The text of `/scope`: what this run may read, write and run. */
+  describeScope: () => Promise<string>;
 }
 
 /** `exit` ends the REPL; anything else brings the prompt back. */
@@ -81,7 +84,7 @@ export const COMMANDS: readonly Command[] = [
     help: "start a new session (the current one stays on disk)",
     run: async (_args, { renderer, agent }) => {
       await agent.startNewSession();
-      renderer.line("Started a new session; the previous one stays in .powercode/sessions/");
+      renderer.line("Started a new session; the previous one stays on disk (/sessions lists it)");
     },
   },
   {
@@ -95,6 +98,12 @@ export const COMMANDS: readonly Command[] = [
       });
       renderer.line(table);
     },
+  },
+  {
+    name: "/plan",
+    usage: "/plan [on|off]",
+    help: "plan mode: only PLAN.md may change, bash read-only",
+    run: planCommand,
   },
   {
     name: "/model",
@@ -116,6 +125,12 @@ export const COMMANDS: readonly Command[] = [
       renderer.line(await runMcpCommand(args, mcp, renderer.width)),
   },
   {
+    name: "/scope",
+    usage: "/scope",
+    help: "what this run may read, write and run: roots, Deno permissions, bash sandbox",
+    run: async (_args, { renderer, describeScope }) => renderer.line(await describeScope()),
+  },
+  {
     name: "/exit",
     usage: "/exit",
     help: "leave (also: exit, quit, Ctrl+D)",
@@ -131,7 +146,7 @@ const KEYS = [
   "Keys:",
   "  Enter             run the task; a paste is one task, however many lines",
   "  Alt+Enter, Ctrl+J a new line (so does a trailing \\ before Enter)",
-  "  Up/Down           earlier tasks (kept in .powercode/history)",
+  "  Up/Down           earlier tasks (kept across runs)",
   "  Tab               complete commands, profile names and workspace paths",
   "  Ctrl+C            interrupt a running task (keys typed meanwhile are",
   "                    dropped); clear the line; twice at an empty prompt: exit",

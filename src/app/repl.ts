@@ -12,6 +12,7 @@ import type { McpServers } from "../mcp/mod.ts";
 import { Boundary } from "./boundary.ts";
 import { type CommandOutcome, COMMANDS, findCommand, unknownCommand } from "./commands.ts";
 import { EFFORT_CHOICES } from "./model_commands.ts";
+import { PLAN_CHOICES, promptFor } from "./plan_command.ts";
 import type { Profiles } from "./profiles.ts";
 
 /** What the REPL drives. */
@@ -21,6 +22,8 @@ export interface ReplOptions {
   listSessions: (limit: number) => Promise<SessionInfo[]>;
   /** The provider file's profiles, for /model and /effort. */
   profiles: Profiles;
+  /** The text of `/scope`. */
+  describeScope: () => Promise<string>;
   renderer: Renderer;
   /** Interactive terminal (prompt, line editing, hints) or piped stdin (one task per line). */
   terminal: boolean;
@@ -54,7 +57,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   const input = await openInput(options, boundary);
   try {
     for (;;) {
-      const line = await input.next("> ");
+      const line = await input.next(promptFor(agent));
       if (line === undefined) break;
       const text = line.trim();
       if (text === "") continue;
@@ -74,7 +77,7 @@ async function runLine(
   options: ReplOptions,
   boundary: Boundary,
 ): Promise<CommandOutcome> {
-  const { agent, renderer, listSessions, profiles } = options;
+  const { agent, renderer, listSessions, profiles, describeScope } = options;
   if (!text.startsWith("/")) {
     return await boundary.run(async (signal) => {
       renderer.startTask();
@@ -90,6 +93,7 @@ async function runLine(
     renderer,
     listSessions,
     profiles,
+    describeScope,
     ...(options.mcp ? { mcp: options.mcp } : {}),
   };
   return await boundary.run((signal) => found.command.run(found.args, { ...context, signal }));
@@ -135,6 +139,8 @@ async function openInput(
                 ? options.profiles.names()
                 : command === "/effort"
                 ? EFFORT_CHOICES
+                : command === "/plan"
+                ? PLAN_CHOICES
                 : [],
             ...(editor.listDir ? { listDir: editor.listDir } : {}),
           }),

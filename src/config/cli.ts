@@ -39,6 +39,14 @@ export interface CliOptions {
   budget: BudgetLimits;
   /** `--model NAME`: the provider file's profile to start on. */
   model?: string;
+  /** `--dir PATH` / `-C PATH`: the project directory (project mode), as typed. */
+  dir?: string;
+  /** `--add-dir PATH`, repeatable: further roots with the same confinement, as typed. */
+  addDirs: string[];
+  /** `--scope`: print the effective authority of this run and exit. */
+  scope: boolean;
+  /** `--plan`: start in plan mode (with `-c`/`-r` too; without it they restore the session's). */
+  plan: boolean;
 }
 
 /** Model calls per task when --max-steps is not given. */
@@ -65,6 +73,10 @@ Usage:
   powercode --max-tokens N       stop before a request would take the session past N tokens
   powercode --max-cost USD       the same for dollars (needs "pricing" in the provider file)
   powercode --model NAME         start on profile NAME of the provider file (see /model)
+  powercode --dir PATH | -C PATH work on PATH (installed command; default: the current directory)
+  powercode --add-dir PATH       another directory the tools may use (repeatable)
+  powercode --scope              print what this run may read, write and run, and exit
+  powercode --plan               start in plan mode: changes refused but PLAN.md (see /plan)
   powercode -h | --help          this help
   powercode -V | --version       print the version
 
@@ -88,7 +100,10 @@ export function parseCli(args: string[]): CliOptions {
       "output-format",
       "max-tokens",
       "max-cost",
+      "dir",
+      "add-dir",
     ],
+    collect: ["add-dir"],
     boolean: [
       "help",
       "version",
@@ -97,6 +112,8 @@ export function parseCli(args: string[]): CliOptions {
       "sessions",
       "allow-git-writes",
       "show-reasoning",
+      "scope",
+      "plan",
     ],
     alias: {
       p: "print",
@@ -104,6 +121,7 @@ export function parseCli(args: string[]): CliOptions {
       c: "continue",
       h: "help",
       V: "version",
+      C: "dir",
       "allow-git-writes": "allow-git-hooks",
     },
     unknown: (arg) => {
@@ -133,6 +151,12 @@ export function parseCli(args: string[]): CliOptions {
   if (parsed.continue && parsed.resume !== undefined) {
     throw new TypeError("Cannot use --continue and --resume together: choose one");
   }
+  const addDirs = parsed["add-dir"];
+  for (const [flag, value] of [["--dir", parsed.dir], ...addDirs.map((d) => ["--add-dir", d])]) {
+    if (value?.trim() === "") {
+      throw new TypeError(`Invalid ${flag}: the path is empty; give a directory`);
+    }
+  }
   return {
     outputFormat: readOutputFormat(parsed["output-format"], parsed.print !== undefined),
     budget: readBudgetFlags(parsed["max-tokens"], parsed["max-cost"]),
@@ -145,10 +169,14 @@ export function parseCli(args: string[]): CliOptions {
     unsandboxedBash: parsed["unsandboxed-bash"],
     allowGitWrites: parsed["allow-git-writes"],
     showReasoning: parsed["show-reasoning"],
+    plan: parsed.plan,
     ...(parsed.print !== undefined ? { print: parsed.print } : {}),
     ...(parsed.resume !== undefined && !chooseSession ? { resume: parsed.resume.trim() } : {}),
     ...(parsed.provider !== undefined ? { provider: parsed.provider } : {}),
     ...(parsed.model !== undefined ? { model: parsed.model.trim() } : {}),
+    ...(parsed.dir !== undefined ? { dir: parsed.dir } : {}),
+    addDirs,
+    scope: parsed.scope,
   };
 }
 

@@ -14,11 +14,18 @@ export const DEFAULT_PROVIDER_FILE = "provider.json";
 export const PERSONAL_PROVIDER_FILE = ".powercode/provider.json";
 
 /**
- * Every provider file powercode knows of, `inUse` first, each once: the one to add to when
- * powercode learns of another place for provider files.
+ * Every provider file powercode knows of, the one in use first, each once: the function to
+ * add to when powercode learns of another place for provider files. In the workspace layout
+ * also `./provider.json` and `.powercode/provider.json`; in project mode only the one in use,
+ * the one file of the configuration directory the program may read (it cannot tell whether
+ * another exists, and bubblewrap cannot mask a path that does not).
  */
-export function knownProviderFiles(inUse: string): string[] {
-  const files = [inUse, DEFAULT_PROVIDER_FILE, PERSONAL_PROVIDER_FILE];
+export function knownProviderFiles(
+  locations: { mode: "layout" | "project"; providerFile: string },
+): string[] {
+  const { mode, providerFile } = locations;
+  if (mode === "project") return [providerFile];
+  const files = [providerFile, DEFAULT_PROVIDER_FILE, PERSONAL_PROVIDER_FILE];
   const seen = new Set<string>();
   return files.filter((file) => {
     const key = file.replace(/^(\.\/)+/, "");

@@ -41,17 +41,17 @@ export function gitControlError(path: string): Deno.errors.PermissionDenied {
 }
 
 /**
- * Throws {@linkcode gitControlError} when a write to `relative` (workspace-relative, symbolic
- * links resolved) would touch git's files: a path through an entry named `.git`, or one that
- * lies in a git directory or would make one of an existing directory on its way.
- * `access` is the workspace's path, through which the directories are read.
+ * Throws {@linkcode gitControlError} when a write to `relative` (relative to a root of the
+ * workspace, symbolic links resolved) would touch git's files: a path through an entry named
+ * `.git`, or one that lies in a git directory or would make one of an existing directory on its
+ * way. `access` is the root's path, through which the directories are read.
  */
 export async function refuseGitWrite(
   access: string,
   relative: string,
   path: string,
 ): Promise<void> {
-  const parts = relative === "." ? [] : relative.split("/");
+  const parts = relative === "." || relative === "" ? [] : relative.split("/");
   if (parts.includes(GIT_LINK)) throw gitControlError(path);
   let dir = access;
   for (const part of parts) {

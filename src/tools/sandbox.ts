@@ -115,6 +115,13 @@ export interface SandboxOptions {
   gitControl?: GitControl;
   /** `ro`: the workspace is bound read-only (default `rw`); needs bubblewrap. */
   workspace?: WorkspaceMode;
+  /** Further roots (`--add-dir`), bound and guarded like the first. */
+  moreRoots?: readonly string[];
+  /**
+   * bwrap arguments computed at each command's start and applied after the roots' binds
+   * (the masks of `.powercodeignore`, see `ignoreMounts`).
+   */
+  mounts?: () => Promise<string[]>;
 }
 
 /**
@@ -141,16 +148,21 @@ export class Sandbox implements CommandRunner {
   readonly root: string;
   readonly mode: SandboxMode;
   readonly gitControl: GitControl;
-  readonly workspace: WorkspaceMode;
+  /** How the next runs see the workspace; plan mode switches it between runs. */
+  workspace: WorkspaceMode;
   #hidden: readonly HiddenPath[];
-  /** The git guard's directory listings, kept from run to run. */
-  #gitScans = new ScanCache();
+  #moreRoots: readonly string[];
+  #mounts: () => Promise<string[]>;
+  /** The git guard's directory listings of each root, kept from run to run. */
+  #gitScans = new Map<string, ScanCache>();
 
   /** Creates a runner for the workspace at `root` (a real absolute path). */
   constructor(root: string, mode: SandboxMode, options: SandboxOptions = {}) {
     this.root = root;
     this.mode = mode;
     this.#hidden = options.hidden ?? [];
+    this.#moreRoots = options.moreRoots ?? [];
+    this.#mounts = options.mounts ?? (() => Promise.resolve([]));
     this.gitControl = mode === "bwrap" ? options.gitControl ?? "protected" : "writable";
     this.workspace = options.workspace ?? "rw";
   }
@@ -172,17 +184,54 @@ export class Sandbox implements CommandRunner {
     }
     // A read-only workspace needs no guard: nothing in it, .git included, can change.
     const guarded = this.gitControl === "protected" && this.workspace === "rw";
-    const guard = guarded ? await guardGit(this.root, { cache: this.#gitScans }) : undefined;
+    const guards: GitGuard[] = [];
     try {
-      const result = await supervise(await this.#spawn(command, guard), options);
-      const gitNotes = guard === undefined ? [] : checkGitAfter(guard);
+      if (guarded) {
+        for (const root of this.#roots()) {
+          guards.push(await guardGit(root, { cache: this.#scanCache(root) }));
+        }
+      }
+      const result = await supervise(
+        await this.#spawn(command, guards.flatMap((guard) => guard.args)),
+        options,
+      );
+      const gitNotes = guards.flatMap((guard) => checkGitAfter(guard));
       return gitNotes.length === 0 ? result : { ...result, gitNotes };
     } finally {
-      if (guard !== undefined) await releaseGitGuard(guard);
+      for (const guard of guards) await releaseGitGuard(guard);
     }
   }
 
-  async #spawn(command: string, guard: GitGuard | undefined): Promise<Deno.ChildProcess> {
+  /**
+   * The bwrap arguments of a command started now, leaving out git's guard (which makes
+   * placeholders on disk); undefined unless the mode is `bwrap`. For `--scope`.
+   */
+  async preview(command: string): Promise<string[] | undefined> {
+    if (this.mode !== "bwrap") return undefined;
+    return await this.#profile(command, []);
+  }
+
+  #roots(): string[] {
+    return [this.root, ...this.#moreRoots];
+  }
+
+  #scanCache(root: string): ScanCache {
+    const cache = this.#gitScans.get(root) ?? new ScanCache();
+    this.#gitScans.set(root, cache);
+    return cache;
+  }
+
+  async #profile(command: string, guardArgs: readonly string[]): Promise<string[]> {
+    const profile = {
+      hidden: this.#hidden,
+      moreRoots: this.#moreRoots,
+      extraMounts: [...guardArgs, ...await this.#mounts()],
+      workspace: this.workspace,
+    };
+    return bwrapArgs(this.root, profile, command);
+  }
+
+  async #spawn(command: string, guardArgs: readonly string[]): Promise<Deno.ChildProcess> {
     try {
       if (this.mode === "unsandboxed") {
         return new Deno.Command("bash", {
@@ -195,12 +244,7 @@ export class Sandbox implements CommandRunner {
           stderr: "piped",
         }).spawn();
       }
-      const profile = {
-        hidden: this.#hidden,
-        extraMounts: guard?.args ?? [],
-        workspace: this.workspace,
-      };
-      return await spawnBwrap(bwrapArgs(this.root, profile, command), {
+      return await spawnBwrap(await this.#profile(command, guardArgs), {
         stdout: "piped",
         stderr: "piped",
       });
