@@ -80,9 +80,8 @@ Deno.test("Sandbox.run() with writable git control lets commands write hooks and
 });
 
 Deno.test("createBashTool() tells the model that git's directories are read-only", () => {
-  const note = "Every .git and git directory in the workspace is read-only (git status, " +
-    "diff and log work; commit, add and config fail), and repositories a command creates are " +
-    "renamed after it (git init fails at the root); ask the user to commit or create them.";
+  const note = "Every .git and git directory is read-only (git status, diff and log work; " +
+    "commit fails) and repositories a command makes are renamed after it; ask the user to commit.";
   const describe = (options: SandboxOptions) =>
     createBashTool(new Sandbox("/ws", "bwrap", options)).description;
   assertStringIncludes(describe({}), note);

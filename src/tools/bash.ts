@@ -14,9 +14,8 @@ export const DEFAULT_TIMEOUT_SECONDS = 120;
 /** Longest timeout the model may ask for. */
 export const MAX_TIMEOUT_SECONDS = 600;
 
-const GIT_NOTE = " Every .git and git directory in the workspace is read-only (git status, " +
-  "diff and log work; commit, add and config fail), and repositories a command creates are " +
-  "renamed after it (git init fails at the root); ask the user to commit or create them.";
+const GIT_NOTE = " Every .git and git directory is read-only (git status, diff and log work; " +
+  "commit fails) and repositories a command makes are renamed after it; ask the user to commit.";
 
 const BASH_PARAMS = {
   command: {
