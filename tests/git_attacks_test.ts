@@ -156,6 +156,18 @@ Deno.test("bash renames the repositories a command made and tells the model; mov
   assertEquals(await names(`${project.root}/x/old`), [".git", "a.txt"]);
 });
 
+Deno.test("Sandbox.run() guards every root: a further root's repository is read-only too", async () => {
+  await using project = await createSandboxProject();
+  const lib = `${project.dir}/lib`;
+  await repository(lib);
+  await own(project.root, "root");
+  const command = `git config -f ${lib}/.git/config core.fsmonitor evil; git init -q ${lib}/sub`;
+  const { output } = await project.run(command, { moreRoots: [lib] });
+  assertStringIncludes(output, "lib/.git/config: Read-only file system");
+  assertEquals(await names(`${lib}/sub`), [".git.refused"]);
+  assertEquals((await Deno.readTextFile(`${lib}/.git/config`)).includes("evil"), false);
+});
+
 Deno.test("Sandbox.run() checks a directory a command made unreadable, as nobody", async () => {
   if (!AS_ROOT) return;
   await using project = await createSandboxProject();
