@@ -70,7 +70,7 @@ function sandboxLines(report: SandboxReport): string[] {
   }
   if (scope === undefined) return [];
   const git = report.gitControl === "protected" && report.workspace === "rw"
-    ? [".git/hooks and .git/config of each root"]
+    ? ["every .git and git directory of each root"]
     : [];
   const list = (items: readonly string[]) => items.length === 0 ? "none" : items.join(", ");
   return [

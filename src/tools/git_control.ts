@@ -10,7 +10,7 @@
  * @module
  */
 
-/** Whether git's directories are `protected` (the default) or `writable` (`--allow-git-writes`). */
+/** Whether git's directories are `protected` (default) or `writable` (`--allow-git-writes`). */
 export type GitControl = "protected" | "writable";
 
 /** The entry git looks for in every directory on its way up: a git directory or a `gitdir:` file. */

@@ -82,7 +82,7 @@ export type RunEnd =
 export interface RunResult {
   output: Truncation;
   end: RunEnd;
-  /** What powercode changed after the command under the git rule, one line each (`checkGitAfter`). */
+  /** What the git rule changed after the command, one line each (see `checkGitAfter`). */
   gitNotes?: string[];
 }
 
