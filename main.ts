@@ -164,7 +164,7 @@ async function start(cli: CliOptions, locations: Locations): Promise<number> {
     ...(mcp ? { mcp } : {}),
     listSessions: (limit) => store.list(limit),
     profiles,
-    describeScope: () => scopeReport({ locations, workspace, sandbox }),
+    describeScope: () => scopeReport({ locations, workspace, sandbox }, terminalWidth()),
     renderer,
     terminal,
     editor: {
@@ -213,7 +213,7 @@ async function printScope(cli: CliOptions, locations: Locations): Promise<number
     locations.roots[0] ?? LAYOUT_WORKSPACE,
     bashOptions(cli, locations),
   );
-  return print(`${await scopeReport({ locations, workspace, sandbox })}\n`);
+  return print(`${await scopeReport({ locations, workspace, sandbox }, terminalWidth())}\n`);
 }
 
 /** The session store, its directory created now so that the sandbox hides it from the first task on. */
@@ -310,6 +310,11 @@ function fail(error: unknown, code: number): number {
   const message = error instanceof Error ? error.message : String(error);
   writeTo(Deno.stderr)(`powercode: ${sanitize(message)}\n`);
   return code;
+}
+
+/** The terminal's width when stdout is one: lines laid out for it; pipes get whole lines. */
+function terminalWidth(): number | undefined {
+  return Deno.stdout.isTerminal() ? terminalColumns() : undefined;
 }
 
 if (import.meta.main) Deno.exit(await main(Deno.args));

@@ -57,4 +57,11 @@ Deno.test("at 80 columns plan mode shows in the prompt and the status line, with
     shown.at(-2),
     "Plan mode off: the agent may change files again; PLAN.md holds the plan",
   );
+  await typeTask(pane, "/plan on");
+  const on = screenLines(await waitForPrompt(pane, "the prompt after /plan on", PLAN_PROMPT));
+  // Wrapped by word, not cut at the 80th column by the terminal.
+  assertEquals(on.slice(-3, -1), [
+    "Plan mode on: the agent may change only PLAN.md, and bash runs with the",
+    "workspace read-only; /plan off leaves it",
+  ]);
 });

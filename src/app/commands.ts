@@ -84,7 +84,7 @@ export const COMMANDS: readonly Command[] = [
     help: "start a new session (the current one stays on disk)",
     run: async (_args, { renderer, agent }) => {
       await agent.startNewSession();
-      renderer.line("Started a new session; the previous one stays on disk (/sessions lists it)");
+      renderer.say("Started a new session; the previous one stays on disk (/sessions lists it)");
     },
   },
   {

@@ -29,9 +29,9 @@ export function planCommand(
     throw new RangeError(`Unknown argument "${word}" for /plan: use /plan, /plan on or /plan off`);
   }
   const on = word === "" ? !agent.planMode : word === "on";
-  if (on === agent.planMode) return renderer.line(`Plan mode is already ${word}`);
+  if (on === agent.planMode) return renderer.say(`Plan mode is already ${word}`);
   agent.setPlanMode(on);
-  renderer.line(
+  renderer.say(
     on
       ? "Plan mode on: the agent may change only PLAN.md, and bash runs with the workspace " +
         "read-only; /plan off leaves it"

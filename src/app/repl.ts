@@ -87,7 +87,7 @@ async function runLine(
     });
   }
   const found = findCommand(COMMANDS, text);
-  if (!found) return renderer.line(unknownCommand(text));
+  if (!found) return renderer.say(unknownCommand(text));
   const context = {
     agent,
     renderer,

@@ -229,6 +229,15 @@ export class Renderer {
   }
 
   /**
+   * Prints a sentence of powercode's own wording, laid out by the output (a terminal
+   * word-wraps it to its width).
+   * Contract: `text` is powercode's own (outside parts sanitized by the caller).
+   */
+  say(text: string): void {
+    this.line(this.#options.output.wrap(text).join("\n"));
+  }
+
+  /**
    * Prints a line of powercode's own wording in one colour, laid out by the output (a
    * terminal word-wraps it to its width, since the terminal itself would break words).
    */
