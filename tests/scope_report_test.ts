@@ -48,3 +48,10 @@ Deno.test("scopeReport() without a width keeps one fact a line, for pipes", asyn
     assertEquals(line?.endsWith("other system-call tables killed"), true, line);
   });
 });
+
+Deno.test("scopeReport() names every .git and git directory read-only under the git rule", async () => {
+  await withScope(async (report) => {
+    const line = (await report()).split("\n").find((row) => row.startsWith("  read-only: "));
+    assertStringIncludes(line ?? "", "every .git and git directory of each root");
+  });
+});
