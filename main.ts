@@ -1,7 +1,8 @@
 /**
- * powercode's entry point and composition root: parses flags, loads the provider
- * config, assembles the agent, builds the front end on it and runs one mode: the REPL,
- * one task (-p) or the sessions list.
+ * powercode's entry point and composition root: parses flags, finds where it works (the
+ * workspace layout, or the project the launcher resolved), loads the provider config,
+ * assembles the agent, builds the front end on it and runs one mode: the REPL, one task
+ * (-p), the sessions list or the scope report.
  *
  * @module
  */
@@ -14,14 +15,21 @@ import {
   type PrintReport,
   runPrint,
   runRepl,
+  scopeReport,
   undoFromShell,
   withPipedInput,
 } from "./src/app/mod.ts";
 import {
   type CliOptions,
   ConfigError,
+  knownProviderFiles,
+  LAYOUT_WORKSPACE,
   loadProviderProfiles,
+  locate,
+  type Locations,
   parseCli,
+  PROJECT_MODE_HINT,
+  readProviderSecrets,
   Redactor,
   refuseInsideWorkspace,
   USAGE,
@@ -29,19 +37,13 @@ import {
 import type { DirEntry } from "./src/editor/mod.ts";
 import { type SessionChoice, SessionError, SessionStore } from "./src/session/mod.ts";
 import { sanitize, terminalColumns, writeTo } from "./src/terminal/mod.ts";
+import { createTools, type CreateToolsOptions } from "./src/tools/mod.ts";
 import {
   createFrontEnd,
   formatSessionsTable,
   ScriptOutput,
   type ScriptWatched,
 } from "./src/ui/mod.ts";
-
-const WORKSPACE_DIR = "workspace";
-const POWERCODE_DIR = ".powercode";
-const SESSIONS_DIR = `${POWERCODE_DIR}/sessions`;
-const HISTORY_FILE = `${POWERCODE_DIR}/history`;
-/** Task snapshots for /undo, content-addressed (see src/undo/). */
-const SNAPSHOTS_DIR = `${POWERCODE_DIR}/snapshots`;
 
 async function main(args: string[]): Promise<number> {
   let cli: CliOptions;
@@ -53,31 +55,44 @@ async function main(args: string[]): Promise<number> {
   if (cli.help) return print(`${USAGE}\n`);
   if (cli.version) return print(`powercode ${denoConfig.version}\n`);
   try {
-    if (cli.sessions || cli.chooseSession) return await listSessions(cli.chooseSession);
-    if (cli.undo) return await undoLastTask(cli);
-    return await start(cli);
+    const locations = locate(cli, readEnv);
+    if (cli.scope) return await printScope(cli, locations);
+    if (cli.sessions || cli.chooseSession) return await listSessions(locations, cli.chooseSession);
+    if (cli.undo) return await undoLastTask(cli, locations);
+    return await start(cli, locations);
   } catch (error) {
     return fail(error, error instanceof ConfigError || error instanceof SessionError ? 2 : 1);
   }
 }
 
-async function start(cli: CliOptions): Promise<number> {
-  await requireWorkspace();
-  const providerPath = cli.provider ?? readEnv("POWERCODE_PROVIDER") ?? "provider.json";
-  const providers = await loadProviderProfiles(providerPath, readEnv, {
-    workspaceDir: WORKSPACE_DIR,
-  });
+async function start(cli: CliOptions, locations: Locations): Promise<number> {
+  await requireWorkspace(locations);
+  const { providerFile: providerPath, roots } = locations;
+  const providers = await loadProviderProfiles(
+    providerPath,
+    readEnv,
+    locations.mode === "layout" ? { workspaceDir: LAYOUT_WORKSPACE } : {},
+  );
+  if (locations.mode === "project") {
+    await refuseInsideRoots(providerPath, locations, {
+      what: `provider file "${providerPath}"`,
+      fix: "keep it in ~/.config/powercode/ or name another with --provider",
+    });
+  }
   const configs = [...providers.profiles.values()];
   const piped = cli.print === undefined || Deno.stdin.isTerminal() ? "" : await readStdin();
   const interactive = cli.print === undefined;
   const terminal = Deno.stdin.isTerminal() && interactive;
   const color = Deno.stdout.isTerminal() && !readEnv("NO_COLOR");
-  // The key and URL credentials never reach the terminal or a session file.
-  const redactor = Redactor.forConfigs(configs);
+  // The keys and URL credentials, also of the other provider files, never reach the terminal
+  // or a session file; the sandbox masks every one of those files.
+  const others = await readProviderSecrets(knownProviderFiles(locations));
+  const redactor = Redactor.forConfigs([...configs, ...others]);
   // Lines before the front end exists go where its lines go; no live row is shown yet.
   const notice = redactor.wrap(writeTo(interactive ? Deno.stdout : Deno.stderr));
-  const store = await openStore(redactor);
-  if (configs.some((config) => config.literalKey) && isTopLevelProviderFile(providerPath)) {
+  const store = await openStore(locations, redactor);
+  const literal = configs.some((config) => config.literalKey);
+  if (literal && locations.mode === "layout" && isTopLevelProviderFile(providerPath)) {
     notice(
       `⚠ ${providerPath} holds a literal API key and is tracked by git: use "env:NAME", or a ` +
         "personal copy in .powercode/ (--provider .powercode/provider.json)\n",
@@ -93,25 +108,22 @@ async function start(cli: CliOptions): Promise<number> {
       providers,
       ...(cli.model !== undefined ? { profile: cli.model } : {}),
       configFile: providerPath,
-      workspaceDir: WORKSPACE_DIR,
+      workspaceDir: roots[0] ?? LAYOUT_WORKSPACE,
       maxSteps: cli.maxSteps,
       budget: cli.budget,
       store,
       session: sessionChoice(cli),
+      ...(cli.plan ? { planMode: true } : {}),
       report,
-      bash: {
-        unsandboxedBash: cli.unsandboxedBash,
-        hide: [providerPath, POWERCODE_DIR],
-        allowGitHooks: cli.allowGitHooks,
-      },
+      bash: bashOptions(cli, locations),
       mcp: {
-        configDir: POWERCODE_DIR,
-        stateDir: POWERCODE_DIR,
+        configDir: locations.configDir,
+        stateDir: locations.stateDir,
         env: readEnv,
         version: denoConfig.version,
         ...(terminal ? { approve: (review) => approveOnTerminal(review, notice) } : {}),
       },
-      undo: { dir: SNAPSHOTS_DIR },
+      undo: { dir: snapshotsDir(locations) },
     });
   } finally {
     if (terminal && assembly) {
@@ -121,7 +133,7 @@ async function start(cli: CliOptions): Promise<number> {
     for (const line of early) notice(`${sanitize(line)}\n`);
     early = undefined;
   }
-  const { agent, instructions, profiles, mcp, workspace, undo } = assembly;
+  const { agent, instructions, profiles, mcp, workspace, sandbox, undo } = assembly;
   await using _servers = mcp;
   const task = cli.print === undefined
     ? undefined
@@ -134,11 +146,13 @@ async function start(cli: CliOptions): Promise<number> {
     fullReasoning: cli.showReasoning,
     model: () => profiles.label(agent.slot.name),
   });
+  const { unfinishedTodo } = assembly;
   if (task !== undefined) {
+    if (unfinishedTodo.length > 0) renderer.unfinishedTodo(unfinishedTodo);
     const report = printReport(cli, agent, {
       redactor,
       model: profiles.config(agent.slot.name).model,
-      roots: [workspace.root],
+      roots: [workspace.root, ...workspace.moreRoots],
     });
     return await runPrint(agent, task, { renderer, report, undo });
   }
@@ -146,18 +160,21 @@ async function start(cli: CliOptions): Promise<number> {
     const cut = instructions.truncated ? ", cut to 32 KB" : "";
     renderer.line(renderer.dim(`Loaded AGENTS.md (${instructions.bytes} bytes${cut})`));
   }
+  if (unfinishedTodo.length > 0) renderer.unfinishedTodo(unfinishedTodo);
+  if (agent.planMode) renderer.line(renderer.dim("Plan mode is on: /plan off leaves it"));
   return await runRepl({
     agent,
     ...(mcp ? { mcp } : {}),
     ...(undo ? { undo } : {}),
     listSessions: (limit) => store.list(limit),
     profiles,
+    describeScope: () => scopeReport({ locations, workspace, sandbox }, terminalWidth()),
     renderer,
     terminal,
     editor: {
       color,
-      historyFile: HISTORY_FILE,
-      listDir: listWorkspace,
+      historyFile: `${locations.stateDir}/history`,
+      listDir: (dir) => listDir(`${workspace.path}/${dir}`),
       redact: (text) => redactor.redact(text),
     },
   });
@@ -179,46 +196,84 @@ function printReport(
   return new ScriptOutput(agent, { ...run, format: cli.outputFormat, write: stdout });
 }
 
-/** The session store, its directory created now so that the sandbox hides it from the first task on. */
-async function openStore(redactor: Redactor): Promise<SessionStore> {
-  await Deno.mkdir(SESSIONS_DIR, { recursive: true });
-  await refuseInsideWorkspace(POWERCODE_DIR, WORKSPACE_DIR, {
-    what: `the sessions directory "${POWERCODE_DIR}"`,
-    fix: "point workspace/ at a directory that does not hold powercode's own files",
-  });
-  return new SessionStore(SESSIONS_DIR, { redact: (text) => redactor.redact(text) });
+/** How bash is set up: every known provider file and the state directory hidden from commands. */
+function bashOptions(cli: CliOptions, locations: Locations): CreateToolsOptions {
+  const { stateDir } = locations;
+  // bwrap reads the empty file's path itself, from its own working directory.
+  const absoluteState = stateDir.startsWith("/") ? stateDir : `${Deno.cwd()}/${stateDir}`;
+  return {
+    unsandboxedBash: cli.unsandboxedBash,
+    hide: [...knownProviderFiles(locations), stateDir],
+    allowGitWrites: cli.allowGitWrites,
+    moreDirs: locations.roots.slice(1),
+    emptyFile: `${absoluteState}/empty`,
+  };
+}
+
+/** `--scope`: the effective authority of this run, without loading the provider file. */
+async function printScope(cli: CliOptions, locations: Locations): Promise<number> {
+  await requireWorkspace(locations);
+  const { workspace, sandbox } = await createTools(
+    locations.roots[0] ?? LAYOUT_WORKSPACE,
+    bashOptions(cli, locations),
+  );
+  return print(`${await scopeReport({ locations, workspace, sandbox }, terminalWidth())}\n`);
 }
 
 /** `--undo`: the last task of the latest session taken back, without a provider file. */
-async function undoLastTask(cli: CliOptions): Promise<number> {
-  await requireWorkspace();
+async function undoLastTask(cli: CliOptions, locations: Locations): Promise<number> {
+  await requireWorkspace(locations);
   return await undoFromShell({
-    store: new SessionStore(SESSIONS_DIR),
-    workspaceDir: WORKSPACE_DIR,
-    setup: { dir: SNAPSHOTS_DIR },
-    bash: {
-      unsandboxedBash: cli.unsandboxedBash,
-      hide: [POWERCODE_DIR],
-      allowGitHooks: cli.allowGitHooks,
-    },
+    store: new SessionStore(`${locations.stateDir}/sessions`),
+    workspaceDir: locations.roots[0] ?? LAYOUT_WORKSPACE,
+    setup: { dir: snapshotsDir(locations) },
+    bash: bashOptions(cli, locations),
     force: cli.force,
     out: (line) => writeTo(Deno.stdout)(`${line}\n`),
     err: (line) => writeTo(Deno.stderr)(`${line}\n`),
   });
 }
 
-/** A workspace directory's entries, for Tab completion. */
-async function listWorkspace(dir: string): Promise<DirEntry[]> {
+/** Where task snapshots go: content-addressed in the state directory (see src/undo/). */
+function snapshotsDir(locations: Locations): string {
+  return `${locations.stateDir}/snapshots`;
+}
+
+/** The session store, its directory created now so that the sandbox hides it from the first task on. */
+async function openStore(locations: Locations, redactor: Redactor): Promise<SessionStore> {
+  const { stateDir } = locations;
+  await Deno.mkdir(`${stateDir}/sessions`, { recursive: true });
+  await refuseInsideRoots(stateDir, locations, {
+    what: `the sessions directory "${stateDir}"`,
+    fix: locations.mode === "layout"
+      ? "point workspace/ at a directory that does not hold powercode's own files"
+      : "set XDG_STATE_HOME to a directory outside the project",
+  });
+  return new SessionStore(`${stateDir}/sessions`, { redact: (text) => redactor.redact(text) });
+}
+
+/** Refuses `path` when its real path lies inside one of the roots. */
+async function refuseInsideRoots(
+  path: string,
+  locations: Locations,
+  message: { what: string; fix: string },
+): Promise<void> {
+  for (const root of locations.roots) await refuseInsideWorkspace(path, root, message);
+}
+
+/** A directory's entries, for Tab completion. */
+async function listDir(dir: string): Promise<DirEntry[]> {
   const entries: DirEntry[] = [];
-  for await (const entry of Deno.readDir(`${WORKSPACE_DIR}/${dir}`)) {
+  for await (const entry of Deno.readDir(dir)) {
     entries.push({ name: entry.name, isDirectory: entry.isDirectory });
   }
   return entries;
 }
 
 /** `--sessions` and `-r` without an id: the table of recent sessions. */
-async function listSessions(choose: boolean): Promise<number> {
-  const table = formatSessionsTable(await new SessionStore(SESSIONS_DIR).list(20), {
+async function listSessions(locations: Locations, choose: boolean): Promise<number> {
+  const store = new SessionStore(`${locations.stateDir}/sessions`);
+  const table = formatSessionsTable(await store.list(20), {
     width: Deno.stdout.isTerminal() ? terminalColumns() : 80,
   });
   const hint = choose ? "\nResume one with: powercode -r ID (any unique start of the id)" : "";
@@ -251,14 +306,17 @@ function sessionChoice(cli: CliOptions): SessionChoice {
   return { kind: "new" };
 }
 
-async function requireWorkspace(): Promise<void> {
+/** In the workspace layout: throws unless `./workspace` is a directory. */
+async function requireWorkspace(locations: Locations): Promise<void> {
+  if (locations.mode === "project") return;
   try {
-    if ((await Deno.stat(WORKSPACE_DIR)).isDirectory) return;
+    if ((await Deno.stat(LAYOUT_WORKSPACE)).isDirectory) return;
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
   throw new ConfigError(
-    `No "${WORKSPACE_DIR}/" directory here: create it (mkdir ${WORKSPACE_DIR}) or start powercode in the directory that holds it`,
+    `No "${LAYOUT_WORKSPACE}/" directory here: create it (mkdir ${LAYOUT_WORKSPACE}) or start ` +
+      `powercode in the directory that holds it; ${PROJECT_MODE_HINT}`,
   );
 }
 
@@ -275,6 +333,11 @@ function fail(error: unknown, code: number): number {
   const message = error instanceof Error ? error.message : String(error);
   writeTo(Deno.stderr)(`powercode: ${sanitize(message)}\n`);
   return code;
+}
+
+/** The terminal's width when stdout is one: lines laid out for it; pipes get whole lines. */
+function terminalWidth(): number | undefined {
+  return Deno.stdout.isTerminal() ? terminalColumns() : undefined;
 }
 
 if (import.meta.main) Deno.exit(await main(Deno.args));

@@ -366,3 +366,22 @@ Deno.test("bash() cannot read the paths the sandbox hides (provider file, sessio
   assertStringIncludes(result.content, "\n0\n");
   assertStringIncludes(result.content, "exit code 1");
 });
+
+Deno.test("bash() binds every root read-write and guards the .git of each", async () => {
+  await withWorkspace(async (root, parent) => {
+    await Deno.mkdir(`${parent}/lib/.git/hooks`, { recursive: true });
+    const sandbox = new Sandbox(root, "bwrap", { moreRoots: [`${parent}/lib`] });
+    const command = `echo a > a.txt; echo b > ${parent}/lib/b.txt; ` +
+      `echo x > ../outside/x.txt || echo outside refused; ` +
+      `echo hook > ${parent}/lib/.git/hooks/pre-commit || echo hooks refused`;
+    const result = await createBashTool(sandbox).execute({ command }, {
+      signal: new AbortController().signal,
+    });
+    assertStringIncludes(result.content, "outside refused\n");
+    assertStringIncludes(result.content, "hooks refused\n");
+    assertEquals(await Deno.readTextFile(`${root}/a.txt`), "a\n");
+    assertEquals(await Deno.readTextFile(`${parent}/lib/b.txt`), "b\n");
+    assertEquals(await Array.fromAsync(Deno.readDir(`${parent}/outside`)), []);
+    assertEquals(await Array.fromAsync(Deno.readDir(`${parent}/lib/.git/hooks`)), []);
+  });
+});

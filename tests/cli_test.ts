@@ -11,12 +11,15 @@ Deno.test("parseCli() reads every flag and its alias", () => {
     sessions: false,
     maxSteps: 100,
     unsandboxedBash: false,
-    allowGitHooks: false,
+    allowGitWrites: false,
     showReasoning: false,
+    plan: false,
     outputFormat: "text",
     budget: {},
     undo: false,
     force: false,
+    addDirs: [],
+    scope: false,
   });
   assertEquals(
     parseCli(["-p", "fix it", "--max-steps", "5", "--unsandboxed-bash", "--provider", "p.json"]),
@@ -28,14 +31,17 @@ Deno.test("parseCli() reads every flag and its alias", () => {
       sessions: false,
       maxSteps: 5,
       unsandboxedBash: true,
-      allowGitHooks: false,
+      allowGitWrites: false,
       showReasoning: false,
+      plan: false,
       print: "fix it",
       provider: "p.json",
       outputFormat: "text",
       budget: {},
       undo: false,
       force: false,
+      addDirs: [],
+      scope: false,
     },
   );
   assertEquals(parseCli(["-c"]).continue, true);
@@ -44,9 +50,20 @@ Deno.test("parseCli() reads every flag and its alias", () => {
   assertEquals([parseCli(["-h"]).help, parseCli(["-V"]).version], [true, true]);
   assertEquals([parseCli(["-r"]).chooseSession, parseCli(["-r"]).resume], [true, undefined]);
   assertEquals(parseCli(["--sessions"]).sessions, true);
-  assertEquals(parseCli(["--allow-git-hooks"]).allowGitHooks, true);
+  assertEquals(parseCli(["--allow-git-hooks"]).allowGitWrites, true);
+  assertEquals(parseCli(["--allow-git-writes"]).allowGitWrites, true);
   assertEquals(parseCli(["--show-reasoning"]).showReasoning, true);
   assertEquals([parseCli(["--undo"]).undo, parseCli(["--undo", "--force"]).force], [true, true]);
+  assertEquals(parseCli(["--scope"]).scope, true);
+  assertEquals(parseCli(["--plan", "-p", "go"]).plan, true);
+  const project = parseCli(["-C", "app", "--add-dir", "../lib", "--add-dir=../docs"]);
+  assertEquals([project.dir, project.addDirs], ["app", ["../lib", "../docs"]]);
+  assertEquals(parseCli(["--dir", "app"]).dir, "app");
+});
+
+Deno.test("parseCli() refuses an empty --dir or --add-dir", () => {
+  assertThrows(() => parseCli(["--dir"]), TypeError, "Invalid --dir: the path is empty");
+  assertThrows(() => parseCli(["--add-dir"]), TypeError, "Invalid --add-dir: the path is empty");
 });
 
 Deno.test("parseCli() reads --output-format, --max-tokens and --max-cost", () => {

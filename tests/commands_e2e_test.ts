@@ -37,3 +37,27 @@ Deno.test("powercode shows a command that throws as one ✗ line and runs the ne
     { role: "user", content: "second task" },
   ]);
 });
+
+Deno.test("powercode /scope prints the workspace, Deno's grants and the sandbox, and the REPL goes on", async () => {
+  await using project = await createTempProject();
+  await using server = await startFakeServer({ handler: sequence([text("Done.")]) });
+  await project.writeProvider(provider(server.url));
+  const result = await project.run([], { stdin: "/scope\ntask\n", env: ENV });
+  assertEquals([result.code, result.stderr], [0, ""]);
+  const workspace = await Deno.realPath(project.workspace);
+  const lines = result.stdout.split("\n");
+  assertEquals(lines.slice(0, 5), [
+    "powercode scope (workspace layout)",
+    "Roots (the tools work here, the first is the working directory):",
+    `  ${workspace}`,
+    "Provider file:   provider.json",
+    "State directory: .powercode",
+  ]);
+  assertEquals(
+    lines.find((line) => line.startsWith("  write ")),
+    "  write  granted: workspace, .powercode/mcp.json, .powercode · not granted: provider.json, " +
+      "anything else",
+  );
+  assertEquals(lines.includes("  network:       off (own network namespace)"), true);
+  assertEquals(lines.at(-2), "Done.");
+});

@@ -249,12 +249,35 @@ Deno.test("powercode exits 2 with one line for each configuration error", async 
         'Unknown argument "--frobnicate": run powercode -h for the options',
       ),
   );
+  await t.step("--dir or --add-dir without the installed command", async () => {
+    await project.writeProvider(BASE);
+    for (const flag of ["--dir", "--add-dir"]) {
+      await expectError(
+        [flag, "/tmp"],
+        `Cannot use ${flag} here: this powercode may use only ./workspace; to work on any ` +
+          "directory, install the powercode command from its checkout (deno task install) and " +
+          "run powercode there",
+      );
+    }
+  });
+  await t.step("a project the launcher did not grant", async () => {
+    await project.writeProvider(BASE);
+    const forged = JSON.stringify({ roots: ["/usr"], providerFile: "/p.json", stateDir: "/s" });
+    await expectError(
+      [],
+      'Cannot work on "/usr": Deno does not let this process read it; start powercode with ' +
+        'the command "deno task install" writes (or unset POWERCODE_PROJECT)',
+      { POWERCODE_PROJECT: forged },
+    );
+  });
   await t.step("workspace missing", async () => {
     await project.writeProvider(BASE);
     await Deno.remove(project.workspace, { recursive: true });
     await expectError(
       [],
-      'No "workspace/" directory here: create it (mkdir workspace) or start powercode in the directory that holds it',
+      'No "workspace/" directory here: create it (mkdir workspace) or start powercode in the ' +
+        "directory that holds it; to work on any directory, install the powercode command " +
+        "from its checkout (deno task install) and run powercode there",
     );
     await Deno.mkdir(project.workspace);
   });

@@ -2,18 +2,32 @@ import { assertEquals, assertStringIncludes } from "@std/assert";
 import denoConfig from "../deno.json" with { type: "json" };
 import { launcherScript } from "../src/app/install.ts";
 
-Deno.test("launcherScript() runs the checkout with exactly the start task's flags", () => {
-  const script = launcherScript("/opt/power code", denoConfig.tasks.start);
-  const flags = denoConfig.tasks.start.slice("deno run ".length, -" main.ts".length);
+Deno.test("launcherScript() starts the workspace layout at once, else runs the launch step", () => {
+  const flags = denoConfig.tasks.start.slice("deno run ".length, -" main.ts".length).split(" ")
+    .map((flag) => `'${flag}'`).join(" ");
   assertEquals(
-    script,
+    launcherScript("/opt/power 'code'", denoConfig.tasks.start),
     "#!/bin/sh\n" +
-      '# powercode, installed by "deno task install" from /opt/power code\n' +
-      `exec deno run --config '/opt/power code/deno.json' ${flags} '/opt/power code/main.ts' "$@"\n`,
+      `# powercode, installed by "deno task install" from /opt/power 'code'\n` +
+      "if [ -d workspace ]; then\n" +
+      "  layout=yes\n" +
+      '  for arg in "$@"; do\n' +
+      "    case $arg in --dir* | --add-dir*) layout= ;; --*) ;; -*C*) layout= ;; esac\n" +
+      "  done\n" +
+      '  if [ -n "$layout" ]; then\n' +
+      "    unset POWERCODE_PROJECT\n" +
+      `    exec deno run --config '/opt/power '\\''code'\\''/deno.json' ${flags} ` +
+      `'/opt/power '\\''code'\\''/main.ts' "$@"\n` +
+      "  fi\n" +
+      "fi\n" +
+      "command=$(deno run --config '/opt/power '\\''code'\\''/deno.json' --allow-read " +
+      "--allow-env=HOME,XDG_STATE_HOME,XDG_CONFIG_HOME,POWERCODE_PROVIDER --no-prompt " +
+      `'/opt/power '\\''code'\\''/src/config/launch.ts' "$@") || exit\n` +
+      `eval "$command"' "$@"'\n`,
   );
 });
 
-Deno.test("deno task install writes a launcher that starts powercode in another directory", async () => {
+Deno.test("deno task install writes a launcher that keeps the workspace layout where workspace/ is", async () => {
   const bin = await Deno.makeTempDir();
   const project = await Deno.makeTempDir();
   try {
@@ -28,6 +42,18 @@ Deno.test("deno task install writes a launcher that starts powercode in another 
       .output();
     assertEquals(run.code, 0, new TextDecoder().decode(run.stderr));
     assertStringIncludes(new TextDecoder().decode(run.stdout), `powercode ${denoConfig.version}`);
+    const scope = await new Deno.Command(`${bin}/powercode`, { args: ["--scope"], cwd: project })
+      .output();
+    const report = new TextDecoder().decode(scope.stdout);
+    assertStringIncludes(report, "powercode scope (workspace layout)\n");
+    assertStringIncludes(report, `\n  ${await Deno.realPath(project)}/workspace\n`);
+    assertStringIncludes(report, "State directory: .powercode\n");
+    // A project flag leaves the layout, also here (--scope writes nothing).
+    const moved = await new Deno.Command(`${bin}/powercode`, {
+      args: ["-C", "workspace", "--scope"],
+      cwd: project,
+    }).output();
+    assertStringIncludes(new TextDecoder().decode(moved.stdout), "(project mode)\n");
   } finally {
     await Deno.remove(bin, { recursive: true });
     await Deno.remove(project, { recursive: true });

@@ -257,7 +257,7 @@ Deno.test("Workspace.resolveWrite() applies every write guard: size, escape, git
       Deno.errors.PermissionDenied,
       "path escapes the workspace",
     );
-    await refused(".git/hooks/pre-commit", 1, Deno.errors.PermissionDenied, "--allow-git-hooks");
+    await refused(".git/hooks/pre-commit", 1, Deno.errors.PermissionDenied, "--allow-git-writes");
     await refused("pipe", 1, TypeError, 'Cannot write "pipe": it is a FIFO (named pipe)');
     const target = await workspace.resolveWrite("a.txt", { action: "write", bytes: 3 });
     assertEquals([target.absolute, target.existing?.size], [`${parent}/ws/a.txt`, 3]);
@@ -269,6 +269,80 @@ Deno.test("Workspace.resolveWrite() applies every write guard: size, escape, git
     assertEquals(
       (await writable.resolveWrite(".git/hooks/pre-commit", { action: "write" })).absolute,
       `${root}/.git/hooks/pre-commit`,
+    );
+  });
+});
+
+Deno.test("Workspace with more roots resolves paths inside any of them, and nothing else", async () => {
+  await withWorkspace(async (_, parent) => {
+    await Deno.mkdir(`${parent}/lib/.git/hooks`, { recursive: true });
+    await Deno.writeTextFile(`${parent}/lib/a.txt`, "a\n");
+    await Deno.symlink(`${parent}/lib/a.txt`, `${parent}/ws/to-lib`);
+    await Deno.symlink(`${parent}/outside/secret.txt`, `${parent}/lib/leak`);
+    const workspace = await Workspace.open(`${parent}/ws`, { moreDirs: [`${parent}/lib`] });
+    assertEquals(workspace.moreRoots, [`${parent}/lib`]);
+    assertEquals(workspace.paths, [`${parent}/ws`, `${parent}/lib`]);
+    assertEquals(await workspace.resolve(`${parent}/lib/a.txt`), `${parent}/lib/a.txt`);
+    assertEquals(await workspace.resolve("../lib/new/b.txt"), `${parent}/lib/new/b.txt`);
+    assertEquals(await workspace.resolve("to-lib"), `${parent}/lib/a.txt`);
+    for (const path of [`${parent}/lib/leak`, "../outside/secret.txt", parent, "../lib/.."]) {
+      await assertEscapes(workspace, path);
+    }
+    await assertRejects(
+      () => workspace.resolveWrite(`${parent}/lib/.git/hooks/pre-commit`, { action: "write" }),
+      Deno.errors.PermissionDenied,
+      "--allow-git-writes",
+    );
+    await assertRejects(
+      () => Workspace.open(`${parent}/ws`, { moreDirs: [`${parent}/nope`] }),
+      Deno.errors.NotFound,
+      `Cannot open workspace "${parent}/nope": directory does not exist`,
+    );
+  });
+});
+
+Deno.test("Workspace.resolve() refuses what .powercodeignore ignores, by name and by real path", async () => {
+  await withWorkspace(async (_, parent) => {
+    const root = `${parent}/ws`;
+    await Deno.writeTextFile(`${root}/.powercodeignore`, ".env\nsecrets/\n*.pem\n!public.pem\n");
+    await Deno.mkdir(`${root}/secrets`);
+    await Deno.writeTextFile(`${root}/.env`, "KEY=1\n");
+    await Deno.symlink(`${root}/.env`, `${root}/env-link`);
+    await Deno.symlink(`${root}/secrets`, `${root}/hidden`);
+    const workspace = await Workspace.open(root);
+    assertEquals(workspace.ignore.size, 4);
+    const ignored = async (path: string, matched: string) =>
+      await assertRejects(
+        () => workspace.resolve(path),
+        Deno.errors.PermissionDenied,
+        `Cannot access "${path}": "${matched}" is ignored by .powercodeignore`,
+      );
+    await ignored(".env", ".env");
+    await ignored("sub/.env", "sub/.env");
+    await ignored(`${root}/.env`, ".env");
+    await ignored("env-link", ".env");
+    await ignored("secrets/new.txt", "secrets");
+    await ignored("hidden/a.txt", "secrets");
+    await ignored("hidden", "secrets");
+    await ignored("key.pem", "key.pem");
+    assertEquals(await workspace.resolve("public.pem"), `${root}/public.pem`);
+    assertEquals(await workspace.resolve(".powercodeignore"), `${root}/.powercodeignore`);
+    await assertRejects(
+      () => workspace.resolveWrite(".powercodeignore", { action: "write" }),
+      Deno.errors.PermissionDenied,
+      'Cannot change ".powercodeignore": it decides what the tools may see, so only the user ' +
+        "edits it",
+    );
+  });
+});
+
+Deno.test("Workspace.open() refuses a .powercodeignore that is not a regular file", async () => {
+  await withWorkspace(async (_, parent) => {
+    await Deno.symlink(`${parent}/outside/secret.txt`, `${parent}/ws/.powercodeignore`);
+    await assertRejects(
+      () => Workspace.open(`${parent}/ws`),
+      TypeError,
+      `Cannot read "${parent}/ws/.powercodeignore": it is not a regular file; make it one`,
     );
   });
 });

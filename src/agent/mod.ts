@@ -7,4 +7,5 @@ export { Agent, type TaskResult } from "./agent.ts";
 export type { ModelSlot } from "./model_slot.ts";
 export { loadProjectInstructions, type ProjectInstructions } from "./project_instructions.ts";
 export { buildSystemPrompt } from "./system_prompt.ts";
-export { isNote, NO_REPLY, noteSummary } from "./task_notes.ts";
+export { isNote, NO_REPLY, type NoteSummary, noteSummary } from "./task_notes.ts";
+export type { PlanSwitch } from "./plan_mode.ts";

@@ -10,6 +10,8 @@ export interface SystemPromptParts {
   toolGuidance?: readonly string[];
   /** The project's own instructions (AGENTS.md). */
   instructions?: string | undefined;
+  /** Real paths of further directories the tools may use (`--add-dir`). */
+  moreRoots?: readonly string[];
 }
 
 /**
@@ -22,6 +24,13 @@ export function buildSystemPrompt(workspaceRoot: string, parts: SystemPromptPart
   const base = [
     "You are powercode, a coding agent working in a terminal for the person you talk with.",
     `Your tools act only inside the workspace directory ${workspaceRoot}; every path is relative to it, and nothing outside it can be read, written or run.`,
+    ...(parts.moreRoots?.length
+      ? [
+        `They also act inside these further directories, named by absolute path: ${
+          parts.moreRoots.join(", ")
+        }.`,
+      ]
+      : []),
     ...parts.toolGuidance ?? [],
     "When the task is done, answer briefly with what you did and what you found.",
     "Answer in the language the user writes in.",

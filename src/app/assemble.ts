@@ -31,7 +31,13 @@ import {
   resolveCompactionSettings,
   Spending,
 } from "../context/mod.ts";
-import { type BudgetLimits, EventChannel, type EventSink, type ToolCall } from "../core/mod.ts";
+import {
+  type BudgetLimits,
+  EventChannel,
+  type EventSink,
+  type TodoItem,
+  type ToolCall,
+} from "../core/mod.ts";
 import { Profiles, roomProblem } from "./profiles.ts";
 import {
   newSession,
@@ -41,13 +47,18 @@ import {
   type SessionStore,
 } from "../session/mod.ts";
 import {
-  type CommandRunner,
+  allOf,
   createTools,
   type CreateToolsOptions,
+  PlanGuard,
+  type Sandbox,
   ServerLauncher,
+  todoItemsOf,
   type Tool,
   type ToolPolicy,
+  type Tools,
   ToolSet,
+  unfinishedTodo,
   Workspace,
 } from "../tools/mod.ts";
 import type { McpServers } from "../mcp/mod.ts";
@@ -87,8 +98,10 @@ export interface AssembleOptions {
   bash?: CreateToolsOptions;
   /** Replaces the standard tools, e.g. the demo's read_file alone. */
   tools?: (workspace: Workspace) => Tool[];
-  /** Decides every tool call before it runs (default: all may run). */
+  /** Decides every tool call before it runs, after plan mode's policy (default: all may run). */
   policy?: ToolPolicy;
+  /** Start in plan mode (`--plan`); default: as the session last recorded it, else off. */
+  planMode?: boolean;
   /** Replaces the chat client of every profile (the tests' scripted model). */
   model?: ChatModel;
   /** The command line's budget limits, each in place of the provider file's `budget` field. */
@@ -116,8 +129,12 @@ export interface Assembly {
   instructions: ProjectInstructions | undefined;
   /** The MCP servers, when any is configured; close them when the program ends. */
   mcp: McpServers | undefined;
+  /** What bash runs through; undefined when `tools` replaced the standard tools. */
+  sandbox: Sandbox | undefined;
   /** Snapshots around tasks and /undo, /redo, /rewind; undefined without `options.undo`. */
   undo: TaskUndo | undefined;
+  /** A new session's unfinished steps of TODO.md, which its first task's note lists. */
+  unfinishedTodo: TodoItem[];
 }
 
 /**
@@ -129,9 +146,11 @@ export interface Assembly {
  */
 export async function assemble(options: AssembleOptions): Promise<Assembly> {
   const report = options.report ?? (() => {});
-  const { workspace, tools, warnings, servers, commands } = await buildTools(options);
+  const { workspace, tools, warnings, servers, sandbox, plan } = await buildTools(options);
+  const { moreRoots } = workspace;
   for (const warning of warnings) report(`⚠ ${warning}`);
-  const toolSet = new ToolSet(tools, options.policy ? { policy: options.policy } : {});
+  const policy = options.policy ? allOf(plan.policy, options.policy) : plan.policy;
+  const toolSet = new ToolSet(tools, { policy });
   const events = new EventChannel();
   if (options.onEvent) events.subscribe(options.onEvent);
   const providers = providersOf(options);
@@ -153,7 +172,9 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     get model() {
       return profiles.config(built.agent?.slot.name ?? profiles.defaultProfile).model;
     },
+    roots: [workspace.root, ...moreRoots],
     pathsOf: (call: ToolCall) => toolSet.pathsOf(call),
+    todoOf: todoItemsOf,
   };
   const { store } = options;
   const session = store
@@ -163,6 +184,8 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     })
     : new Session(sessionOptions);
   const active = startProfile(profiles, options.profile, session.profile, report);
+  plan.set(options.planMode ?? session.planMode);
+  const unfinished = session.history.length === 0 ? await unfinishedTodo(workspace) : [];
   const mcp = options.mcp &&
     await startMcpServers(options.mcp, {
       workspaceDir: options.workspaceDir,
@@ -172,7 +195,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     });
   // The base prompt: a large AGENTS.md is the project's matter, not the provider file's.
   const overhead = {
-    system: buildSystemPrompt(workspace.root, { toolGuidance: toolSet.guidance() }),
+    system: buildSystemPrompt(workspace.root, { toolGuidance: toolSet.guidance(), moreRoots }),
     tools: toolSet.definitions(),
   };
   await stopOnThrow(mcp, () => requireRoom(profiles, active, overhead));
@@ -182,6 +205,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     const prompt = buildSystemPrompt(workspace.root, {
       toolGuidance: toolSet.guidance(),
       instructions: instructions?.text,
+      moreRoots,
     });
     return { instructions, prompt };
   };
@@ -197,10 +221,12 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     maxSteps: options.maxSteps,
     events,
     spending,
+    plan,
+    unfinishedTodo: unfinished,
   });
   const undo = options.undo && createTaskUndo(options.undo, {
-    workspaceDir: options.workspaceDir,
-    ...(commands ? { commands } : {}),
+    workspace,
+    ...(sandbox ? { commands: sandbox } : {}),
     warn: (message) => events.emit({ type: "warning", message }),
     mayChange: (call) => toolSet.effectOf(call.name) !== "read",
   });
@@ -213,6 +239,8 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     instructions,
     profiles,
     mcp,
+    sandbox,
+    unfinishedTodo: unfinished,
     undo,
   };
 }
@@ -320,20 +348,21 @@ function requireRoom(profiles: Profiles, name: string, overhead: RequestOverhead
 
 async function buildTools(
   options: AssembleOptions,
-): Promise<
-  {
-    workspace: Workspace;
-    tools: Tool[];
-    warnings: string[];
-    servers: ServerLauncher;
-    commands?: CommandRunner;
-  }
-> {
+): Promise<Omit<Tools, "sandbox"> & { sandbox: Sandbox | undefined }> {
   if (!options.tools) {
     return await createTools(options.workspaceDir, options.bash ?? { unsandboxedBash: false });
   }
   const workspace = await Workspace.open(options.workspaceDir);
-  // Replaced tools come without a sandbox: stdio MCP servers are refused with them.
+  // Replaced tools come without a sandbox: stdio MCP servers are refused with them, and so
+  // are their exec tools in plan mode.
   const servers = new ServerLauncher(workspace.path, "unavailable");
-  return { workspace, tools: options.tools(workspace), warnings: [], servers };
+  const plan = new PlanGuard(workspace);
+  return {
+    workspace,
+    tools: options.tools(workspace),
+    warnings: [],
+    servers,
+    sandbox: undefined,
+    plan,
+  };
 }

@@ -12,6 +12,7 @@ import { describeSpend, formatSessionsTable, type Renderer } from "../ui/mod.ts"
 import type { McpServers } from "../mcp/mod.ts";
 import { runMcpCommand } from "./mcp_command.ts";
 import { effortCommand, modelCommand } from "./model_commands.ts";
+import { planCommand } from "./plan_command.ts";
 import type { TaskUndo } from "../undo/mod.ts";
 import { redoCommand, rewindCommand, undoCommand } from "./undo_commands.ts";
 import type { Profiles } from "./profiles.ts";
@@ -28,6 +29,8 @@ export interface CommandContext {
   signal: AbortSignal;
   /** The MCP servers, when any is configured. */
   mcp?: McpServers;
+  /** The text of `/scope`: what this run may read, write and run. */
+  describeScope: () => Promise<string>;
   /** Snapshots around tasks, for /undo, /redo and /rewind; undefined when off. */
   undo?: TaskUndo;
   /** Puts text on the input line for the next prompt (on a terminal). */
@@ -87,7 +90,7 @@ export const COMMANDS: readonly Command[] = [
     help: "start a new session (the current one stays on disk)",
     run: async (_args, { renderer, agent }) => {
       await agent.startNewSession();
-      renderer.line("Started a new session; the previous one stays in .powercode/sessions/");
+      renderer.say("Started a new session; the previous one stays on disk (/sessions lists it)");
     },
   },
   {
@@ -101,6 +104,12 @@ export const COMMANDS: readonly Command[] = [
       });
       renderer.line(table);
     },
+  },
+  {
+    name: "/plan",
+    usage: "/plan [on|off]",
+    help: "plan mode: only PLAN.md may change, bash read-only",
+    run: planCommand,
   },
   {
     name: "/model",
@@ -120,6 +129,12 @@ export const COMMANDS: readonly Command[] = [
     help: "MCP servers: state, sandbox, tools; /mcp restart NAME restarts one",
     run: async (args, { renderer, mcp }) =>
       renderer.line(await runMcpCommand(args, mcp, renderer.width)),
+  },
+  {
+    name: "/scope",
+    usage: "/scope",
+    help: "what this run may read, write and run: roots, Deno permissions, bash sandbox",
+    run: async (_args, { renderer, describeScope }) => renderer.line(await describeScope()),
   },
   {
     name: "/undo",
@@ -155,7 +170,7 @@ const KEYS = [
   "Keys:",
   "  Enter             run the task; a paste is one task, however many lines",
   "  Alt+Enter, Ctrl+J a new line (so does a trailing \\ before Enter)",
-  "  Up/Down           earlier tasks (kept in .powercode/history)",
+  "  Up/Down           earlier tasks (kept across runs)",
   "  Tab               complete commands, profile names and workspace paths",
   "  Ctrl+C            interrupt a running task (keys typed meanwhile are",
   "                    dropped); clear the line; twice at an empty prompt: exit",

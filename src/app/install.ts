@@ -1,38 +1,60 @@
 /**
  * `deno task install`: puts a `powercode` command on PATH (`~/.local/bin` by default, or the
- * directory given as the first argument) that runs this checkout with exactly the permission
- * set of `deno task start`, in whatever directory it is started.
+ * directory given as the first argument) that runs this checkout on the directory it is
+ * started in (project mode), or, in a directory holding `workspace/`, exactly as
+ * `deno task start` does.
  *
  * @module
  */
 import denoConfig from "../../deno.json" with { type: "json" };
-
-const START_PREFIX = "deno run ";
-const START_SUFFIX = " main.ts";
+import { LAUNCH_VARIABLES, startFlags } from "../config/mod.ts";
 
 /**
- * The launcher script for the checkout at `root` (an absolute path).
- * Contract: the flags are the `start` task's, unchanged; relative permission paths keep
- * resolving against the directory the command is started in.
+ * The launcher script for the checkout at `root` (an absolute path), with the `start`
+ * task's flags baked in for the workspace layout.
+ *
+ * In a directory holding `workspace/`, with no argument that could be `--dir`, `-C` or
+ * `--add-dir`, it starts the program at once with exactly the `start` task's flags (one
+ * process, as fast as before project mode). Otherwise it runs the checkout's launch step
+ * (`src/config/launch.ts`), which prints the command that starts this run with its
+ * permission set, and `exec`s that command with the user's arguments; a refusal of the
+ * launch step (exit 2, one line) ends it.
+ * Contract: a wrong guess of the fast path is safe: the program refuses project flags in
+ * the workspace layout, and the launch step decides everything else itself. The launch
+ * step may read files and the variables it needs, and nothing else.
  */
 export function launcherScript(root: string, startTask: string): string {
-  if (!startTask.startsWith(START_PREFIX) || !startTask.endsWith(START_SUFFIX)) {
-    throw new TypeError(`Cannot install: the start task is not "deno run FLAGS main.ts"`);
-  }
-  const flags = startTask.slice(START_PREFIX.length, -START_SUFFIX.length);
-  const quoted = (path: string) => `'${path.replaceAll("'", `'\\''`)}'`;
+  const flags = startFlags(startTask).map(quote).join(" ");
   return [
     "#!/bin/sh",
     `# powercode, installed by "deno task install" from ${root}`,
-    `exec deno run --config ${quoted(`${root}/deno.json`)} ${flags} ${
-      quoted(`${root}/main.ts`)
+    "if [ -d workspace ]; then",
+    "  layout=yes",
+    '  for arg in "$@"; do',
+    "    case $arg in --dir* | --add-dir*) layout= ;; --*) ;; -*C*) layout= ;; esac",
+    "  done",
+    '  if [ -n "$layout" ]; then',
+    "    unset POWERCODE_PROJECT",
+    `    exec deno run --config ${quote(`${root}/deno.json`)} ${flags} ${
+      quote(`${root}/main.ts`)
     } "$@"`,
+    "  fi",
+    "fi",
+    `command=$(deno run --config ${quote(`${root}/deno.json`)} --allow-read ` +
+    `--allow-env=${LAUNCH_VARIABLES.join(",")} --no-prompt ` +
+    `${quote(`${root}/src/config/launch.ts`)} "$@") || exit`,
+    `eval "$command"' "$@"'`,
     "",
   ].join("\n");
 }
 
+/** `word` as one single-quoted `sh` word. */
+function quote(word: string): string {
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
 async function main(args: string[]): Promise<number> {
-  const root = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
+  const root = decodeURIComponent(new URL("../..", import.meta.url).pathname).replace(/\/$/, "");
   const home = Deno.env.get("HOME");
   const dir = args[0] ?? (home ? `${home}/.local/bin` : undefined);
   if (!dir) {
@@ -43,7 +65,7 @@ async function main(args: string[]): Promise<number> {
   const target = `${dir}/powercode`;
   await Deno.writeTextFile(target, launcherScript(root, denoConfig.tasks.start), { mode: 0o755 });
   await Deno.chmod(target, 0o755);
-  console.log(`Installed ${target}: run powercode in a directory that holds workspace/`);
+  console.log(`Installed ${target}: run powercode in your project's directory`);
   if (!(Deno.env.get("PATH") ?? "").split(":").includes(dir)) {
     console.log(`Add ${dir} to PATH to run it by name`);
   }

@@ -10,6 +10,7 @@ export { withPipedInput } from "./piped_input.ts";
 export { EXIT, exitCode } from "./exit_codes.ts";
 export { answerReport, type PrintReport, runPrint } from "./print_task.ts";
 export type { ReplOptions } from "./repl.ts";
+export { scopeReport } from "./scope_report.ts";
 export { undoFromShell } from "./undo_headless.ts";
 
 /** Runs the REPL; its modules (line editor, completion) load only when there is a REPL. */

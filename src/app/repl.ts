@@ -12,6 +12,7 @@ import type { McpServers } from "../mcp/mod.ts";
 import { Boundary } from "./boundary.ts";
 import { type CommandOutcome, COMMANDS, findCommand, unknownCommand } from "./commands.ts";
 import { EFFORT_CHOICES } from "./model_commands.ts";
+import { PLAN_CHOICES, promptFor } from "./plan_command.ts";
 import type { Profiles } from "./profiles.ts";
 import type { TaskUndo } from "../undo/mod.ts";
 import { runTask } from "./undo_setup.ts";
@@ -23,6 +24,8 @@ export interface ReplOptions {
   listSessions: (limit: number) => Promise<SessionInfo[]>;
   /** The provider file's profiles, for /model and /effort. */
   profiles: Profiles;
+  /** The text of `/scope`. */
+  describeScope: () => Promise<string>;
   renderer: Renderer;
   /** Interactive terminal (prompt, line editing, hints) or piped stdin (one task per line). */
   terminal: boolean;
@@ -58,7 +61,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   const input = await openInput(options, boundary);
   try {
     for (;;) {
-      const line = await input.next("> ");
+      const line = await input.next(promptFor(agent));
       if (line === undefined) break;
       const text = line.trim();
       if (text === "") continue;
@@ -79,7 +82,7 @@ async function runLine(
   boundary: Boundary,
   input: Pick<LineInput, "fill">,
 ): Promise<CommandOutcome> {
-  const { agent, renderer, listSessions, profiles } = options;
+  const { agent, renderer, listSessions, profiles, describeScope } = options;
   if (!text.startsWith("/")) {
     return await boundary.run(async (signal) => {
       renderer.startTask();
@@ -89,12 +92,13 @@ async function runLine(
     });
   }
   const found = findCommand(COMMANDS, text);
-  if (!found) return renderer.line(unknownCommand(text));
+  if (!found) return renderer.say(unknownCommand(text));
   const context = {
     agent,
     renderer,
     listSessions,
     profiles,
+    describeScope,
     ...(options.mcp ? { mcp: options.mcp } : {}),
     ...(options.undo ? { undo: options.undo } : {}),
     setInput: (line: string) => input.fill(line),
@@ -142,6 +146,8 @@ async function openInput(
                 ? options.profiles.names()
                 : command === "/effort"
                 ? EFFORT_CHOICES
+                : command === "/plan"
+                ? PLAN_CHOICES
                 : [],
             ...(editor.listDir ? { listDir: editor.listDir } : {}),
           }),

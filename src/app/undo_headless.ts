@@ -35,12 +35,8 @@ export async function undoFromShell(options: HeadlessUndoOptions): Promise<numbe
     if (id === undefined) throw new Error("Nothing to undo: there is no session yet");
     const loaded = await options.store.load(id);
     session = Session.fromRecords(loaded.records, { sink: loaded.file });
-    const { commands } = await createTools(options.workspaceDir, options.bash);
-    const undo = createTaskUndo(options.setup, {
-      workspaceDir: options.workspaceDir,
-      commands,
-      warn: options.err,
-    });
+    const { workspace, sandbox } = await createTools(options.workspaceDir, options.bash);
+    const undo = createTaskUndo(options.setup, { workspace, commands: sandbox, warn: options.err });
     const outcome = await undo.back(session, session.tasks.length, {
       files: true,
       chat: true,

@@ -7,16 +7,16 @@
  */
 import type { Agent, TaskResult } from "../agent/mod.ts";
 import type { ToolCall } from "../core/mod.ts";
-import type { CommandRunner } from "../tools/mod.ts";
+import type { Sandbox, Workspace } from "../tools/mod.ts";
 import { type IsIgnored, Snapshots, type Symlinker, TaskUndo } from "../undo/mod.ts";
 
 /** Where task snapshots go and what they cover. */
 export interface UndoSetup {
-  /** The snapshots' state directory, e.g. `.powercode/snapshots` (project mode: its own). */
+  /** The snapshots' directory, in the state directory (e.g. `.powercode/snapshots`). */
   dir: string;
-  /** The directories snapshotted, as accessed; default: the workspace directory. */
+  /** The directories snapshotted, as accessed; default: the workspace's roots. */
   roots?: readonly string[];
-  /** Paths left out besides `.git` (`.powercodeignore`); default: none. */
+  /** Paths left out besides `.git`; default: what the first root's `.powercodeignore` ignores. */
   isIgnored?: IsIgnored;
   /** Files over this many bytes are recorded without content; default 10 MiB. */
   sizeCap?: number;
@@ -25,22 +25,30 @@ export interface UndoSetup {
 /** How long creating one link may take before the restore gives up on it. */
 const LINK_TIMEOUT_MS = 10_000;
 
-/** The undo for `setup`, its links made by `commands` when there are any. */
+/**
+ * The undo for `setup` over `options.workspace`'s roots, leaving out what its ignore file
+ * ignores; links are made by `commands` when there are any.
+ */
 export function createTaskUndo(
   setup: UndoSetup,
   options: {
-    workspaceDir: string;
-    commands?: CommandRunner;
+    workspace: Workspace;
+    commands?: Sandbox;
     warn: (line: string) => void;
     /** Whether a call may change files: by its tool's declared effect. */
     mayChange?: (call: ToolCall) => boolean;
   },
 ): TaskUndo {
+  const { workspace } = options;
   const symlink = options.commands && sandboxSymlinker(options.commands);
+  const [first] = workspace.paths;
+  const ignored: IsIgnored = (root, path, isDirectory) =>
+    root === first && workspace.ignore.size > 0 &&
+    workspace.ignore.match(path, isDirectory) !== undefined;
   const snapshots = new Snapshots({
     dir: setup.dir,
-    roots: setup.roots ?? [options.workspaceDir],
-    ...(setup.isIgnored ? { isIgnored: setup.isIgnored } : {}),
+    roots: setup.roots ?? workspace.paths,
+    isIgnored: setup.isIgnored ?? ignored,
     ...(setup.sizeCap !== undefined ? { sizeCap: setup.sizeCap } : {}),
     ...(symlink ? { symlink } : {}),
   });
@@ -54,7 +62,7 @@ export function createTaskUndo(
  * Creates links with `ln -s` where bash runs; undefined when bash cannot run (links are then
  * reported as not restorable).
  */
-export function sandboxSymlinker(commands: CommandRunner): Symlinker | undefined {
+export function sandboxSymlinker(commands: Sandbox): Symlinker | undefined {
   if (commands.mode === "unavailable") return undefined;
   return async (root, path, target) => {
     // The sandbox binds each root at its real path.

@@ -25,8 +25,11 @@ export interface CliOptions {
   sessions: boolean;
   maxSteps: number;
   unsandboxedBash: boolean;
-  /** `--allow-git-hooks`: the tools may write `.git/hooks/` and `.git/config`. */
-  allowGitHooks: boolean;
+  /**
+   * `--allow-git-writes` (or its old name `--allow-git-hooks`): the tools may write every git
+   * directory of the workspace and create repositories (see the README's permission model).
+   */
+  allowGitWrites: boolean;
   /** `--show-reasoning`: keep a reasoning model's thinking on screen in full. */
   showReasoning: boolean;
   provider?: string;
@@ -36,6 +39,14 @@ export interface CliOptions {
   budget: BudgetLimits;
   /** `--model NAME`: the provider file's profile to start on. */
   model?: string;
+  /** `--dir PATH` / `-C PATH`: the project directory (project mode), as typed. */
+  dir?: string;
+  /** `--add-dir PATH`, repeatable: further roots with the same confinement, as typed. */
+  addDirs: string[];
+  /** `--scope`: print the effective authority of this run and exit. */
+  scope: boolean;
+  /** `--plan`: start in plan mode (with `-c`/`-r` too; without it they restore the session's). */
+  plan: boolean;
   /** `--undo`: take back the last task of the latest session and exit. */
   undo: boolean;
   /** `--force` (with `--undo`): overwrite files changed since the task ended. */
@@ -57,7 +68,8 @@ Usage:
   powercode --sessions           list recent sessions and exit
   powercode --max-steps N        model calls per task (default 100)
   powercode --unsandboxed-bash   allow bash without bubblewrap (warns once)
-  powercode --allow-git-hooks    let the tools write .git/hooks/ and .git/config
+  powercode --allow-git-writes   let the tools write .git (commit; hooks and config run outside
+                                 the sandbox at your next git command); old name --allow-git-hooks
   powercode --show-reasoning     keep a reasoning model's thinking on screen in full
   powercode --provider FILE      provider config (default ./provider.json, or $POWERCODE_PROVIDER)
   powercode -p "task" --output-format json|stream-json
@@ -65,6 +77,10 @@ Usage:
   powercode --max-tokens N       stop before a request would take the session past N tokens
   powercode --max-cost USD       the same for dollars (needs "pricing" in the provider file)
   powercode --model NAME         start on profile NAME of the provider file (see /model)
+  powercode --dir PATH | -C PATH work on PATH (installed command; default: the current directory)
+  powercode --add-dir PATH       another directory the tools may use (repeatable)
+  powercode --scope              print what this run may read, write and run, and exit
+  powercode --plan               start in plan mode: changes refused but PLAN.md (see /plan)
   powercode --undo [--force]     take back the last task of the latest session: its files
                                  and messages; prints the paths restored
   powercode -h | --help          this help
@@ -90,19 +106,32 @@ export function parseCli(args: string[]): CliOptions {
       "output-format",
       "max-tokens",
       "max-cost",
+      "dir",
+      "add-dir",
     ],
+    collect: ["add-dir"],
     boolean: [
       "help",
       "version",
       "continue",
       "unsandboxed-bash",
       "sessions",
-      "allow-git-hooks",
+      "allow-git-writes",
       "show-reasoning",
+      "scope",
+      "plan",
       "undo",
       "force",
     ],
-    alias: { p: "print", r: "resume", c: "continue", h: "help", V: "version" },
+    alias: {
+      p: "print",
+      r: "resume",
+      c: "continue",
+      h: "help",
+      V: "version",
+      C: "dir",
+      "allow-git-writes": "allow-git-hooks",
+    },
     unknown: (arg) => {
       if (arg === "") {
         throw new TypeError(
@@ -130,6 +159,12 @@ export function parseCli(args: string[]): CliOptions {
   if (parsed.continue && parsed.resume !== undefined) {
     throw new TypeError("Cannot use --continue and --resume together: choose one");
   }
+  const addDirs = parsed["add-dir"];
+  for (const [flag, value] of [["--dir", parsed.dir], ...addDirs.map((d) => ["--add-dir", d])]) {
+    if (value?.trim() === "") {
+      throw new TypeError(`Invalid ${flag}: the path is empty; give a directory`);
+    }
+  }
   if (parsed.force && !parsed.undo) {
     throw new TypeError("Invalid --force: it goes with --undo (at the prompt: /undo --force)");
   }
@@ -143,14 +178,18 @@ export function parseCli(args: string[]): CliOptions {
     sessions: parsed.sessions,
     maxSteps,
     unsandboxedBash: parsed["unsandboxed-bash"],
-    allowGitHooks: parsed["allow-git-hooks"],
+    allowGitWrites: parsed["allow-git-writes"],
     showReasoning: parsed["show-reasoning"],
+    plan: parsed.plan,
     undo: parsed.undo,
     force: parsed.force,
     ...(parsed.print !== undefined ? { print: parsed.print } : {}),
     ...(parsed.resume !== undefined && !chooseSession ? { resume: parsed.resume.trim() } : {}),
     ...(parsed.provider !== undefined ? { provider: parsed.provider } : {}),
     ...(parsed.model !== undefined ? { model: parsed.model.trim() } : {}),
+    ...(parsed.dir !== undefined ? { dir: parsed.dir } : {}),
+    addDirs,
+    scope: parsed.scope,
   };
 }
 

@@ -1,5 +1,6 @@
 /**
- * The command line, the provider file and the redaction of its secrets.
+ * The command line, the provider file and the redaction of its secrets; where a run works
+ * (the workspace layout or a project) and the Deno permissions it holds.
  *
  * @module
  */
@@ -19,3 +20,14 @@ export {
   singleProfile,
 } from "./profiles.ts";
 export { Redactor } from "./redact.ts";
+export { knownProviderFiles, readProviderSecrets } from "./provider_files.ts";
+export { LAUNCH_VARIABLES } from "./launch.ts";
+export { startFlags } from "./permission_set.ts";
+export {
+  LAYOUT_STATE,
+  LAYOUT_WORKSPACE,
+  locate,
+  type Locations,
+  PROJECT_MODE_HINT,
+} from "./locations.ts";
+export { type Grant, type GrantLine, queryGrants } from "./granted.ts";

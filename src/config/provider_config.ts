@@ -18,6 +18,7 @@ import {
   type Pricing,
 } from "../core/mod.ts";
 import { validateCompactionSettings } from "../context/mod.ts";
+import { ConfigError } from "./config_error.ts";
 import { readSpendingFields, SPENDING_FIELDS } from "./spending_config.ts";
 
 /** A validated provider configuration. The key must never be printed or stored. */
@@ -46,14 +47,7 @@ export interface ProviderConfig {
   reasoningEffort?: ReasoningEffort;
 }
 
-/** A configuration problem; main prints `message` and exits with code 2. */
-export class ConfigError extends Error {
-  /** Creates a config error with a one-line message. */
-  constructor(message: string) {
-    super(message);
-    this.name = "ConfigError";
-  }
-}
+export { ConfigError };
 
 /** Reads an environment variable; undefined when unset. Throws when not permitted. */
 export type EnvReader = (name: string) => string | undefined;

@@ -10,11 +10,13 @@ export type {
   CompactionState,
   ModelRecord,
   PathsOf,
+  PlanRecord,
   SessionOptions,
   SessionRecord,
   SessionSink,
   UsageSnapshot,
 } from "./session.ts";
+export type { TodoOf } from "./todo_tracker.ts";
 export type { Redoable, TaskMark, TreeMove } from "./task_records.ts";
 export { SessionError, SessionFile, SessionStore } from "./store.ts";
 export type { LoadedSession, SessionHeader, SessionInfo } from "./store.ts";

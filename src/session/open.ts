@@ -5,6 +5,7 @@
  * @module
  */
 import { type PathsOf, Session, type SessionSink } from "./session.ts";
+import type { TodoOf } from "./todo_tracker.ts";
 import { SessionError, type SessionFile, type SessionStore } from "./store.ts";
 
 /** Which session to open. */
@@ -17,7 +18,10 @@ export type SessionChoice =
 export interface OpenSessionOptions {
   /** Written into a new session file's header. */
   model: string;
+  /** Written into a new session file's header: the directories the tools work on. */
+  roots?: readonly string[];
   pathsOf?: PathsOf;
+  todoOf?: TodoOf;
   /** Receives one-line notices (resumed, nothing to continue, load warnings). */
   report: (line: string) => void;
 }
@@ -49,6 +53,7 @@ export async function openSession(
   const session = Session.fromRecords(loaded.records, {
     sink: loaded.file,
     ...(options.pathsOf ? { pathsOf: options.pathsOf } : {}),
+    ...(options.todoOf ? { todoOf: options.todoOf } : {}),
   });
   options.report(`Resumed session ${id} (${session.history.length} messages)`);
   return session;
@@ -84,10 +89,17 @@ export function newSession(
       return file?.id;
     },
     write(record) {
-      file ??= store.create({ model: options.model });
+      file ??= store.create({
+        model: options.model,
+        ...(options.roots ? { roots: options.roots } : {}),
+      });
       file.write(record);
     },
     close: () => file?.close(),
   };
-  return new Session({ sink, ...(options.pathsOf ? { pathsOf: options.pathsOf } : {}) });
+  return new Session({
+    sink,
+    ...(options.pathsOf ? { pathsOf: options.pathsOf } : {}),
+    ...(options.todoOf ? { todoOf: options.todoOf } : {}),
+  });
 }

@@ -55,6 +55,7 @@ export class RecordOrder {
           : undefined;
       }
       case "model":
+      case "plan":
       case "task_start":
       case "task_end":
         return undefined;

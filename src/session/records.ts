@@ -30,6 +30,8 @@ export interface SessionHeader {
   id: string;
   created: string;
   model: string;
+  /** The real paths of the directories the session's tools worked on, the first first. */
+  roots?: string[];
 }
 
 /** What a provider field kept with a tool call may be: as deep and large as a reply's may. */
@@ -60,6 +62,7 @@ const RECORD_SHAPES = new Map<unknown, Shape>([
   ["usage", { usage: (v) => v === null || hasShape(v, USAGE) }],
   ["compaction", { state: (v) => hasShape(v, STATE), tokensBefore: isCount, tokensAfter: isCount }],
   ["model", { profile: isString }],
+  ["plan", { on: isBoolean }],
   ["task_start", { tree: isTreeOrNull }],
   ["task_end", { tree: isTreeOrNull }],
   ["undo", {
@@ -68,7 +71,12 @@ const RECORD_SHAPES = new Map<unknown, Shape>([
   }],
   ["redo", { tree: optional(isTreeId) }],
 ]);
-const HEADER: Shape = { id: isString, created: isString, model: isString };
+const HEADER: Shape = {
+  id: isString,
+  created: isString,
+  model: isString,
+  roots: optional((value) => Array.isArray(value) && value.every(isString)),
+};
 
 /**
  * Checks `value` against the shape of its `type`; the tables above mirror SessionRecord.

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import type { Message, ToolCall } from "../core/mod.ts";
+import type { Message, TodoItem, ToolCall } from "../core/mod.ts";
+import { type TodoOf, TodoTracker } from "./todo_tracker.ts";
 import type {
   Redoable,
   RedoRecord,
@@ -34,10 +35,17 @@ export type SessionRecord =
   | { type: "usage"; usage: UsageSnapshot | null }
   | { type: "compaction"; state: CompactionState; tokensBefore: number; tokensAfter: number }
   | ModelRecord
+  | PlanRecord
   | TaskStartRecord
   | TaskEndRecord
   | UndoRecord
   | RedoRecord;
+
+/** The user turned plan mode on or off (`/plan`, `--plan`); `--continue` restores it. */
+export interface PlanRecord {
+  type: "plan";
+  on: boolean;
+}
 
 /**
  * The session goes on with another profile of the provider file (`/model`, `--model`);
@@ -54,6 +62,7 @@ interface Mark {
   compaction: CompactionState | undefined;
   usage: UsageSnapshot | undefined;
   profile: string | undefined;
+  todo: readonly TodoItem[] | undefined;
   filesRead: number;
   filesModified: number;
 }
@@ -81,6 +90,8 @@ export interface SessionOptions {
   sink?: SessionSink;
   /** Without it, the file lists stay empty. */
   pathsOf?: PathsOf;
+  /** Without it, there is never a todo list. */
+  todoOf?: TodoOf;
 }
 
 /**
@@ -94,6 +105,8 @@ export class Session {
   #usage: UsageSnapshot | undefined;
   #compaction: CompactionState | undefined;
   #profile: string | undefined;
+  #planMode = false;
+  #todo: TodoTracker;
   #filesRead = new Set<string>();
   #filesModified = new Set<string>();
   #sink: SessionSink | undefined;
@@ -104,14 +117,15 @@ export class Session {
   constructor(options: SessionOptions = {}) {
     this.#sink = options.sink;
     this.#pathsOf = options.pathsOf;
+    this.#todo = new TodoTracker(options.todoOf);
   }
 
   /** Rebuilds a session from its records without writing them again. */
   static fromRecords(records: Iterable<SessionRecord>, options: SessionOptions = {}): Session {
-    const session = new Session();
-    session.#pathsOf = options.pathsOf;
+    const { sink, ...rest } = options;
+    const session = new Session(rest);
     for (const record of records) session.#apply(record);
-    session.#sink = options.sink;
+    session.#sink = sink;
     return session;
   }
 
@@ -138,6 +152,16 @@ export class Session {
   /** The profile of the last model record; undefined when the session never switched. */
   get profile(): string | undefined {
     return this.#profile;
+  }
+
+  /** Whether plan mode was on at the last plan record (off without one). */
+  get planMode(): boolean {
+    return this.#planMode;
+  }
+
+  /** The list of the latest call of the todo tool that succeeded; undefined before the first. */
+  get todo(): readonly TodoItem[] | undefined {
+    return this.#todo.items;
   }
 
   /** Workspace paths that tool calls read, in first-seen order. */
@@ -198,6 +222,11 @@ export class Session {
     this.#record({ type: "model", profile: name });
   }
 
+  /** Records that plan mode is turned on or off. */
+  recordPlanMode(on: boolean): void {
+    this.#record({ type: "plan", on });
+  }
+
   /** Records that a task starts now, `tree` being the workspace snapshot before it. */
   startTask(tree: string | null): void {
     this.#record({ type: "task_start", tree });
@@ -248,6 +277,7 @@ export class Session {
         this.#timeline.message(this.#mark());
         this.#history.push(record.message);
         if (record.message.role === "assistant") this.#trackFiles(record.message.toolCalls);
+        this.#todo.follow(record.message);
         return;
       case "usage":
         this.#usage = record.usage ?? undefined;
@@ -259,6 +289,9 @@ export class Session {
       case "model":
         this.#profile = record.profile;
         this.#usage = undefined;
+        return;
+      case "plan":
+        this.#planMode = record.on;
         return;
       case "task_start":
         return this.#timeline.startTask(record, this.#history.length);
@@ -287,6 +320,7 @@ export class Session {
       compaction: this.#compaction,
       usage: this.#usage,
       profile: this.#profile,
+      todo: this.#todo.items,
       filesRead: this.#filesRead.size,
       filesModified: this.#filesModified.size,
     };
@@ -302,6 +336,7 @@ export class Session {
       new Set(typeof kept === "number" ? list.slice(0, kept) : kept);
     this.#compaction = to.compaction;
     this.#usage = to.profile === this.#profile ? to.usage : undefined;
+    this.#todo.reset(to.todo);
     this.#filesRead = keep(this.filesRead, to.filesRead);
     this.#filesModified = keep(this.filesModified, to.filesModified);
   }

@@ -96,7 +96,7 @@ export class SessionStore {
    * Starts a new session file whose header line is on disk when this returns.
    * Contract: the file is locked for this process until the SessionFile is closed.
    */
-  create(options: { model: string }): SessionFile {
+  create(options: { model: string; roots?: readonly string[] }): SessionFile {
     Deno.mkdirSync(this.dir, { recursive: true });
     const created = new Date().toISOString();
     const id = newId(created);
@@ -104,8 +104,15 @@ export class SessionStore {
     // `createNew` never clobbers an existing session, however unlikely an id collision is.
     const file = Deno.openSync(path, { append: true, createNew: true });
     file.lockSync(true);
-    const { model } = options;
-    const header = { type: "session", version: SESSION_VERSION, id, created, model };
+    const { model, roots } = options;
+    const header = {
+      type: "session",
+      version: SESSION_VERSION,
+      id,
+      created,
+      model,
+      ...(roots ? { roots } : {}),
+    };
     appendLine(file, header, this.#redact);
     return new SessionFile(id, path, file, { redact: this.#redact });
   }

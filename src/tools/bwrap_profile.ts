@@ -71,6 +71,8 @@ export interface ProfileOptions {
   extraMounts: readonly string[];
   /** How the workspace is bound (default `rw`). */
   workspace?: WorkspaceMode;
+  /** Further roots, bound like the workspace, before `extraMounts`. */
+  moreRoots?: readonly string[];
 }
 
 /**
@@ -79,7 +81,7 @@ export interface ProfileOptions {
  *
  * Contract: `/` read-only, `/proc/sys` read-only, `/proc/keys` empty (the names of the
  * keys in powercode's keyrings), a private `/tmp`, the hidden paths masked, the workspace
- * read-write (read-only when `ro`), no network, own
+ * and `moreRoots` read-write (read-only when `ro`), no network, own
  * pid/ipc/uts/user namespaces, no capabilities, a new session, killed with
  * its parent.
  */
@@ -130,7 +132,12 @@ function mounts(root: string, options: ProfileOptions): string[] {
     ...options.hidden.flatMap(({ path, isDirectory }) =>
       isDirectory ? ["--tmpfs", path, "--remount-ro", path] : ["--ro-bind", "/dev/null", path]
     ),
-    ...[options.workspace === "ro" ? "--ro-bind" : "--bind", root, root, ...options.extraMounts],
+    ...[root, ...options.moreRoots ?? []].flatMap((dir) => [
+      options.workspace === "ro" ? "--ro-bind" : "--bind",
+      dir,
+      dir,
+    ]),
+    ...options.extraMounts,
     ...["--die-with-parent", "--new-session", "--chdir", root],
   ];
 }

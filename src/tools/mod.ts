@@ -9,20 +9,25 @@ import { createReadFileTool } from "./read_file.ts";
 import { createWriteFileTool } from "./write_file.ts";
 import { createEditFileTool } from "./edit_file.ts";
 import { createBashTool } from "./bash.ts";
-import {
-  type CommandRunner,
-  type HiddenPath,
-  probeBwrap,
-  Sandbox,
-  type SandboxMode,
-} from "./sandbox.ts";
+import { type HiddenPath, probeBwrap, Sandbox, type SandboxMode } from "./sandbox.ts";
+import { ignoreMounts } from "./ignore_file.ts";
 import { ServerLauncher } from "./server_launcher.ts";
+import { PlanGuard } from "./plan_guard.ts";
+import { createTodoTool } from "./todo.ts";
 
 export { Workspace } from "./workspace.ts";
 export { ToolSet, type ToolSetOptions } from "./tool_set.ts";
 export type { PolicyVerdict, ToolPolicy, ToolRequest } from "./policy.ts";
 export type { Tool, ToolContext, ToolOutput, ToolPaths } from "./tool.ts";
 export { defineParams } from "./params.ts";
+export type { Sandbox } from "./sandbox.ts";
+export {
+  describeSandbox,
+  SANDBOX_PROGRAMS,
+  type SandboxReport,
+  type SandboxScope,
+} from "./sandbox_scope.ts";
+export { IGNORE_FILE } from "./ignore_file.ts";
 export {
   type ServerExit,
   ServerLauncher,
@@ -30,8 +35,11 @@ export {
   type ServerProcess,
   type ServerSpec,
 } from "./server_launcher.ts";
-export type { CommandRunner, SandboxMode } from "./sandbox.ts";
+export type { SandboxMode } from "./sandbox.ts";
 export { formatSize, MAX_BYTES, MAX_LINES, truncate } from "./truncate.ts";
+export { PLAN_FILE, PlanGuard } from "./plan_guard.ts";
+export { createTodoTool, todoItemsOf, unfinishedTodo } from "./todo.ts";
+export { allOf } from "./policy.ts";
 
 /** How {@linkcode createTools} sets up bash. */
 export interface CreateToolsOptions {
@@ -45,22 +53,31 @@ export interface CreateToolsOptions {
    */
   hide?: readonly string[];
   /**
-   * Let the file tools and sandboxed commands write `.git/hooks/` and `.git/config`
-   * (`--allow-git-hooks`): the workspace's `gitControl`, which the sandbox follows.
+   * Let the file tools and sandboxed commands write every git directory and create
+   * repositories (`--allow-git-writes`): the workspace's `gitControl`, which the sandbox follows.
    */
-  allowGitHooks?: boolean;
+  allowGitWrites?: boolean;
+  /** Further roots (`--add-dir`): the file tools and the sandbox confine to any root. */
+  moreDirs?: readonly string[];
+  /**
+   * A path outside the roots, hidden from commands, where an empty file is kept to cover the
+   * files `.powercodeignore` ignores (default: `/dev/null`, which commands cannot open).
+   */
+  emptyFile?: string;
 }
 
 /** The tools, their workspace, and one-line warnings for the terminal. */
 export interface Tools {
   workspace: Workspace;
-  /** read_file, write_file, edit_file, bash, in that order. */
+  /** read_file, write_file, edit_file, bash, todo, in that order. */
   tools: Tool[];
+  /** What bash runs through. */
+  sandbox: Sandbox;
   warnings: string[];
+  /** Plan mode's switch and policy; it makes bash's sandbox read-only while on. */
+  plan: PlanGuard;
   /** Starts helper programs (MCP servers) in the sandbox mode bash got. */
   servers: ServerLauncher;
-  /** Runs commands where bash runs them (the undo's symbolic links). */
-  commands: CommandRunner;
 }
 
 /**
@@ -75,7 +92,8 @@ export async function createTools(
   options: CreateToolsOptions,
 ): Promise<Tools> {
   const workspace = await Workspace.open(workspaceDir, {
-    gitControl: options.allowGitHooks ? "writable" : "protected",
+    gitControl: options.allowGitWrites ? "writable" : "protected",
+    ...(options.moreDirs ? { moreDirs: options.moreDirs } : {}),
   });
   const warnings: string[] = [];
   let mode: SandboxMode;
@@ -96,19 +114,25 @@ export async function createTools(
     );
   }
   const confinement = { hidden: await existing(options.hide), gitControl: workspace.gitControl };
-  // By the path it was opened by: the git guard checks .git through Deno's permissions.
-  const commands = new Sandbox(workspace.path, mode, confinement);
+  // By the paths the roots were opened by: the git guard checks .git through Deno's permissions.
+  const [root, ...moreRoots] = workspace.paths;
+  const mounts = () => ignoreMounts(workspace.path, workspace.ignore, options.emptyFile);
+  const sandbox = new Sandbox(root ?? workspace.path, mode, { ...confinement, moreRoots, mounts });
+  const bash = createBashTool(sandbox);
   return {
     workspace,
     tools: [
       createReadFileTool(workspace),
       createWriteFileTool(workspace),
       createEditFileTool(workspace),
-      createBashTool(commands),
+      bash,
+      createTodoTool(workspace),
     ],
+    sandbox,
     warnings,
-    servers: new ServerLauncher(workspace.path, mode, confinement),
-    commands,
+    // Servers see the further roots read-only, and what .powercodeignore ignores masked.
+    servers: new ServerLauncher(workspace.path, mode, { ...confinement, mounts }),
+    plan: new PlanGuard(workspace, { runner: sandbox, confined: [bash.name] }),
   };
 }
 

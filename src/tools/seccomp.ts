@@ -166,3 +166,8 @@ function assemble(program: readonly Instruction[]): Uint8Array {
   });
   return bytes;
 }
+
+/** What {@linkcode sandboxFilter} refuses, in one line (for `--scope`). */
+export const FILTER_SUMMARY = "socket(AF_UNIX), socketpair other than stream pairs, the " +
+  "kernel keyring (add_key, request_key, keyctl) and new user namespaces refused (EPERM), " +
+  "clone3 and io_uring unavailable (ENOSYS), other system-call tables killed";

@@ -67,8 +67,10 @@ export interface ServerProcess {
 export interface ServerLauncherOptions {
   /** Real paths masked inside the sandbox (the provider file, powercode's state). */
   hidden?: readonly HiddenPath[];
-  /** `protected`: `.git/hooks` and `.git/config` are read-only for the server, as for bash. */
+  /** `protected`: every git directory is read-only for the server, as for bash. */
   gitControl?: GitControl;
+  /** bwrap arguments computed at each start, after the workspace's bind (`.powercodeignore`). */
+  mounts?: () => Promise<string[]>;
 }
 
 /**
@@ -84,6 +86,7 @@ export class ServerLauncher {
   readonly mode: SandboxMode;
   #hidden: readonly HiddenPath[];
   #gitControl: GitControl;
+  #mounts: () => Promise<string[]>;
   /** One git guard for all running servers (guards of the same .git must not race). */
   #guard: { guard: Promise<GitGuard>; users: number } | undefined;
 
@@ -93,6 +96,7 @@ export class ServerLauncher {
     this.mode = mode;
     this.#hidden = options.hidden ?? [];
     this.#gitControl = mode === "bwrap" ? options.gitControl ?? "protected" : "writable";
+    this.#mounts = options.mounts ?? (() => Promise.resolve([]));
   }
 
   /**
@@ -119,7 +123,7 @@ export class ServerLauncher {
     const guard = guarded ? await this.#acquireGuard() : undefined;
     const profile = {
       hidden: this.#hidden,
-      extraMounts: guard?.args ?? [],
+      extraMounts: [...guard?.args ?? [], ...await this.#mounts()],
       network: spec.network,
       unset,
     };
@@ -140,7 +144,8 @@ export class ServerLauncher {
     const current = this.#guard;
     if (!current || --current.users > 0) return;
     this.#guard = undefined;
-    await releaseGitGuard(await current.guard.catch(() => ({ args: [], created: [] })));
+    const guard = await current.guard.catch(() => undefined);
+    if (guard !== undefined) await releaseGitGuard(guard);
   }
 }
 

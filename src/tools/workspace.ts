@@ -5,7 +5,9 @@
  * @module
  */
 import { refuseSpecialFile } from "./file_kind.ts";
-import { type GitControl, refuseGitControl } from "./git_control.ts";
+import { type GitControl, refuseGitWrite } from "./git_control.ts";
+import { IGNORE_FILE, loadIgnoreRules } from "./ignore_file.ts";
+import type { IgnoreRules } from "./ignore_rules.ts";
 import type { ParamSpec } from "./params.ts";
 import { formatSize } from "./truncate.ts";
 
@@ -27,13 +29,21 @@ export interface WriteTarget {
   existing: Deno.FileInfo | undefined;
 }
 
+/** One root directory: its real path, and the absolute path it was opened by. */
+interface Root {
+  real: string;
+  access: string;
+}
+
 /**
  * A workspace: a directory, possibly reached through a symbolic link (`workspace/` pointing
- * at the user's project), whose real (symlink-free) path is its root.
+ * at the user's project), whose real (symlink-free) path is its root, and the further
+ * roots a project adds (`--add-dir`), each confined the same way.
  *
  * Contract: every path a tool touches comes from {@linkcode Workspace.resolve},
- * which refuses `..` escapes, absolute paths outside the root, symbolic links
- * leading outside and dangling symbolic links.
+ * which refuses `..` escapes, absolute paths outside every root, symbolic links
+ * leading outside and dangling symbolic links, and paths `.powercodeignore` at the first
+ * root ignores.
  * Contract: needs read permission on the directory as it was named only (Deno checks
  * permissions on the path it is given, so the returned paths go through that name,
  * never through the real root); it never reads or stats anything outside.
@@ -42,17 +52,25 @@ export interface WriteTarget {
  * cannot be told apart from ordinary files.
  */
 export class Workspace {
-  /** The real absolute path of the workspace directory. */
+  /** The real absolute path of the workspace directory (the first root). */
   readonly root: string;
-  /** Whether the file tools may write git's control files (see {@linkcode resolveWrite}). */
+  /** Whether the file tools may write git's directories (see {@linkcode resolveWrite}). */
   readonly gitControl: GitControl;
+  /** The rules of `.powercodeignore` at the first root (none when there is no such file). */
+  readonly ignore: IgnoreRules;
   /** The absolute path the directory was opened by; file operations go through it. */
   readonly #access: string;
+  /** Every root, the first one first. */
+  readonly #roots: readonly Root[];
 
-  private constructor(root: string, access: string, gitControl: GitControl) {
-    this.root = root;
-    this.#access = access;
+  private constructor(roots: readonly Root[], gitControl: GitControl, ignore: IgnoreRules) {
+    const [first] = roots;
+    if (first === undefined) throw new TypeError("Cannot open a workspace without a directory");
+    this.root = first.real;
+    this.#access = first.access;
+    this.#roots = roots;
     this.gitControl = gitControl;
+    this.ignore = ignore;
   }
 
   /**
@@ -63,46 +81,46 @@ export class Workspace {
     return this.#access;
   }
 
+  /** The absolute paths every root was opened by, the first root's first. */
+  get paths(): string[] {
+    return this.#roots.map((root) => root.access);
+  }
+
+  /** The real paths of the roots after the first (`--add-dir`). */
+  get moreRoots(): string[] {
+    return this.#roots.slice(1).map((root) => root.real);
+  }
+
   /**
-   * Opens the workspace at `dir` (relative to the current directory or absolute); git's
-   * control files are `protected` unless `options.gitControl` says otherwise.
-   * Contract: throws `Deno.errors.NotFound` naming the directory when it is
-   * missing and `TypeError` when it is not a directory.
+   * Opens the workspace at `dir` (relative to the current directory or absolute), with the
+   * further roots `options.moreDirs`; git's directories are `protected` unless
+   * `options.gitControl` says otherwise. Reads `.powercodeignore` at `dir`.
+   * Contract: throws `Deno.errors.NotFound` naming the directory when one is
+   * missing, `TypeError` when one is not a directory, and what {@linkcode loadIgnoreRules}
+   * throws for a bad ignore file.
    */
   static async open(
     dir: string,
-    options: { gitControl?: GitControl } = {},
+    options: { gitControl?: GitControl; moreDirs?: readonly string[] } = {},
   ): Promise<Workspace> {
-    let root: string;
-    try {
-      root = await Deno.realPath(dir);
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound) {
-        throw new Deno.errors.NotFound(
-          `Cannot open workspace "${dir}": directory does not exist; create it first`,
-        );
-      }
-      throw error;
-    }
-    // Stat through the name given: permission to read the real path may be missing.
-    const info = await Deno.stat(dir);
-    if (!info.isDirectory) {
-      throw new TypeError(`Cannot open workspace "${dir}": not a directory`);
-    }
-    const access = normalize(dir.startsWith("/") ? dir : `${Deno.cwd()}/${dir}`);
-    return new Workspace(root, access, options.gitControl ?? "protected");
+    const roots = [];
+    for (const each of [dir, ...options.moreDirs ?? []]) roots.push(await openRoot(each));
+    const ignore = await loadIgnoreRules(roots[0]?.access ?? dir);
+    return new Workspace(roots, options.gitControl ?? "protected", ignore);
   }
 
   /**
    * Turns a path from the model into the absolute path to access it by.
-   * Relative paths are taken from the root; absolute paths must lie inside it (by its
-   * real path or by the path it was opened by).
+   * Relative paths are taken from the first root; absolute paths must lie inside a root (by
+   * its real path or by the path it was opened by).
    * Existing symbolic links on the way are resolved, the missing tail is kept.
-   * Contract: the result's real path is inside the root (or the root itself); the result
-   * itself starts with the path the workspace was opened by, so Deno's permissions for
+   * Contract: the result's real path is inside a root (or a root itself); the result
+   * itself starts with the path that root was opened by, so Deno's permissions for
    * that path cover it. Otherwise throws a `PermissionDenied` whose message contains
    * "path escapes the workspace".
-   * Contract: refuses empty paths, NUL bytes and dangling symbolic links.
+   * Contract: refuses empty paths, NUL bytes and dangling symbolic links, and, with a
+   * `PermissionDenied` ending in "is ignored by .powercodeignore", a path the first root's
+   * ignore rules ignore by the name given or by its real path.
    */
   async resolve(path: string): Promise<string> {
     if (path === "") throw new TypeError(`Cannot access "": the path is empty`);
@@ -110,14 +128,15 @@ export class Workspace {
       throw new TypeError(`Cannot access ${JSON.stringify(path)}: the path contains a NUL byte`);
     }
     const lexical = normalize(path.startsWith("/") ? path : `${this.#access}/${path}`);
-    const inside = within(this.#access, lexical) ?? within(this.root, lexical);
-    if (inside === undefined) throw escapeError(path);
-    let existing = `${this.#access}${inside}`;
+    const named = this.#locate(lexical, "lexical");
+    if (named === undefined) throw escapeError(path);
+    this.#refuseIgnored(path, lexical, undefined);
+    let existing = `${named.root.access}${named.below}`;
     const tail: string[] = [];
     while (!(await exists(existing))) {
-      if (existing === this.#access) {
+      if (existing === named.root.access) {
         throw new Deno.errors.NotFound(
-          `Cannot access "${path}": the workspace "${this.root}" no longer exists`,
+          `Cannot access "${path}": the workspace "${named.root.real}" no longer exists`,
         );
       }
       const cut = existing.lastIndexOf("/");
@@ -135,10 +154,46 @@ export class Workspace {
       }
       throw error;
     }
-    const below = within(this.root, real);
-    if (below === undefined) throw escapeError(path);
-    const resolved = `${this.#access}${below}`;
-    return tail.length === 0 ? resolved : `${resolved === "/" ? "" : resolved}/${tail.join("/")}`;
+    const target = this.#locate(real, "real");
+    if (target === undefined) throw escapeError(path);
+    const resolved = `${target.root.access}${target.below}`;
+    const result = tail.length === 0
+      ? resolved
+      : `${resolved === "/" ? "" : resolved}/${tail.join("/")}`;
+    if (this.ignore.size > 0) {
+      const isDirectory = tail.length === 0 && (await Deno.stat(resolved)).isDirectory;
+      this.#refuseIgnored(path, tail.length === 0 ? real : `${real}/${tail.join("/")}`, {
+        isDirectory,
+      });
+    }
+    return result;
+  }
+
+  /** The root holding `path` (by real path, or also by opened path), and the part below it. */
+  #locate(path: string, by: "lexical" | "real"): { root: Root; below: string } | undefined {
+    for (const root of this.#roots) {
+      const below = (by === "lexical" ? within(root.access, path) : undefined) ??
+        within(root.real, path);
+      if (below !== undefined) return { root, below };
+    }
+    return undefined;
+  }
+
+  /** Throws when `absolute` lies in the first root and its ignore rules ignore it. */
+  #refuseIgnored(
+    path: string,
+    absolute: string,
+    options: { isDirectory: boolean } | undefined,
+  ): void {
+    if (this.ignore.size === 0) return;
+    const below = within(this.#access, absolute) ?? within(this.root, absolute);
+    if (below === undefined || below === "") return;
+    // Before the entry is looked at, only its parents can be known to be directories.
+    const matched = this.ignore.match(below.slice(1), options?.isDirectory ?? false);
+    if (matched === undefined) return;
+    throw new Deno.errors.PermissionDenied(
+      `Cannot access "${path}": "${matched}" is ignored by ${IGNORE_FILE}`,
+    );
   }
 
   /**
@@ -147,8 +202,10 @@ export class Workspace {
    * control files, and what exists at the path.
    * Contract: throws an Error whose message starts with `Cannot <action> "<path>":` (for git's
    * files `Cannot change "<path>":`) when `bytes` exceed {@linkcode MAX_EDIT_BYTES}, the path
-   * escapes, it is `.git`, `.git/config` or in `.git/hooks/` while `gitControl` is
-   * `protected`, or it is a FIFO, socket or device node. A directory is the caller's to refuse.
+   * escapes, it goes through a `.git` or into a git directory of a root (or would make one)
+   * while `gitControl` is `protected` (see `refuseGitWrite`), it is the first root's
+   * `.powercodeignore`, or it is a FIFO, socket or device node. A directory is the caller's to
+   * refuse.
    */
   async resolveWrite(
     path: string,
@@ -162,7 +219,16 @@ export class Workspace {
       );
     }
     const absolute = await this.resolve(path);
-    if (this.gitControl === "protected") refuseGitControl(this.relative(absolute), path);
+    const located = this.#locate(absolute, "lexical");
+    const below = located?.below.slice(1) ?? absolute;
+    if (this.gitControl === "protected" && located !== undefined) {
+      await refuseGitWrite(located.root.access, below, path);
+    }
+    if (located?.root === this.#roots[0] && below === IGNORE_FILE) {
+      throw new Deno.errors.PermissionDenied(
+        `Cannot change "${path}": it decides what the tools may see, so only the user edits it`,
+      );
+    }
     const existing = await Deno.stat(absolute).catch(() => undefined);
     if (existing) refuseSpecialFile(existing, path, action);
     return { absolute, existing };
@@ -178,6 +244,31 @@ export class Workspace {
     if (inside === undefined) return absolute;
     return inside === "" ? "." : inside.slice(1);
   }
+}
+
+/**
+ * Opens one root at `dir`.
+ * Contract: needs read permission on `dir` as named only (Deno checks permissions on the
+ * path it is given).
+ */
+async function openRoot(dir: string): Promise<Root> {
+  let real: string;
+  try {
+    real = await Deno.realPath(dir);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new Deno.errors.NotFound(
+        `Cannot open workspace "${dir}": directory does not exist; create it first`,
+      );
+    }
+    throw error;
+  }
+  // Stat through the name given: permission to read the real path may be missing.
+  const info = await Deno.stat(dir);
+  if (!info.isDirectory) {
+    throw new TypeError(`Cannot open workspace "${dir}": not a directory`);
+  }
+  return { real, access: normalize(dir.startsWith("/") ? dir : `${Deno.cwd()}/${dir}`) };
 }
 
 /** The part of `path` below `dir` (`""` for `dir` itself, else starting with `/`). */

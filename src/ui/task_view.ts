@@ -254,7 +254,8 @@ export class TaskView implements TaskOutput {
     ];
     if (status) {
       const elapsedMs = this.#now() - status.started;
-      rows.push(formatStatusLine({ ...status, elapsedMs }, columns - 1, this.#theme));
+      const marks = status.marks?.() ?? [];
+      rows.push(formatStatusLine({ ...status, marks, elapsedMs }, columns - 1, this.#theme));
     }
     const room = Math.max(1, (this.#options.io.rows?.() ?? DEFAULT_ROWS) - 2);
     return rows.slice(-room);

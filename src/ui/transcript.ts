@@ -14,7 +14,8 @@ export type TranscriptEntry =
   | { kind: "task"; text: string }
   | { kind: "answer"; text: string; moreLines: number }
   | { kind: "tool"; call: ToolCall; description: CallDescription; ok: boolean }
-  | { kind: "note"; text: string };
+  /** `stopped`: the note closes a task that was interrupted or failed. */
+  | { kind: "note"; text: string; stopped: boolean };
 
 /** How to show tool calls, and how much to show. */
 export interface TranscriptOptions {
@@ -62,7 +63,7 @@ export function buildTranscript(
       case "user":
         entries.push(
           isNote(message.content)
-            ? { kind: "note", text: noteSummary(message.content) }
+            ? { kind: "note", ...noteSummary(message.content) }
             : { kind: "task", text: message.content },
         );
         break;

@@ -27,7 +27,7 @@ export function transcriptLine(entry: TranscriptEntry, theme: Theme): string {
         describeCall(entry.description, dim)
       } ${entry.ok ? green("✓") : red("✗")}`;
     case "note":
-      return dim(`⏹ ${sanitize(entry.text)}`);
+      return dim(`${entry.stopped ? "⏹" : "·"} ${sanitize(entry.text)}`);
     default: {
       const never: never = entry;
       throw new TypeError(`Cannot show transcript entry: ${JSON.stringify(never)}`);

@@ -1,0 +1,115 @@
+/**
+ * The installed command's first step: decides how this run starts and prints the shell
+ * command that starts it, which the launcher `deno task install` writes then runs with
+ * `exec`, appending the user's arguments.
+ *
+ * - In a directory holding `workspace/` (and without `--dir`/`--add-dir`): the workspace
+ *   layout, with exactly the `start` task's flags.
+ * - Anywhere else, or with `--dir`/`--add-dir`: project mode, with the permission set of
+ *   `permission_set.ts` and the resolved project in `POWERCODE_PROJECT`.
+ * - `-h`, `-V` or flags that do not parse: the program with no permission at all, to print.
+ *
+ * Why a process of its own: Deno fixes a process's permissions when it starts and can
+ * only revoke them later, never narrow a grant to a list, and the list depends on the run
+ * (real paths, a hash, XDG variables the program itself may not read).
+ * It runs with read access (to resolve the directories the user names, anywhere) and the
+ * four variables it reads; it writes nothing.
+ *
+ * @module
+ */
+import denoConfig from "../../deno.json" with { type: "json" };
+import { type CliOptions, parseCli } from "./cli.ts";
+import { ConfigError } from "./config_error.ts";
+import { projectFlags, startFlags } from "./permission_set.ts";
+import {
+  encodeProject,
+  PROJECT_VARIABLE,
+  type ProjectEnvironment,
+  resolveProject,
+} from "./project.ts";
+
+/** The variables the launcher step reads (its `--allow-env`). */
+export const LAUNCH_VARIABLES = ["HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "POWERCODE_PROVIDER"];
+
+/** Where the program lives. */
+export interface Checkout {
+  /** Its `deno.json`. */
+  config: string;
+  /** Its `main.ts`. */
+  main: string;
+}
+
+/**
+ * The shell command (without the user's arguments) that starts this run of powercode.
+ * Contract: throws a `ConfigError` with a one-line message when project mode refuses the
+ * directories or paths; every word of the result is quoted for `sh`.
+ */
+export async function launchCommand(
+  args: string[],
+  options: { env: ProjectEnvironment; checkout: Checkout; startTask: string },
+): Promise<string> {
+  const { env, checkout } = options;
+  const run = (flags: readonly string[]) =>
+    ["deno", "run", "--config", checkout.config, ...flags, checkout.main].map(quote).join(" ");
+  let cli: CliOptions;
+  try {
+    cli = parseCli(args);
+  } catch {
+    return `unset ${PROJECT_VARIABLE}; exec ${run(["--no-prompt"])}`;
+  }
+  if (cli.help || cli.version) return `unset ${PROJECT_VARIABLE}; exec ${run(["--no-prompt"])}`;
+  const start = startFlags(options.startTask);
+  if (cli.dir === undefined && cli.addDirs.length === 0 && await isLayout(env.cwd)) {
+    return `unset ${PROJECT_VARIABLE}; exec ${run(start)}`;
+  }
+  const project = await resolveProject(cli, env);
+  return `${PROJECT_VARIABLE}=${quote(encodeProject(project))}; export ${PROJECT_VARIABLE}; ` +
+    `exec ${run(projectFlags(project, start))}`;
+}
+
+/** Whether `cwd` holds the workspace layout's `workspace/` directory. */
+async function isLayout(cwd: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(`${cwd}/workspace`)).isDirectory;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}
+
+/** `word` as one single-quoted `sh` word. */
+function quote(word: string): string {
+  return `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+async function main(args: string[]): Promise<number> {
+  const root = decodeURIComponent(new URL("../..", import.meta.url).pathname).replace(/\/$/, "");
+  const read = (name: string) => Deno.env.get(name);
+  try {
+    const command = await launchCommand(args, {
+      env: {
+        cwd: Deno.cwd(),
+        home: read("HOME"),
+        stateHome: read("XDG_STATE_HOME"),
+        configHome: read("XDG_CONFIG_HOME"),
+        provider: read("POWERCODE_PROVIDER"),
+      },
+      checkout: { config: `${root}/deno.json`, main: `${root}/main.ts` },
+      startTask: denoConfig.tasks.start,
+    });
+    console.log(command);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    // Control characters of a directory's name stay visible instead of acting on the terminal.
+    const line = Array.from(error.message, (char) => {
+      const code = char.charCodeAt(0);
+      const control = code < 0x20 || (code >= 0x7f && code < 0xa0);
+      return control ? `\\x${code.toString(16).padStart(2, "0")}` : char;
+    }).join("");
+    console.error(`powercode: ${line}`);
+    return 2;
+  }
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));

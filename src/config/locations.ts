@@ -1,0 +1,103 @@
+/**
+ * Where a run works and keeps its files: the workspace layout (`./workspace`,
+ * `./provider.json`, `./.powercode/`) or a project the launcher resolved.
+ *
+ * @module
+ */
+import type { CliOptions } from "./cli.ts";
+import { ConfigError } from "./config_error.ts";
+import { isObject, isString } from "../core/mod.ts";
+import { configDirOf, MCP_FILE, type Project, PROJECT_VARIABLE } from "./project.ts";
+
+/** The workspace layout's directory the tools work in. */
+export const LAYOUT_WORKSPACE = "workspace";
+/** The workspace layout's state directory. */
+export const LAYOUT_STATE = ".powercode";
+
+/** How to get project mode, for the lines that refuse to start without it. */
+export const PROJECT_MODE_HINT = "to work on any directory, install the powercode command " +
+  "from its checkout (deno task install) and run powercode there";
+
+/** The directories and files of one run. */
+export interface Locations {
+  mode: "layout" | "project";
+  /** The directories the tools may use, the first is their working directory. */
+  roots: string[];
+  providerFile: string;
+  /** Holds MCP's `mcp.json`: `.powercode/` in the layout, the provider file's directory else. */
+  configDir: string;
+  /** Sessions (`sessions/`, with their locks) and input history (`history`). */
+  stateDir: string;
+}
+
+/**
+ * The locations of this run: the project in {@linkcode PROJECT_VARIABLE} when the launcher
+ * set it, else the workspace layout in the current directory.
+ * Contract: throws a one-line `ConfigError` when the project's paths are not granted to
+ * this process by Deno (it was not started by the launcher), and when `--dir` or
+ * `--add-dir` is given without a project (they need the launcher's permissions).
+ */
+export function locate(cli: CliOptions, env: (name: string) => string | undefined): Locations {
+  const text = env(PROJECT_VARIABLE);
+  if (text !== undefined) {
+    const project = decodeProject(text);
+    requireGranted(project.roots, ["read", "write"]);
+    requireGranted([project.stateDir], ["read", "write"]);
+    const configDir = configDirOf(project.providerFile);
+    requireGranted([project.providerFile, `${configDir}/${MCP_FILE}`], ["read"]);
+    return { mode: "project", ...project, configDir };
+  }
+  const flag = cli.dir !== undefined ? "--dir" : cli.addDirs.length > 0 ? "--add-dir" : undefined;
+  if (flag !== undefined) {
+    throw new ConfigError(
+      `Cannot use ${flag} here: this powercode may use only ./${LAYOUT_WORKSPACE}; ` +
+        PROJECT_MODE_HINT,
+    );
+  }
+  return {
+    mode: "layout",
+    roots: [LAYOUT_WORKSPACE],
+    providerFile: cli.provider ?? env("POWERCODE_PROVIDER") ?? "provider.json",
+    configDir: LAYOUT_STATE,
+    stateDir: LAYOUT_STATE,
+  };
+}
+
+function requireGranted(paths: readonly string[], kinds: readonly ("read" | "write")[]): void {
+  for (const path of paths) {
+    for (const name of kinds) {
+      if (Deno.permissions.querySync({ name, path }).state === "granted") continue;
+      throw new ConfigError(
+        `Cannot work on "${path}": Deno does not let this process ${name} it; start powercode ` +
+          `with the command "deno task install" writes (or unset ${PROJECT_VARIABLE})`,
+      );
+    }
+  }
+}
+
+/**
+ * Reads a project from the value of {@linkcode PROJECT_VARIABLE}.
+ * Contract: throws a `ConfigError` when it is not a project with absolute paths.
+ */
+export function decodeProject(text: string): Project {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    data = undefined;
+  }
+  const isAbsolute = (value: unknown) => isString(value) && value.startsWith("/");
+  if (
+    isObject(data) && Array.isArray(data.roots) && data.roots.length > 0 &&
+    data.roots.every(isAbsolute) && isAbsolute(data.providerFile) && isAbsolute(data.stateDir)
+  ) {
+    return {
+      roots: data.roots as string[],
+      providerFile: data.providerFile as string,
+      stateDir: data.stateDir as string,
+    };
+  }
+  throw new ConfigError(
+    `Invalid ${PROJECT_VARIABLE}: expected the project the powercode launcher sets; unset it`,
+  );
+}

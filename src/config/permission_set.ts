@@ -1,0 +1,59 @@
+/**
+ * The exact Deno permission set of one run in project mode, computed from its resolved
+ * {@linkcode Project} and the `start` task's flags.
+ *
+ * Read: the roots, the provider file, `mcp.json` beside it (MCP's configuration, the one
+ * file besides the provider file that powercode reads from its configuration directory),
+ * the state directory. Write: the roots and the state directory. Net, run and env: the
+ * `start` task's flags, unchanged. Deno itself needs no grant beyond these: it loads the
+ * program's modules and its own cache (`DENO_DIR`) without permission checks, and
+ * `Deno.cwd()` needs none.
+ *
+ * @module
+ */
+import { configDirOf, MCP_FILE, type Project } from "./project.ts";
+
+/** The flags of the `start` task kept as they are in project mode. */
+const KEPT_FLAG = /^--allow-(net|run|env)(=\S*)?$|^--no-prompt$/;
+/** The flags of the `start` task project mode replaces. */
+const REPLACED_FLAG = /^--allow-(read|write)=\S+$/;
+
+const START_PREFIX = "deno run ";
+const START_SUFFIX = " main.ts";
+
+/**
+ * The permission flags of the `start` task (`deno run FLAGS main.ts`), in order.
+ * Contract: throws a `TypeError` when the task has another shape.
+ */
+export function startFlags(startTask: string): string[] {
+  if (!startTask.startsWith(START_PREFIX) || !startTask.endsWith(START_SUFFIX)) {
+    throw new TypeError(`Cannot read the start task: it is not "deno run FLAGS main.ts"`);
+  }
+  return startTask.slice(START_PREFIX.length, -START_SUFFIX.length).split(" ");
+}
+
+/**
+ * The Deno flags for `project`: read and write as the module says, every other flag of
+ * `flags` (the `start` task's) unchanged.
+ * Contract: throws a `TypeError` naming a flag of `flags` that is neither a read/write grant
+ * nor a net, run, env or prompt flag, so a new kind of grant in `start` is never passed on
+ * unseen.
+ */
+export function projectFlags(project: Project, flags: readonly string[]): string[] {
+  const kept = flags.filter((flag) => !REPLACED_FLAG.test(flag));
+  const unknown = kept.find((flag) => !KEPT_FLAG.test(flag));
+  if (unknown !== undefined) {
+    throw new TypeError(
+      `Cannot compute the project's permissions: the start task's flag "${unknown}" is not ` +
+        "one project mode knows",
+    );
+  }
+  const { roots, providerFile, stateDir } = project;
+  return [
+    `--allow-read=${
+      [...roots, providerFile, `${configDirOf(providerFile)}/${MCP_FILE}`, stateDir].join(",")
+    }`,
+    `--allow-write=${[...roots, stateDir].join(",")}`,
+    ...kept,
+  ];
+}
