@@ -18,7 +18,10 @@ async function withWorkspace(
       new Snapshots({
         dir: `${dir}/state`,
         roots: [ws],
-        symlink: (root, path, target) => Deno.symlink(target, `${root}/${path}`),
+        symlink: async (root, path, target) => {
+          await Deno.remove(`${root}/${path}`).catch(() => {});
+          await Deno.symlink(target, `${root}/${path}`);
+        },
         isIgnored: (_root, path) => path === "ignored.log",
         ...options,
       }));
@@ -182,5 +185,24 @@ Deno.test("Snapshots: a file rewritten within the same second, same size and mti
     await Deno.utime(`${ws}/a.txt`, mtime!, mtime!);
     const second = await snapshots.take();
     assertEquals(snapshots.changes(first, second).map((change) => change.path), ["a.txt"]);
+  });
+});
+
+Deno.test("Snapshots.move() reports a link it cannot make, leaves it, and restores the rest", async () => {
+  await withWorkspace(async (ws) => {
+    const dir = `${ws}/..`;
+    await seed(ws);
+    const snapshots = new Snapshots({
+      dir: `${dir}/state`,
+      roots: [ws],
+      symlink: () => Promise.reject(new Error("Read-only file system")),
+    });
+    const before = await snapshots.take();
+    await change(ws);
+    const after = await snapshots.take();
+    const back = await snapshots.move(after, before, { force: false });
+    assertEquals(back.type === "moved" && back.notRestorable, ["link"]);
+    assertEquals(await Deno.readTextFile(`${ws}/c.txt`), "gamma\n");
+    assertEquals(await Deno.readLink(`${ws}/link`), "b.txt", "the task's link is left");
   });
 });

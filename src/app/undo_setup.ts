@@ -67,7 +67,7 @@ export function sandboxSymlinker(commands: Sandbox): Symlinker | undefined {
   return async (root, path, target) => {
     // The sandbox binds each root at its real path.
     const place = `${await Deno.realPath(root)}/${path}`;
-    const { output, end } = await commands.run(`ln -s -- ${quote(target)} ${quote(place)}`, {
+    const { output, end } = await commands.run(`ln -sfn -- ${quote(target)} ${quote(place)}`, {
       timeoutMs: LINK_TIMEOUT_MS,
       signal: new AbortController().signal,
     });

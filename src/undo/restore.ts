@@ -19,7 +19,8 @@ export interface Move {
 }
 
 /**
- * Creates the symbolic link `path` (below `root`) pointing at `target`, replacing nothing.
+ * Makes `path` (below `root`) a symbolic link to `target`, replacing a link that is there.
+ * Contract: when it fails, a link that was there is still there.
  * Deno creates links only with unscoped permissions, so the assembly passes one that runs
  * `ln` where the bash tool runs.
  */
@@ -31,7 +32,10 @@ export interface Restored {
   restored: Move[];
   /** Files and links removed. */
   removed: Move[];
-  /** Paths that could not be put back: no content recorded (over the size cap), or a link with no way to create it. */
+  /**
+   * Paths left as they were: no content recorded (over the size cap, unreadable), or a link
+   * that could not be made.
+   */
   notRestorable: Move[];
 }
 
@@ -73,8 +77,9 @@ class Restorer {
       if (impossible) done.notRestorable.push(move);
       return !impossible;
     });
+    // A link to replace stays until its successor is made: `symlink` replaces it.
     const leaving = possible.filter((move) =>
-      move.current && (move.target?.kind !== move.current.kind || move.current.kind === "link")
+      move.current && move.target?.kind !== move.current.kind
     );
     for (const move of leaving.filter((move) => move.current?.kind !== "dir")) {
       await Deno.remove(this.#place(move));
@@ -84,28 +89,37 @@ class Restorer {
       removeEmptyDir(this.#place(move));
     }
     for (const move of byDepth(possible.filter((move) => move.target !== undefined))) {
-      if (await this.#put(move, move.target!)) done.restored.push(move);
+      const put = await this.#put(move, move.target!);
+      if (put === "failed") done.notRestorable.push(move);
+      else if (put === "written") done.restored.push(move);
     }
     // Last and deepest first: a read-only directory takes no new entries.
     for (const { full, mode } of this.#modes.reverse()) Deno.chmodSync(full, mode);
     return done;
   }
 
-  /** Makes `move`'s path hold `target`; returns whether it wrote a file or link. */
-  async #put(move: Move, target: Entry): Promise<boolean> {
+  /**
+   * Makes `move`'s path hold `target`: a file or link `written`, a directory `made`, or a
+   * link whose creation `failed` (the sandbox refused it, say with the workspace read-only).
+   */
+  async #put(move: Move, target: Entry): Promise<"written" | "made" | "failed"> {
     const full = this.#place(move);
     switch (target.kind) {
       case "dir":
         if (move.current?.kind !== "dir") Deno.mkdirSync(full);
         this.#checked.add(full);
         this.#modes.push({ full, mode: target.mode });
-        return false;
+        return "made";
       case "file":
         writeFile(full, this.#context.store, { ...target, hash: target.hash! });
-        return true;
+        return "written";
       case "link":
-        await this.#context.symlink!(move.root, move.path, target.target);
-        return true;
+        try {
+          await this.#context.symlink!(move.root, move.path, target.target);
+          return "written";
+        } catch {
+          return "failed";
+        }
       default: {
         const unknown: never = target;
         throw new TypeError(`Cannot restore: unknown entry ${JSON.stringify(unknown)}`);
