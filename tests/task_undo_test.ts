@@ -9,7 +9,7 @@ import type { TaskUndo } from "../src/undo/mod.ts";
 import { assemble } from "../src/app/assemble.ts";
 import { rewindCommand, undoCommand } from "../src/app/undo_commands.ts";
 import { runTask } from "../src/app/undo_setup.ts";
-import { ChatError } from "../src/model/chat_model.ts";
+import { ChatError, type ChatModel } from "../src/model/chat_model.ts";
 import { PlainOutput } from "../src/ui/plain_output.ts";
 import { Renderer } from "../src/ui/renderer.ts";
 import { waitUntil } from "./support/processes.ts";
@@ -27,17 +27,23 @@ interface Setup {
 }
 
 /** An agent over a temp workspace holding a.txt, with snapshots in a temp state directory. */
-async function withAgent(steps: ScriptStep[], test: (setup: Setup) => Promise<void>) {
+async function withAgent(
+  steps: ScriptStep[],
+  test: (setup: Setup) => Promise<void>,
+  /** Runs before each reply of the model: something changing files while a task runs. */
+  meanwhile: (ws: string) => Promise<void> = () => Promise.resolve(),
+) {
   const dir = await Deno.makeTempDir({ prefix: "powercode-undo-" });
   try {
     const ws = `${dir}/workspace`;
     await Deno.mkdir(ws);
     await Deno.writeTextFile(`${ws}/a.txt`, "alpha\n");
+    await Deno.writeTextFile(`${ws}/.powercodeignore`, "cache/\n");
     const { agent, undo } = await assemble({
       config: { baseURL: "http://127.0.0.1:9/v1", apiKey: "k", model: "m", contextWindow: 32000 },
       workspaceDir: ws,
       maxSteps: 5,
-      model: new ScriptedModel(steps),
+      model: meddling(new ScriptedModel(steps), () => meanwhile(ws)),
       bash: { unsandboxedBash: false },
       undo: { dir: `${dir}/state` },
     });
@@ -53,6 +59,16 @@ async function withAgent(steps: ScriptStep[], test: (setup: Setup) => Promise<vo
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+}
+
+/** `model`, running `before` ahead of each reply. */
+function meddling(model: ChatModel, before: () => Promise<void>): ChatModel {
+  return {
+    complete: async (request, options) => {
+      await before();
+      return await model.complete(request, options);
+    },
+  };
 }
 
 Deno.test("an interrupted task is undoable: files its bash made before Ctrl+C go", async () => {
@@ -146,4 +162,21 @@ Deno.test("a task whose calls only read is not scanned again at its end", async 
     assertEquals(reading?.after, reading?.before);
     assert(running?.after !== running?.before, "a command may change files: scanned again");
   });
+});
+
+Deno.test("what .powercodeignore ignores is neither snapshotted nor touched by an undo", async () => {
+  const steps: ScriptStep[] = [
+    { toolCalls: [call("c1", "write_file", { path: "b.txt", content: "b\n" })] },
+    "Wrote b.",
+  ];
+  const build = (ws: string) => Deno.writeTextFile(`${ws}/cache/new.bin`, "built\n");
+  await withAgent(steps, async ({ agent, undo, ws }) => {
+    await Deno.mkdir(`${ws}/cache`);
+    await Deno.writeTextFile(`${ws}/cache/old.bin`, "old\n");
+    await runTask(agent, "write b", new AbortController().signal, undo);
+    assertEquals(undo.list(agent.session).map((task) => task.files), [1], "b.txt alone");
+    const outcome = await undo.back(agent.session, 1, { files: true, chat: true, force: false });
+    assertEquals(outcome.type === "done" && outcome.removed, ["b.txt"]);
+    assertEquals(Object.keys(await treeState(`${ws}/cache`)), ["new.bin", "old.bin"]);
+  }, build);
 });

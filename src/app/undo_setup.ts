@@ -10,16 +10,10 @@ import type { ToolCall } from "../core/mod.ts";
 import type { Sandbox, Workspace } from "../tools/mod.ts";
 import { type IsIgnored, Snapshots, type Symlinker, TaskUndo } from "../undo/mod.ts";
 
-/** Where task snapshots go and what they cover. */
+/** Where task snapshots go. */
 export interface UndoSetup {
   /** The snapshots' directory, in the state directory (e.g. `.powercode/snapshots`). */
   dir: string;
-  /** The directories snapshotted, as accessed; default: the workspace's roots. */
-  roots?: readonly string[];
-  /** Paths left out besides `.git`; default: what the first root's `.powercodeignore` ignores. */
-  isIgnored?: IsIgnored;
-  /** Files over this many bytes are recorded without content; default 10 MiB. */
-  sizeCap?: number;
 }
 
 /** How long creating one link may take before the restore gives up on it. */
@@ -47,9 +41,8 @@ export function createTaskUndo(
     workspace.ignore.match(path, isDirectory) !== undefined;
   const snapshots = new Snapshots({
     dir: setup.dir,
-    roots: setup.roots ?? workspace.paths,
-    isIgnored: setup.isIgnored ?? ignored,
-    ...(setup.sizeCap !== undefined ? { sizeCap: setup.sizeCap } : {}),
+    roots: workspace.paths,
+    isIgnored: ignored,
     ...(symlink ? { symlink } : {}),
   });
   return new TaskUndo(snapshots, {

@@ -7,16 +7,5 @@
  */
 export type { IsIgnored } from "./scanner.ts";
 export type { Symlinker } from "./restore.ts";
-export {
-  DEFAULT_SIZE_CAP,
-  type MoveOutcome,
-  Snapshots,
-  type SnapshotsOptions,
-} from "./snapshots.ts";
-export {
-  type BackOptions,
-  type TaskSummary,
-  TaskUndo,
-  type TaskUndoOptions,
-  type UndoOutcome,
-} from "./task_undo.ts";
+export { Snapshots } from "./snapshots.ts";
+export { type TaskSummary, TaskUndo, type UndoOutcome } from "./task_undo.ts";
