@@ -31,6 +31,7 @@ import {
   refuseInsideWorkspace,
   USAGE,
 } from "./src/config/mod.ts";
+import { loadedLine } from "./src/agent/mod.ts";
 import type { DirEntry } from "./src/editor/mod.ts";
 import { type SessionChoice, SessionError, SessionStore } from "./src/session/mod.ts";
 import { sanitize, terminalColumns, writeTo } from "./src/terminal/mod.ts";
@@ -88,8 +89,9 @@ async function start(cli: CliOptions, locations: Locations): Promise<number> {
   const literal = configs.some((config) => config.literalKey);
   if (literal && locations.mode === "layout" && isTopLevelProviderFile(providerPath)) {
     notice(
-      `⚠ ${providerPath} holds a literal API key and is tracked by git: use "env:NAME", or a ` +
-        "personal copy in .powercode/ (--provider .powercode/provider.json)\n",
+      `⚠ ${providerPath} holds a literal API key, which a commit or a copy of this directory ` +
+        'shares: use "env:NAME", or a personal copy in .powercode/ ' +
+        "(--provider .powercode/provider.json)\n",
     );
   }
   // The banner names the profile the session resumes on, so the assembly's first notices wait
@@ -146,16 +148,14 @@ async function start(cli: CliOptions, locations: Locations): Promise<number> {
     });
     return await runPrint(agent, task, { renderer, report });
   }
-  if (terminal && instructions) {
-    const cut = instructions.truncated ? ", cut to 32 KB" : "";
-    renderer.line(renderer.dim(`Loaded AGENTS.md (${instructions.bytes} bytes${cut})`));
-  }
+  if (terminal && instructions) renderer.line(renderer.dim(loadedLine(instructions)));
   return await runRepl({
     agent,
     ...(mcp ? { mcp } : {}),
     listSessions: (limit) => store.list(limit),
     profiles,
     describeScope: () => scopeReport({ locations, workspace, sandbox }),
+    continueCommand: continueCommand(),
     renderer,
     terminal,
     editor: {
@@ -262,6 +262,24 @@ async function readStdin(): Promise<string> {
   const decoder = new TextDecoder();
   return chunks.map((chunk, index) => decoder.decode(chunk, { stream: index < chunks.length - 1 }))
     .join("");
+}
+
+/**
+ * The command that resumes the latest session where the program was started: the compiled
+ * binary by the name it has here, `deno task start -c` in the checkout (its main module sits
+ * in the current directory), else the installed `powercode`.
+ */
+function continueCommand(): string {
+  const cwd = Deno.cwd();
+  if (Deno.build.standalone) {
+    const path = Deno.execPath();
+    const slash = path.lastIndexOf("/");
+    const name = path.slice(slash + 1);
+    return path.slice(0, slash) === cwd ? `./${name} -c` : `${name} -c`;
+  }
+  return new URL(".", Deno.mainModule).pathname === `${cwd}/`
+    ? "deno task start -c"
+    : "powercode -c";
 }
 
 function isTopLevelProviderFile(path: string): boolean {

@@ -5,6 +5,10 @@
  */
 export { Agent, type TaskResult } from "./agent.ts";
 export type { ModelSlot } from "./model_slot.ts";
-export { loadProjectInstructions, type ProjectInstructions } from "./project_instructions.ts";
+export {
+  loadedLine,
+  loadProjectInstructions,
+  type ProjectInstructions,
+} from "./project_instructions.ts";
 export { buildSystemPrompt } from "./system_prompt.ts";
 export { isNote, NO_REPLY, noteSummary } from "./task_notes.ts";

@@ -20,7 +20,9 @@ export function interruptedNote(): string {
 
 /** The note after a task that failed with `error` (one line). */
 export function failedNote(error: string): string {
-  return `${NOTE_PREFIX}The previous task stopped on an error before it finished: ${error}. ` +
+  // An error that ends a sentence itself (`… provider.json right?`) gets no second stop.
+  const stop = /[.?!]$/.test(error) ? "" : ".";
+  return `${NOTE_PREFIX}The previous task stopped on an error before it finished: ${error}${stop} ` +
     "Do not continue or redo it unless the next message asks for it.";
 }
 
@@ -32,7 +34,7 @@ export function isNote(content: string): boolean {
 /** A short line for the terminal saying what a note records. */
 export function noteSummary(content: string): string {
   const failure =
-    /^\[powercode\] The previous task stopped on an error before it finished: (.*)\. Do not/s
+    /^\[powercode\] The previous task stopped on an error before it finished: (.*?)\.? Do not continue or redo it/s
       .exec(content);
   return failure ? `task stopped on an error: ${failure[1]}` : "task interrupted";
 }

@@ -28,6 +28,8 @@ export interface ReplOptions {
   terminal: boolean;
   /** The MCP servers, for /mcp. */
   mcp?: McpServers;
+  /** How the session is resumed where the program was started, for the exit line. */
+  continueCommand?: string;
   /** For the terminal's line editor: colours, the history file, and workspace listing for Tab. */
   editor?: {
     color: boolean;
@@ -66,7 +68,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   } finally {
     input.close();
   }
-  if (terminal) renderer.farewell(agent.session.id);
+  if (terminal) renderer.farewell(agent.session.id, options.continueCommand);
   return boundary.failed && !terminal ? 1 : 0;
 }
 

@@ -17,5 +17,5 @@ export {
 } from "./terminal.ts";
 export { createTheme, type Theme } from "./theme.ts";
 export { charWidth, fitWidth, textWidth, truncateWidth } from "./width.ts";
-export { type Style, wrapText } from "./wrap.ts";
+export { type Style, wrapHanging, wrapText } from "./wrap.ts";
 export { type Writer, writeTo } from "./write_all.ts";

@@ -66,6 +66,8 @@ export class Renderer {
   #running: Running | undefined;
   /** A retry line shown in place on a terminal, removed by the next event. */
   #retrying = false;
+  /** Whether the model answered anything in this task (else no request completed). */
+  #answered = false;
 
   /** Creates a renderer. */
   constructor(options: RendererOptions) {
@@ -85,6 +87,7 @@ export class Renderer {
     const use = this.#options.context?.();
     const { model = "" } = this.#options;
     this.#writing = false;
+    this.#answered = false;
     this.#options.output.start({
       model: typeof model === "string" ? model : model(),
       ...(use ? { contextTokens: use.estimatedTokens, contextWindow: use.contextWindow } : {}),
@@ -98,6 +101,9 @@ export class Renderer {
     if (this.#retrying && event.type !== "retry") {
       this.#retrying = false;
       output.tail([]);
+    }
+    if (event.type === "text" || event.type === "reasoning" || event.type === "tool_start") {
+      this.#answered = true;
     }
     switch (event.type) {
       case "thinking": {
@@ -161,10 +167,13 @@ export class Renderer {
     return this.#options.output.width();
   }
 
-  /** The last line of an interactive run: how to continue the session, if it was saved. */
-  farewell(sessionId: string | undefined): void {
+  /**
+   * The last line of an interactive run: how to continue the session, if it was saved, with
+   * `command`, the way to resume that works where the program was started.
+   */
+  farewell(sessionId: string | undefined, command = "powercode -c"): void {
     if (sessionId) {
-      this.line(this.dim(`Session ${sanitizeLine(sessionId)} saved: powercode -c continues it`));
+      this.line(this.dim(`Session ${sanitizeLine(sessionId)} saved: ${command} continues it`));
     }
   }
 
@@ -178,6 +187,10 @@ export class Renderer {
     this.endTask();
     switch (result.status) {
       case "done":
+        // A reply with no text would leave nothing on screen: say that it came.
+        if (this.#options.streamAnswer && result.answer.trim() === "") {
+          this.line(this.dim("(empty reply)"));
+        }
         break;
       case "interrupted":
         this.line(this.#theme.yellow("⏹ Interrupted; the session is kept, type the next task"));
@@ -192,7 +205,8 @@ export class Renderer {
         throw new TypeError(`Cannot render result: ${JSON.stringify(unknown)}`);
       }
     }
-    this.#printContext();
+    // Before any reply the estimate counts a request that was never answered: nothing to say.
+    if (result.status === "done" || this.#answered) this.#printContext();
   }
 
   /** Ends a task or command without an outcome line: the status line goes. */
@@ -219,8 +233,8 @@ export class Renderer {
    * Prints a line of powercode's own wording in one colour, laid out by the output (a
    * terminal word-wraps it to its width, since the terminal itself would break words).
    */
-  #styled(text: string, style: (text: string) => string): void {
-    this.line(this.#options.output.wrap(text).map(style).join("\n"));
+  #styled(text: string, style: (text: string) => string, indent = "  "): void {
+    this.line(this.#options.output.wrap(text, indent).map(style).join("\n"));
   }
 
   /** `● name argument`, cut by the output where it would wrap mid-word. */
@@ -246,7 +260,11 @@ export class Renderer {
     this.#running = undefined;
     output.tail([]);
     const { green, red } = this.#theme;
-    const line = `  ${isError ? red("✗") : green("✓")} ${sanitizeLine(summary)}`;
+    const mark = isError ? red("✗") : green("✓");
+    // A long summary (an error) wraps under itself, not at column 0.
+    const rows = output.wrap(`  ✓ ${sanitizeLine(summary)}`, "    ");
+    const line = rows.map((row, index) => index === 0 ? `  ${mark}${row.slice(3)}` : row)
+      .join("\n");
     if (running && details?.kind === "command") {
       const ms = Date.now() - running.started;
       const result = { ok: !isError, summary, ms, tail: running.tail };

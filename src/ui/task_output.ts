@@ -46,8 +46,11 @@ export interface TaskOutput {
   tail(rows: string[]): void;
   /** `row` cut to one line where a terminal would wrap it (mid-word); unchanged elsewhere. */
   fit(row: string): string;
-  /** Plain `text` as the rows to style one by one: word-wrapped on a terminal, else whole. */
-  wrap(text: string): string[];
+  /**
+   * Plain `text` as the rows to style one by one: word-wrapped on a terminal (rows after a
+   * line's first start with `indent`), else whole.
+   */
+  wrap(text: string, indent?: string): string[];
   /** Columns available for a table. */
   width(): number;
   /** The task ended. */

@@ -14,7 +14,7 @@ import {
   type TextStream,
   type Theme,
   truncateWidth,
-  wrapText,
+  wrapHanging,
 } from "../terminal/mod.ts";
 import { formatStatusLine } from "./status_line.ts";
 import type { TaskOutput, TaskStatus } from "./task_output.ts";
@@ -161,9 +161,12 @@ export class TaskView implements TaskOutput {
     return truncateWidth(row, this.#rowWidth());
   }
 
-  /** Each line of `text` word-wrapped to the width (the terminal would break words). */
-  wrap(text: string): string[] {
-    return text.split("\n").flatMap((line) => wrapText(line, this.#rowWidth()));
+  /**
+   * Each line of `text` word-wrapped to the width (the terminal would break words), its rows
+   * after the first starting with `indent`.
+   */
+  wrap(text: string, indent = ""): string[] {
+    return text.split("\n").flatMap((line) => wrapHanging(line, this.#rowWidth(), indent));
   }
 
   /** The terminal's width. */
