@@ -16,6 +16,7 @@ import {
   truncateWidth,
   wrapHanging,
 } from "../terminal/mod.ts";
+import { ReasoningView } from "./reasoning_view.ts";
 import { formatStatusLine } from "./status_line.ts";
 import type { TaskOutput, TaskStatus } from "./task_output.ts";
 
@@ -36,8 +37,6 @@ export interface TaskViewOptions {
   reasoning?: "collapsed" | "full";
 }
 
-/** Live rows of reasoning shown while it streams, when collapsed. */
-const REASONING_PREVIEW_ROWS = 3;
 /**
  * Streamed text redraws the live rows at most once in this many milliseconds while the
  * timer runs (its next tick draws what came meanwhile): a fast stream of small chunks
@@ -58,9 +57,7 @@ export class TaskView implements TaskOutput {
   #theme: Theme;
   #region: LiveRegion;
   #stream: TextStream | undefined;
-  #reasoning: PlainStream | undefined;
-  /** Collapsed reasoning: when it began and its latest finished rows. */
-  #thought: { started: number; rows: string[] } | undefined;
+  #reasoning: ReasoningView | undefined;
   #status: (TaskStatus & { activity: string; started: number }) | undefined;
   #tail: string[] = [];
   #timer: ReturnType<typeof setInterval> | undefined;
@@ -108,13 +105,10 @@ export class TaskView implements TaskOutput {
   /** Adds streamed reasoning, dim and as written; it ends when the answer or a line comes. */
   reasoning(chunk: string): void {
     this.#beginAttempt();
-    this.#reasoning ??= new PlainStream(this.#options.io.columns());
-    const rows = this.#reasoning.push(chunk).map(this.#theme.dim);
-    if (this.#options.reasoning === "full" && rows.length > 0) return this.#print(rows);
-    if (this.#options.reasoning !== "full") {
-      this.#thought ??= { started: this.#now(), rows: [] };
-      this.#thought.rows = [...this.#thought.rows, ...rows].slice(-REASONING_PREVIEW_ROWS);
-    }
+    const mode = this.#options.reasoning ?? "collapsed";
+    this.#reasoning ??= new ReasoningView(mode, this.#theme, this.#now());
+    const rows = this.#reasoning.push(chunk, this.#rowWidth());
+    if (rows.length > 0) return this.#print(rows);
     this.#redrawSoon();
   }
 
@@ -131,7 +125,6 @@ export class TaskView implements TaskOutput {
   discard(): void {
     this.#stream = undefined;
     this.#reasoning = undefined;
-    this.#thought = undefined;
     if (!this.#attempt) return this.#redraw();
     this.#attempt = false;
     const height = this.#options.io.rows?.() ?? DEFAULT_ROWS;
@@ -177,7 +170,6 @@ export class TaskView implements TaskOutput {
   /** Redraws for the current width (after a terminal resize). */
   resize(): void {
     this.#stream?.setWidth(this.#options.io.columns());
-    this.#reasoning?.setWidth(this.#options.io.columns());
     this.#redraw();
   }
 
@@ -211,13 +203,9 @@ export class TaskView implements TaskOutput {
   }
 
   #endReasoning(): string[] {
-    const rows = this.#reasoning?.end().map(this.#theme.dim) ?? [];
+    const rows = this.#reasoning?.end(this.#rowWidth(), this.#now()) ?? [];
     this.#reasoning = undefined;
-    const thought = this.#thought;
-    this.#thought = undefined;
-    if (!thought) return rows;
-    const seconds = Math.max(1, Math.round((this.#now() - thought.started) / 1000));
-    return [this.#theme.dim(`thinking… ${seconds} s`)];
+    return rows;
   }
 
   #endAnswer(): string[] {
@@ -247,11 +235,8 @@ export class TaskView implements TaskOutput {
   #liveRows(): string[] {
     const columns = this.#options.io.columns();
     const status = this.#status;
-    const pending = this.#reasoning?.pending().map(this.#theme.dim) ?? [];
     const rows = [
-      ...(this.#thought
-        ? [...this.#thought.rows, ...pending].slice(-REASONING_PREVIEW_ROWS)
-        : pending),
+      ...this.#reasoning?.preview(this.#rowWidth()) ?? [],
       ...(this.#stream?.pending() ?? []),
       ...this.#tail,
     ];
