@@ -3,7 +3,7 @@
  *
  * @module
  */
-export { Agent, type TaskResult } from "./agent.ts";
+export { Agent, INTERRUPTED_RESULT, type RunOptions, type TaskResult } from "./agent.ts";
 export type { ModelSlot } from "./model_slot.ts";
 export {
   loadedLine,
@@ -12,3 +12,4 @@ export {
 } from "./project_instructions.ts";
 export { buildSystemPrompt } from "./system_prompt.ts";
 export { isNote, NO_REPLY, noteSummary } from "./task_notes.ts";
+export { parseShellNote, shellNote } from "./shell_note.ts";

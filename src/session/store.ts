@@ -193,7 +193,9 @@ export class SessionStore {
     try {
       const { header, records } = parseSession(await Deno.readFile(path), path);
       const messages = records.flatMap((r) => r.type === "message" ? [r.message] : []);
-      const task = messages.find((message) => message.role === "user")?.content ?? "";
+      const first = messages.find((message) => message.role === "user");
+      // A pasted task is listed as it was shown: its label, not its whole text.
+      const task = first?.role === "user" ? first.shown ?? first.content : "";
       const lastUsed = new Date(modified).toISOString();
       return {
         id,

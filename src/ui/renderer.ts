@@ -177,9 +177,21 @@ export class Renderer {
     }
   }
 
-  /** Redraws a resumed conversation compactly (see {@linkcode buildTranscript}). */
+  /**
+   * Redraws a resumed conversation compactly (see {@linkcode buildTranscript}); answers are
+   * drawn as they were live (rendered markdown on a terminal).
+   */
   transcript(entries: readonly TranscriptEntry[]): void {
-    for (const entry of entries) this.line(transcriptLine(entry, this.#theme));
+    const output = this.#options.output;
+    for (const entry of entries) {
+      if (entry.kind !== "answer") {
+        this.line(transcriptLine(entry, this.#theme));
+        continue;
+      }
+      output.text(`${entry.text}\n`);
+      output.stop();
+      if (entry.moreLines > 0) this.line(this.dim(`  … ${entry.moreLines} more lines`));
+    }
   }
 
   /** Renders how a task ended; the status line goes. */

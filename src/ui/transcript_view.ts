@@ -8,8 +8,14 @@ import type { TranscriptEntry } from "./transcript.ts";
 import { sanitize, sanitizeLine, type Theme } from "../terminal/mod.ts";
 import { describeCall } from "./tool_view.ts";
 
-/** One entry as terminal lines, in the colours of `theme`. */
-export function transcriptLine(entry: TranscriptEntry, theme: Theme): string {
+/**
+ * One entry as terminal lines, in the colours of `theme`; answers are the renderer's, which
+ * draws them as it drew them live.
+ */
+export function transcriptLine(
+  entry: Exclude<TranscriptEntry, { kind: "answer" }>,
+  theme: Theme,
+): string {
   const { bold, cyan, dim, green, red } = theme;
   switch (entry.kind) {
     case "summary":
@@ -18,14 +24,18 @@ export function transcriptLine(entry: TranscriptEntry, theme: Theme): string {
       return dim(`… ${entry.tasks} earlier ${entry.tasks === 1 ? "task" : "tasks"} not shown`);
     case "task":
       return bold(`› ${sanitize(entry.text).replaceAll("\n", "\n  ")}`);
-    case "answer":
-      return entry.moreLines === 0
-        ? sanitize(entry.text)
-        : `${sanitize(entry.text)}\n${dim(`  … ${entry.moreLines} more lines`)}`;
-    case "tool":
+    case "tool": {
+      const outcome = entry.outcome === "ok"
+        ? green("✓")
+        : entry.outcome === "failed"
+        ? red("✗")
+        : `${red("✗")} ${dim("interrupted")}`;
       return `${cyan("●")} ${bold(sanitizeLine(entry.call.name))} ${
         describeCall(entry.description, dim)
-      } ${entry.ok ? green("✓") : red("✗")}`;
+      } ${outcome}`;
+    }
+    case "shell":
+      return `${bold(`$ ${sanitizeLine(entry.command)}`)} ${entry.ok ? green("✓") : red("✗")}`;
     case "note":
       return dim(`⏹ ${sanitize(entry.text)}`);
     default: {
