@@ -4,7 +4,7 @@
  *
  * @module
  */
-export { LiveRegion, type RegionIo } from "./live_region.ts";
+export { LiveRegion, type RegionCursor, type RegionIo } from "./live_region.ts";
 export { MarkdownStream } from "./markdown.ts";
 export { PlainStream, type TextStream } from "./plain_stream.ts";
 export { sanitize, sanitizeLine } from "./sanitize.ts";

@@ -221,6 +221,24 @@ export class Renderer {
     if (result.status === "done" || this.#answered) this.#printContext();
   }
 
+  /**
+   * Keeps `rows` (the input line while a task runs) just above the status line, the cursor at
+   * `cursor` among them, until the task ends; nothing on a pipe.
+   */
+  dock(rows: readonly string[], cursor?: { row: number; col: number }): void {
+    this.#options.output.dock?.(rows, cursor);
+  }
+
+  /** Clears the screen and draws the live rows again (Ctrl+L during a task). */
+  clearScreen(): void {
+    this.#options.output.clearScreen?.();
+  }
+
+  /** Leaves what is live on screen as output, before the terminal is handed over (Ctrl+Z). */
+  release(): void {
+    this.#options.output.release?.();
+  }
+
   /** Ends a task or command without an outcome line: the status line goes. */
   endTask(): void {
     this.#sink.flush();

@@ -55,4 +55,13 @@ export interface TaskOutput {
   width(): number;
   /** The task ended. */
   stop(): void;
+  /**
+   * A live terminal only: rows kept just above the status line while a task runs (the input
+   * line), with the cursor at `cursor` among them.
+   */
+  dock?(rows: readonly string[], cursor?: { row: number; col: number }): void;
+  /** A live terminal only: clears the screen and draws the live rows again (Ctrl+L). */
+  clearScreen?(): void;
+  /** A live terminal only: leaves the live rows as output, before the terminal is handed over. */
+  release?(): void;
 }

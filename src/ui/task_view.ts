@@ -10,6 +10,7 @@ import {
   LiveRegion,
   MarkdownStream,
   PlainStream,
+  type RegionCursor,
   type RegionIo,
   type TextStream,
   type Theme,
@@ -60,6 +61,8 @@ export class TaskView implements TaskOutput {
   #reasoning: ReasoningView | undefined;
   #status: (TaskStatus & { activity: string; started: number }) | undefined;
   #tail: string[] = [];
+  /** Rows between the live rows and the status line (the input line while a task runs). */
+  #dock: { rows: readonly string[]; cursor?: RegionCursor | undefined } = { rows: [] };
   #timer: ReturnType<typeof setInterval> | undefined;
   #drawnAt = -Infinity;
   /** Answer or reasoning of the reply streaming now was shown: a retry takes it back. */
@@ -128,8 +131,31 @@ export class TaskView implements TaskOutput {
     if (!this.#attempt) return this.#redraw();
     this.#attempt = false;
     const height = this.#options.io.rows?.() ?? DEFAULT_ROWS;
-    if (this.#region.retract(height, this.#liveRows())) return;
+    const live = this.#liveRows();
+    if (this.#region.retract(height, live.rows, live.cursor)) return;
     this.#print([this.#theme.dim("(the partial answer above was discarded)")]);
+  }
+
+  /**
+   * Rows shown just above the status line until the task ends, e.g. the input line, with the
+   * cursor resting at `cursor` among them; [] removes them.
+   */
+  dock(rows: readonly string[], cursor?: RegionCursor): void {
+    this.#dock = { rows, cursor };
+    this.#redraw();
+  }
+
+  /** Clears the screen (Ctrl+L) and draws the live rows again at its top. */
+  clearScreen(): void {
+    this.#region.clearScreen();
+  }
+
+  /**
+   * Leaves the live rows on screen as plain output and moves below them, before the terminal
+   * goes to another program (Ctrl+Z); the next draw starts afresh there.
+   */
+  release(): void {
+    this.#region.release();
   }
 
   /** Live rows above the status line, e.g. a running command's last lines; [] removes them. */
@@ -184,6 +210,7 @@ export class TaskView implements TaskOutput {
     this.#timer = undefined;
     this.#status = undefined;
     this.#tail = [];
+    this.#dock = { rows: [] };
     this.#endAttempt();
     this.#print([...this.#endReasoning(), ...this.#endAnswer()]);
     this.#region.clear();
@@ -218,12 +245,14 @@ export class TaskView implements TaskOutput {
     const text = rows.map((row) => `${row}\r\n`).join("");
     if (text === "") return this.#redraw();
     this.#drawnAt = this.#now();
-    this.#region.print(text, this.#liveRows());
+    const live = this.#liveRows();
+    this.#region.print(text, live.rows, live.cursor);
   }
 
   #redraw(): void {
     this.#drawnAt = this.#now();
-    this.#region.set(this.#liveRows());
+    const live = this.#liveRows();
+    this.#region.set(live.rows, live.cursor);
   }
 
   /** Redraws now, or leaves it to the next tick when the last draw was under a frame ago. */
@@ -232,7 +261,8 @@ export class TaskView implements TaskOutput {
     this.#redraw();
   }
 
-  #liveRows(): string[] {
+  /** The live rows, at most what the screen holds, and where the cursor rests among them. */
+  #liveRows(): { rows: string[]; cursor?: RegionCursor } {
     const columns = this.#options.io.columns();
     const status = this.#status;
     const rows = [
@@ -240,12 +270,20 @@ export class TaskView implements TaskOutput {
       ...(this.#stream?.pending() ?? []),
       ...this.#tail,
     ];
+    const dock = this.#dock;
+    const cursorRow = dock.cursor ? rows.length + dock.cursor.row : undefined;
+    rows.push(...dock.rows);
     if (status) {
       const elapsedMs = this.#now() - status.started;
       rows.push(formatStatusLine({ ...status, elapsedMs }, columns - 1, this.#theme));
     }
     const room = Math.max(1, (this.#options.io.rows?.() ?? DEFAULT_ROWS) - 2);
-    return rows.slice(-room);
+    const cut = Math.max(0, rows.length - room);
+    const row = cursorRow === undefined ? -1 : cursorRow - cut;
+    return {
+      rows: rows.slice(cut),
+      ...(row >= 0 && dock.cursor ? { cursor: { row, col: dock.cursor.col } } : {}),
+    };
   }
 
   #newStream(): TextStream {
