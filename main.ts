@@ -127,7 +127,7 @@ async function start(cli: CliOptions, locations: Locations): Promise<number> {
     for (const line of early) notice(`${sanitize(line)}\n`);
     early = undefined;
   }
-  const { agent, instructions, profiles, mcp, workspace, sandbox } = assembly;
+  const { agent, instructions, profiles, mcp, workspace, sandbox, tools } = assembly;
   await using _servers = mcp;
   const task = cli.print === undefined
     ? undefined
@@ -156,6 +156,8 @@ async function start(cli: CliOptions, locations: Locations): Promise<number> {
     profiles,
     describeScope: () => scopeReport({ locations, workspace, sandbox }),
     continueCommand: continueCommand(),
+    tools,
+    workspace,
     renderer,
     terminal,
     editor: {

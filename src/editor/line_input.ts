@@ -100,5 +100,8 @@ function openPipedInput(interrupt: () => void, write: (text: string) => void): L
       if (!closed) rl.close();
       closed = true;
     },
+    lastShown: () => undefined,
+    busy: () => () => {},
+    restore() {},
   };
 }

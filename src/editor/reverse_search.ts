@@ -64,3 +64,38 @@ export class ReverseSearch {
     if (found) this.#match = found;
   }
 }
+
+/** What a key does to a search: handled by it, or the search ends (taking the match or not). */
+export type SearchStep = "handled" | "accept" | "cancel" | "accept_and_apply";
+
+/**
+ * Applies `key` to `search`: typed and pasted text narrow it, Backspace widens it, Ctrl+R
+ * finds an older match; Enter takes the match, Esc, Ctrl+G and Ctrl+C cancel, and any other
+ * key takes the match and then acts as itself.
+ */
+export function searchKey(
+  search: ReverseSearch,
+  key: { type: "text" | "paste"; text: string } | { type: "key"; name: string },
+): SearchStep {
+  if (key.type !== "key") {
+    search.type(key.text.replaceAll("\n", " "));
+    return "handled";
+  }
+  switch (key.name) {
+    case "backspace":
+    case "ctrl+h":
+      search.backspace();
+      return "handled";
+    case "ctrl+r":
+      search.older();
+      return "handled";
+    case "enter":
+      return "accept";
+    case "escape":
+    case "ctrl+g":
+    case "ctrl+c":
+      return "cancel";
+    default:
+      return "accept_and_apply";
+  }
+}

@@ -94,6 +94,21 @@ export class Renderer {
     }, activity);
   }
 
+  /**
+   * A command the user typed with `!` begins: `$ command`, then its output and end come as
+   * the events of a tool call (`tool_output`, `tool_end`).
+   */
+  shellStart(command: string): void {
+    this.#running = { started: Date.now(), tail: new OutputTail() };
+    this.#options.output.activity("running a command");
+    this.line(this.#theme.bold(`$ ${sanitizeLine(command)}`));
+  }
+
+  /** A line the user typed that joins a task later (a queued message or follow-up): `› text`. */
+  userLine(text: string): void {
+    this.line(this.#theme.bold(`› ${sanitize(text).replaceAll("\n", "\n  ")}`));
+  }
+
   /** Renders one event. */
   render(event: AgentEvent): void {
     const output = this.#options.output;
