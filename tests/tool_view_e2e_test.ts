@@ -95,5 +95,5 @@ Deno.test("powercode shows an edit as a diff and says whether a write created or
   const removed = colours.split("\n").find((line) => line.includes("-2 const b = 2;")) ?? "";
   // tmux writes only the attributes that change from the previous cell (the dim context line).
   // deno-lint-ignore no-control-regex
-  assert(/\x1b\[31m(\x1b\[[0-9;]*m)*    -2 const b = 2;/.test(removed), JSON.stringify(removed));
+  assert(/\x1b\[31m(\x1b\[[0-9;]*m)* {4}-2 const b = 2;/.test(removed), JSON.stringify(removed));
 });
