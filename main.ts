@@ -35,7 +35,7 @@ import { loadedLine } from "./src/agent/mod.ts";
 import type { DirEntry } from "./src/editor/mod.ts";
 import { type SessionChoice, SessionError, SessionStore } from "./src/session/mod.ts";
 import { sanitize, terminalColumns, writeTo } from "./src/terminal/mod.ts";
-import { createTools, type CreateToolsOptions } from "./src/tools/mod.ts";
+import { createTools, type CreateToolsOptions, stopProcessGroup } from "./src/tools/mod.ts";
 import {
   createFrontEnd,
   formatSessionsTable,
@@ -165,6 +165,7 @@ async function start(cli: CliOptions, locations: Locations): Promise<number> {
       historyFile: `${locations.stateDir}/history`,
       listDir: (dir) => listDir(`${workspace.path}/${dir}`),
       redact: (text) => redactor.redact(text),
+      stopProgram: stopProcessGroup,
     },
   });
 }

@@ -280,3 +280,18 @@ Deno.test("LineEditor turns bracketed paste on at start and off when closed", as
   assertEquals(h.term.writes.at(-1), "\x1b[?2004l");
   assertEquals(h.term.screen.cursor.row, 1);
 });
+
+Deno.test("createCompleter() completes the path after an @ and lists the workspace for a lone @", async () => {
+  const complete = createCompleter({
+    commands: ["/help"],
+    listDir: (dir) =>
+      Promise.resolve(
+        dir === ""
+          ? [{ name: "a.txt", isDirectory: false }, { name: "src", isDirectory: true }]
+          : [{ name: "main.ts", isDirectory: false }],
+      ),
+  });
+  assertEquals(await complete("read @a", 7), { from: 6, options: ["a.txt"] });
+  assertEquals(await complete("read @src/m", 11), { from: 6, options: ["src/main.ts"] });
+  assertEquals(await complete("@", 1), { from: 1, options: ["a.txt", "src/"] });
+});

@@ -52,6 +52,8 @@ export interface ReplOptions {
     listDir?: (dir: string) => Promise<DirEntry[]>;
     /** Applied to each entry before it is written to the history file. */
     redact?: (text: string) => string;
+    /** Stops the program until it is continued (Ctrl+Z). */
+    stopProgram?: () => Promise<void>;
   };
 }
 

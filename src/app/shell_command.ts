@@ -6,12 +6,8 @@
  * @module
  */
 import { type Agent, shellNote } from "../agent/mod.ts";
-import type { ToolCall } from "../core/mod.ts";
-import type { ToolSet } from "../tools/mod.ts";
+import { type ToolSet, userCommandCall } from "../tools/mod.ts";
 import type { Renderer } from "../ui/mod.ts";
-
-/** The longest a command typed with `!` may run (the bash tool's maximum), in seconds. */
-const TIMEOUT_SECONDS = 600;
 
 /** What a `!` command works with. */
 export interface ShellContext {
@@ -43,11 +39,7 @@ export async function runShellLine(line: string, context: ShellContext): Promise
     );
     return true;
   }
-  const call: ToolCall = {
-    id: "user-command",
-    name: "bash",
-    arguments: JSON.stringify({ command, timeout_seconds: TIMEOUT_SECONDS }),
-  };
+  const call = userCommandCall("user-command", command);
   renderer.startTask("running");
   try {
     renderer.shellStart(command);

@@ -21,6 +21,8 @@ export interface TerminalInputOptions {
   /** Entries to recall besides the file's, oldest first (a resumed session's tasks). */
   earlier?: string[];
   complete?: Completer;
+  /** Stops the program until it is continued (Ctrl+Z); without it Ctrl+Z does nothing. */
+  stopProgram?: () => Promise<void>;
 }
 
 const HISTORY_LIMIT = 500;
@@ -51,11 +53,13 @@ export async function openTerminalInput(options: TerminalInputOptions): Promise<
       : {}),
     ...(options.complete ? { complete: options.complete } : {}),
     color: options.color,
-    onSuspend: () => {
-      editor.pause();
-      void terminal.suspend().then(() => editor.resume());
-    },
+    ...(options.stopProgram ? { onSuspend: () => suspend(options.stopProgram) } : {}),
   });
+  const suspend = (stop: (() => Promise<void>) | undefined) => {
+    if (!stop) return;
+    editor.pause();
+    void terminal.suspend(stop).then(() => editor.resume());
+  };
   const stopResize = terminal.onResize(() => editor.resize());
   const exits = EXIT_SIGNALS.map(([signal, number]) => {
     const listener = () => {

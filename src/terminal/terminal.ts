@@ -19,18 +19,16 @@ export interface Terminal extends TerminalIo {
   /** Calls `listener` after each resize; returns a function that stops it. */
   onResize(listener: () => void): () => void;
   /**
-   * Stops the program as Ctrl+Z does in a shell, the terminal in cooked mode meanwhile;
-   * resolves once it runs again (`fg`), back in raw mode.
+   * Leaves raw mode while `stop` stops the program (as Ctrl+Z does in a shell) and until it
+   * runs again (`fg`), then goes back to raw mode.
    */
-  suspend(): Promise<void>;
+  suspend(stop: () => Promise<void>): Promise<void>;
   /** Leaves raw mode. */
   close(): void;
 }
 
 const FALLBACK_COLUMNS = 80;
 const FALLBACK_ROWS = 24;
-/** How long a stop may take to be reported as continued, once the stopping shell has ended. */
-const CONTINUE_GRACE_MS = 250;
 
 /**
  * Puts stdin (a terminal) into raw mode and returns it with stdout for output.
@@ -47,11 +45,11 @@ export function openTerminal(): Terminal {
       Deno.addSignalListener("SIGWINCH", listener);
       return () => Deno.removeSignalListener("SIGWINCH", listener);
     },
-    async suspend() {
+    async suspend(stop) {
       if (closed) return;
       Deno.stdin.setRaw(false);
       try {
-        await stopProcessGroup();
+        await stop();
       } finally {
         if (!closed) Deno.stdin.setRaw(true);
       }
@@ -83,40 +81,5 @@ export function terminalRows(): number {
     return Deno.consoleSize().rows || FALLBACK_ROWS;
   } catch {
     return FALLBACK_ROWS;
-  }
-}
-
-/**
- * Stops this process's whole group, as the terminal's Ctrl+Z does in cooked mode, so that
- * the shell sees its job stopped; resolves once it continues (`fg` sends SIGCONT).
- * Deno signals another process group only with an unscoped run permission, so a shell does
- * it: `bash -c 'kill -STOP 0'` runs in the group (no input, no output) and stops with it.
- * SIGSTOP, not SIGTSTP: `deno task` forwards SIGTSTP to its child instead of stopping, and
- * the shell would then never learn that its job stopped.
- * Contract: never throws; when bash cannot run, nothing stops.
- */
-async function stopProcessGroup(): Promise<void> {
-  let continued: () => void = () => {};
-  const resumed = new Promise<void>((resolve) => continued = resolve);
-  Deno.addSignalListener("SIGCONT", continued);
-  try {
-    const stop = new Deno.Command("bash", {
-      args: ["-c", "kill -STOP 0"],
-      clearEnv: true,
-      stdin: "null",
-      stdout: "null",
-      stderr: "null",
-    });
-    await stop.output();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([
-      resumed,
-      new Promise((resolve) => timer = setTimeout(resolve, CONTINUE_GRACE_MS)),
-    ]);
-    clearTimeout(timer);
-  } catch {
-    // No bash to run: the program goes on where it was.
-  } finally {
-    Deno.removeSignalListener("SIGCONT", continued);
   }
 }

@@ -14,6 +14,8 @@ import { ignoreMounts } from "./ignore_file.ts";
 import { ServerLauncher } from "./server_launcher.ts";
 
 export { Workspace } from "./workspace.ts";
+export { userCommandCall } from "./bash.ts";
+export { stopProcessGroup } from "./job_control.ts";
 export { ToolSet, type ToolSetOptions } from "./tool_set.ts";
 export type { PolicyVerdict, ToolPolicy, ToolRequest } from "./policy.ts";
 export type { Tool, ToolContext, ToolOutput, ToolPaths } from "./tool.ts";
