@@ -68,3 +68,13 @@ Deno.test("Renderer indents the rows of a wrapped tool result and compaction lin
     "  messages...",
   ]);
 });
+
+Deno.test("Renderer wraps a queued line where it joins by word, under itself", () => {
+  const { terminal, renderer } = onTerminal(40);
+  renderer.userLine("a queued message that is quite long and wraps around\nsecond line");
+  assertEquals(terminal.lines(), [
+    "› a queued message that is quite long",
+    "  and wraps around",
+    "  second line",
+  ]);
+});

@@ -104,9 +104,16 @@ export class Renderer {
     this.line(this.#theme.bold(`$ ${sanitizeLine(command)}`));
   }
 
-  /** A line the user typed that joins a task later (a queued message or follow-up): `› text`. */
+  /**
+   * A line the user typed, shown where it joins (a queued message, a follow-up, a resumed
+   * task): `› text` in bold, word-wrapped under itself.
+   */
   userLine(text: string): void {
-    this.line(this.#theme.bold(`› ${sanitize(text).replaceAll("\n", "\n  ")}`));
+    const output = this.#options.output;
+    const rows = sanitize(text).split("\n").flatMap((line, index) =>
+      output.wrap(`${index === 0 ? "›" : " "} ${line}`, "  ")
+    );
+    this.line(rows.map(this.#theme.bold).join("\n"));
   }
 
   /** Renders one event. */
@@ -199,6 +206,10 @@ export class Renderer {
   transcript(entries: readonly TranscriptEntry[]): void {
     const output = this.#options.output;
     for (const entry of entries) {
+      if (entry.kind === "task") {
+        this.userLine(entry.text);
+        continue;
+      }
       if (entry.kind !== "answer") {
         this.line(transcriptLine(entry, this.#theme));
         continue;

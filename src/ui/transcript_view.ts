@@ -9,11 +9,11 @@ import { sanitize, sanitizeLine, type Theme } from "../terminal/mod.ts";
 import { describeCall } from "./tool_view.ts";
 
 /**
- * One entry as terminal lines, in the colours of `theme`; answers are the renderer's, which
- * draws them as it drew them live.
+ * One entry as terminal lines, in the colours of `theme`; tasks and answers are the
+ * renderer's, which draws them as it drew them live.
  */
 export function transcriptLine(
-  entry: Exclude<TranscriptEntry, { kind: "answer" }>,
+  entry: Exclude<TranscriptEntry, { kind: "answer" | "task" }>,
   theme: Theme,
 ): string {
   const { bold, cyan, dim, green, red } = theme;
@@ -22,8 +22,6 @@ export function transcriptLine(
       return dim(`── the ${entry.messages} messages above are summarized for the model ──`);
     case "omitted":
       return dim(`… ${entry.tasks} earlier ${entry.tasks === 1 ? "task" : "tasks"} not shown`);
-    case "task":
-      return bold(`› ${sanitize(entry.text).replaceAll("\n", "\n  ")}`);
     case "tool": {
       const outcome = entry.outcome === "ok"
         ? green("✓")
