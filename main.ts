@@ -21,12 +21,14 @@ import {
 import {
   type CliOptions,
   ConfigError,
+  knownProviderFiles,
   LAYOUT_WORKSPACE,
   loadProviderProfiles,
   locate,
   type Locations,
   parseCli,
   PROJECT_MODE_HINT,
+  readProviderSecrets,
   Redactor,
   refuseInsideWorkspace,
   USAGE,
@@ -81,8 +83,10 @@ async function start(cli: CliOptions, locations: Locations): Promise<number> {
   const interactive = cli.print === undefined;
   const terminal = Deno.stdin.isTerminal() && interactive;
   const color = Deno.stdout.isTerminal() && !readEnv("NO_COLOR");
-  // The key and URL credentials never reach the terminal or a session file.
-  const redactor = Redactor.forConfigs(configs);
+  // The keys and URL credentials, also of the other provider files, never reach the terminal
+  // or a session file; the sandbox masks every one of those files.
+  const others = await readProviderSecrets(knownProviderFiles(locations));
+  const redactor = Redactor.forConfigs([...configs, ...others]);
   // Lines before the front end exists go where its lines go; no live row is shown yet.
   const notice = redactor.wrap(writeTo(interactive ? Deno.stdout : Deno.stderr));
   const store = await openStore(locations, redactor);
@@ -109,6 +113,7 @@ async function start(cli: CliOptions, locations: Locations): Promise<number> {
       budget: cli.budget,
       store,
       session: sessionChoice(cli),
+      ...(cli.plan ? { planMode: true } : {}),
       report,
       bash: bashOptions(cli, locations),
       mcp: {
@@ -140,7 +145,9 @@ async function start(cli: CliOptions, locations: Locations): Promise<number> {
     fullReasoning: cli.showReasoning,
     model: () => profiles.label(agent.slot.name),
   });
+  const { unfinishedTodo } = assembly;
   if (task !== undefined) {
+    if (unfinishedTodo.length > 0) renderer.unfinishedTodo(unfinishedTodo);
     const report = printReport(cli, agent, {
       redactor,
       model: profiles.config(agent.slot.name).model,
@@ -149,12 +156,14 @@ async function start(cli: CliOptions, locations: Locations): Promise<number> {
     return await runPrint(agent, task, { renderer, report });
   }
   if (terminal && instructions) renderer.line(renderer.dim(loadedLine(instructions)));
+  if (unfinishedTodo.length > 0) renderer.unfinishedTodo(unfinishedTodo);
+  if (agent.planMode) renderer.line(renderer.dim("Plan mode is on: /plan off leaves it"));
   return await runRepl({
     agent,
     ...(mcp ? { mcp } : {}),
     listSessions: (limit) => store.list(limit),
     profiles,
-    describeScope: () => scopeReport({ locations, workspace, sandbox }),
+    describeScope: () => scopeReport({ locations, workspace, sandbox }, terminalWidth()),
     continueCommand: continueCommand(),
     tools,
     workspace,
@@ -186,15 +195,15 @@ function printReport(
   return new ScriptOutput(agent, { ...run, format: cli.outputFormat, write: stdout });
 }
 
-/** How bash is set up: the provider file and the state directory hidden from commands. */
+/** How bash is set up: every known provider file and the state directory hidden from commands. */
 function bashOptions(cli: CliOptions, locations: Locations): CreateToolsOptions {
   const { stateDir } = locations;
   // bwrap reads the empty file's path itself, from its own working directory.
   const absoluteState = stateDir.startsWith("/") ? stateDir : `${Deno.cwd()}/${stateDir}`;
   return {
     unsandboxedBash: cli.unsandboxedBash,
-    hide: [locations.providerFile, stateDir],
-    allowGitHooks: cli.allowGitHooks,
+    hide: [...knownProviderFiles(locations), stateDir],
+    allowGitWrites: cli.allowGitWrites,
     moreDirs: locations.roots.slice(1),
     emptyFile: `${absoluteState}/empty`,
   };
@@ -207,7 +216,7 @@ async function printScope(cli: CliOptions, locations: Locations): Promise<number
     locations.roots[0] ?? LAYOUT_WORKSPACE,
     bashOptions(cli, locations),
   );
-  return print(`${await scopeReport({ locations, workspace, sandbox })}\n`);
+  return print(`${await scopeReport({ locations, workspace, sandbox }, terminalWidth())}\n`);
 }
 
 /** The session store, its directory created now so that the sandbox hides it from the first task on. */
@@ -322,6 +331,11 @@ function fail(error: unknown, code: number): number {
   const message = error instanceof Error ? error.message : String(error);
   writeTo(Deno.stderr)(`powercode: ${sanitize(message)}\n`);
   return code;
+}
+
+/** The terminal's width when stdout is one: lines laid out for it; pipes get whole lines. */
+function terminalWidth(): number | undefined {
+  return Deno.stdout.isTerminal() ? terminalColumns() : undefined;
 }
 
 if (import.meta.main) Deno.exit(await main(Deno.args));

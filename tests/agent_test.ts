@@ -6,7 +6,14 @@ import { ChatError, type ChatModel } from "../src/model/chat_model.ts";
 import type { AgentEvent } from "../src/core/events.ts";
 import type { BudgetLimits } from "../src/core/spend.ts";
 import { estimateRequestTokens } from "../src/context/tokens.ts";
-import { failedNote, interruptedNote, NO_REPLY } from "../src/agent/task_notes.ts";
+import {
+  failedNote,
+  interruptedNote,
+  NO_REPLY,
+  planOffNote,
+  planOnNote,
+  unfinishedTodoNote,
+} from "../src/agent/task_notes.ts";
 import { defineParams, type Tool, type ToolPolicy } from "../src/tools/mod.ts";
 import { type Handler, startFakeServer } from "./support/fake_server.ts";
 import { call, ScriptedModel, type ScriptStep } from "./support/scripted_model.ts";
@@ -482,4 +489,95 @@ Deno.test("Agent.run() answers a call the policy refuses with an error result th
       summary: "echoed",
     },
   ]);
+});
+
+Deno.test("Agent.setPlanMode() tells the model with the next task only; the system prompt and tools stay the same", async () => {
+  const { agent, model } = await scripted(["One.", "Two.", "Three.", "Four.", "Five."]);
+  await agent.run("first", signal);
+  agent.setPlanMode(true);
+  assertEquals([agent.planMode, agent.session.planMode], [true, true], "recorded at once");
+  await agent.run("second", signal);
+  await agent.run("third", signal);
+  agent.setPlanMode(false);
+  agent.setPlanMode(true);
+  await agent.run("fourth", signal);
+  agent.setPlanMode(false);
+  await agent.run("fifth", signal);
+  const users = agent.session.history.flatMap((message) =>
+    message.role === "user" ? [message.content] : []
+  );
+  assertEquals(users, [
+    "first",
+    planOnNote(),
+    "second",
+    "third",
+    "fourth",
+    planOffNote(),
+    "fifth",
+  ]);
+  const [first, ...rest] = model.requests;
+  for (const request of rest) {
+    assertEquals([request.system, request.tools], [first?.system, first?.tools]);
+  }
+});
+
+Deno.test("Agent in plan mode refuses an exec tool the sandbox does not confine; a new session is told again", async () => {
+  const { agent, model } = await scripted([
+    { toolCalls: [call("w", "wait", {}), call("e", "echo", { text: "hi" })] },
+    "Refused.",
+    "New session.",
+  ]);
+  agent.setPlanMode(true);
+  assertEquals(agent.session.planMode, false, "a session without history records it later");
+  await agent.run("wait, then echo", signal);
+  assertEquals(agent.session.planMode, true);
+  assertEquals(model.requests[1]?.messages.slice(-2), [
+    {
+      role: "tool",
+      toolCallId: "w",
+      content: "Error: Cannot run wait: plan mode is on, and this tool runs a program outside " +
+        "the sandbox that could change files; use bash (read-only in plan mode), or ask the " +
+        "user to leave plan mode (/plan off) to make changes",
+      isError: true,
+    },
+    { role: "tool", toolCallId: "e", content: "echo: hi", isError: false },
+  ]);
+  await agent.startNewSession();
+  await agent.run("again", signal);
+  assertEquals(agent.session.history.slice(0, 2), [
+    { role: "user", content: planOnNote() },
+    { role: "user", content: "again" },
+  ]);
+});
+
+Deno.test("assemble() reads a new session's unfinished TODO.md steps; the first task's note lists them, once", async () => {
+  const workspaceDir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(
+      `${workspaceDir}/TODO.md`,
+      "# TODO\n\n- [x] Read\n- [ ] Write (in progress)\n- [ ] Test\n",
+    );
+    const model = new ScriptedModel(["Going on.", "Next."]);
+    const { agent, unfinishedTodo } = await assemble({
+      config: { baseURL: "http://127.0.0.1:9/v1", apiKey: "k", model: "m", contextWindow: 32000 },
+      workspaceDir,
+      maxSteps: 5,
+      model,
+      tools: () => [ECHO_TOOL],
+    });
+    const open = [
+      { text: "Write", status: "in_progress" as const },
+      { text: "Test", status: "pending" as const },
+    ];
+    assertEquals(unfinishedTodo, open);
+    await agent.run("go on", signal);
+    await agent.run("next", signal);
+    assertEquals(model.requests[1]?.messages.filter((message) => message.role === "user"), [
+      { role: "user", content: unfinishedTodoNote(open) },
+      { role: "user", content: "go on" },
+      { role: "user", content: "next" },
+    ]);
+  } finally {
+    await Deno.remove(workspaceDir, { recursive: true });
+  }
 });

@@ -11,8 +11,9 @@ Deno.test("parseCli() reads every flag and its alias", () => {
     sessions: false,
     maxSteps: 100,
     unsandboxedBash: false,
-    allowGitHooks: false,
+    allowGitWrites: false,
     showReasoning: false,
+    plan: false,
     outputFormat: "text",
     budget: {},
     addDirs: [],
@@ -28,8 +29,9 @@ Deno.test("parseCli() reads every flag and its alias", () => {
       sessions: false,
       maxSteps: 5,
       unsandboxedBash: true,
-      allowGitHooks: false,
+      allowGitWrites: false,
       showReasoning: false,
+      plan: false,
       print: "fix it",
       provider: "p.json",
       outputFormat: "text",
@@ -44,9 +46,11 @@ Deno.test("parseCli() reads every flag and its alias", () => {
   assertEquals([parseCli(["-h"]).help, parseCli(["-V"]).version], [true, true]);
   assertEquals([parseCli(["-r"]).chooseSession, parseCli(["-r"]).resume], [true, undefined]);
   assertEquals(parseCli(["--sessions"]).sessions, true);
-  assertEquals(parseCli(["--allow-git-hooks"]).allowGitHooks, true);
+  assertEquals(parseCli(["--allow-git-hooks"]).allowGitWrites, true);
+  assertEquals(parseCli(["--allow-git-writes"]).allowGitWrites, true);
   assertEquals(parseCli(["--show-reasoning"]).showReasoning, true);
   assertEquals(parseCli(["--scope"]).scope, true);
+  assertEquals(parseCli(["--plan", "-p", "go"]).plan, true);
   const project = parseCli(["-C", "app", "--add-dir", "../lib", "--add-dir=../docs"]);
   assertEquals([project.dir, project.addDirs], ["app", ["../lib", "../docs"]]);
   assertEquals(parseCli(["--dir", "app"]).dir, "app");

@@ -45,6 +45,7 @@ Deno.test("powercode remembers the first task when piped a second one", async ()
     "write_file",
     "edit_file",
     "bash",
+    "todo",
   ]);
   assertEquals(server.requests[0]?.headers.authorization, `Bearer ${KEY}`);
   assertEquals(

@@ -8,8 +8,9 @@ import { ENV, provider, startScriptedServer } from "./support/sessions.ts";
 import { withWorkspace } from "./support/workspace.ts";
 
 const signal = new AbortController().signal;
-const REFUSED = "git runs its hooks and obeys .git/config outside the sandbox, so they are " +
-  "read-only (the user can start powercode with --allow-git-hooks)";
+const REFUSED = "git runs the hooks and obeys the config of every repository outside the " +
+  "sandbox, so .git and every git directory in the workspace are read-only (the user can start " +
+  "powercode with --allow-git-writes)";
 
 Deno.test("write_file and edit_file refuse .git/hooks and .git/config, also through a symlink", async () => {
   await withWorkspace(async (workspace) => {
@@ -36,9 +37,61 @@ Deno.test("write_file and edit_file refuse .git/hooks and .git/config, also thro
     );
     assertEquals(await Deno.readTextFile(`${root}/.git/config`), "[core]\n");
     assertEquals([...Deno.readDirSync(`${root}/.git/hooks`)], []);
-    // The rest of .git, and files elsewhere, stay writable.
-    await write.execute({ path: ".git/info/exclude", content: "*.log\n" }, { signal });
+    // Files elsewhere, also named like git's, stay writable.
     await write.execute({ path: "src/hooks/a.ts", content: "x\n" }, { signal });
+    await write.execute({ path: "src/config", content: "x\n" }, { signal });
+  });
+});
+
+Deno.test("write_file refuses every git directory: all of .git, nested, bare, gitdir targets, submodules", async () => {
+  await withWorkspace(async (workspace) => {
+    const root = workspace.root;
+    for (const dir of [".git/objects", "sub/.git/refs", "bare.git/objects", "bare.git/refs"]) {
+      await Deno.mkdir(`${root}/${dir}`, { recursive: true });
+    }
+    await Deno.mkdir(`${root}/.git/modules/lib/objects`, { recursive: true });
+    await Deno.mkdir(`${root}/.repo/refs`, { recursive: true });
+    await Deno.mkdir(`${root}/.repo/objects`);
+    const write = createWriteFileTool(workspace);
+    const paths = [
+      ".git/info/exclude",
+      ".git/commondir",
+      ".git/modules/lib/config",
+      "sub/.git/config",
+      "new/.git/config",
+      "new/.git",
+      "bare.git/config",
+      "bare.git/hooks/pre-commit",
+      ".repo/config",
+    ];
+    for (const path of paths) {
+      await assertRejects(
+        () => write.execute({ path, content: "[core]\n\tfsmonitor = evil\n" }, { signal }),
+        Deno.errors.PermissionDenied,
+        `Cannot change "${path}": ${REFUSED}`,
+      );
+    }
+    assertEquals(await Deno.stat(`${root}/new`).catch(() => "absent"), "absent");
+  });
+});
+
+Deno.test("write_file refuses the file that would make a directory a git directory", async () => {
+  await withWorkspace(async (workspace) => {
+    const root = workspace.root;
+    await Deno.mkdir(`${root}/half/objects`, { recursive: true });
+    await Deno.mkdir(`${root}/worktree`);
+    await Deno.writeTextFile(`${root}/worktree/HEAD`, "ref: refs/heads/main\n");
+    const write = createWriteFileTool(workspace);
+    for (const path of ["half/refs/heads/main", "worktree/commondir"]) {
+      await assertRejects(
+        () => write.execute({ path, content: "x\n" }, { signal }),
+        Deno.errors.PermissionDenied,
+        `Cannot change "${path}": ${REFUSED}`,
+      );
+    }
+    await write.execute({ path: "half/objects/a.ts", content: "x\n" }, { signal });
+    await write.execute({ path: "worktree/HEAD", content: "y\n" }, { signal });
+    assertEquals(await Deno.readTextFile(`${root}/worktree/HEAD`), "y\n");
   });
 });
 
@@ -51,8 +104,8 @@ Deno.test("write_file in a workspace whose git control is writable writes a hook
   });
 });
 
-Deno.test("powercode --allow-git-hooks lets write_file and bash write hooks; without it both are refused", async () => {
-  for (const allow of [false, true]) {
+Deno.test("powercode --allow-git-writes (or --allow-git-hooks) lets write_file and bash write hooks; without it both are refused", async () => {
+  for (const flag of [undefined, "--allow-git-writes", "--allow-git-hooks"]) {
     await using scripted = await startScriptedServer();
     await using project = await createTempProject();
     await project.writeProvider(provider(scripted.server.url));
@@ -64,13 +117,14 @@ Deno.test("powercode --allow-git-hooks lets write_file and bash write hooks; wit
       ]),
       text("Tried."),
     ]);
-    const args = allow ? ["--allow-git-hooks", "-p", "hook"] : ["-p", "hook"];
+    const allow = flag !== undefined;
+    const args = allow ? [flag, "-p", "hook"] : ["-p", "hook"];
     const result = await project.run(args, { env: ENV });
     assertEquals(result.code, 0, result.stderr);
     const hooks = [...Deno.readDirSync(`${project.workspace}/.git/hooks`)].map((e) => e.name);
     assertEquals(hooks.sort(), allow ? ["a", "b"] : []);
     const results = requests()[1]?.body?.messages.filter((m) => m.role === "tool") ?? [];
     assertEquals(results.length, 2);
-    if (!allow) assertEquals(String(results[0]?.content).includes("--allow-git-hooks"), true);
+    if (!allow) assertEquals(String(results[0]?.content).includes("--allow-git-writes"), true);
   }
 });

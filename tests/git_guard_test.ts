@@ -32,18 +32,14 @@ async function fakeRepository(project: SandboxProject): Promise<void> {
   await Deno.writeTextFile(`${project.root}/.git/HEAD`, "ref: refs/heads/main\n");
 }
 
-Deno.test("Sandbox.run() keeps .git/hooks and .git/config read-only, the rest of .git writable", async () => {
+Deno.test("Sandbox.run() keeps the whole .git read-only: hooks, config, objects, commondir", async () => {
   await using project = await createSandboxProject();
   await fakeRepository(project);
-  const { output } = await project.run(`${PLANT}; echo new > .git/objects/x && echo WROTE`);
-  assertEquals(output.includes("WROTE"), true, output);
-  assertEquals(await tree(`${project.root}/.git`), [
-    "HEAD",
-    "config",
-    "hooks",
-    "objects",
-    "objects/x",
-  ]);
+  const { output } = await project.run(
+    `${PLANT}; echo new > .git/objects/x && echo WROTE; echo .. > .git/commondir && echo WROTE`,
+  );
+  assertEquals(output.includes("WROTE"), false, output);
+  assertEquals(await tree(`${project.root}/.git`), ["HEAD", "config", "hooks", "objects"]);
   assertEquals(await Deno.readTextFile(`${project.root}/.git/config`), "[core]\n\tbare = false\n");
 });
 
@@ -83,9 +79,9 @@ Deno.test("Sandbox.run() with writable git control lets commands write hooks and
   );
 });
 
-Deno.test("createBashTool() tells the model that git hooks and config are read-only", () => {
-  const note = "The workspace's .git/hooks and .git/config are read-only and a missing .git " +
-    "cannot be created (git init fails); ask the user when you need to change them.";
+Deno.test("createBashTool() tells the model that git's directories are read-only", () => {
+  const note = "Every .git and git directory is read-only (git status, diff and log work; " +
+    "commit fails) and repositories a command makes are renamed after it; ask the user to commit.";
   const describe = (options: SandboxOptions) =>
     createBashTool(new Sandbox("/ws", "bwrap", options)).description;
   assertStringIncludes(describe({}), note);

@@ -147,3 +147,41 @@ Deno.test("Renderer cuts a tool line to the terminal's width instead of letting 
   });
   assertEquals(terminal.lines()[0], "● bash for i in $(seq 1 20);…");
 });
+
+Deno.test("Renderer draws a changed todo list as a checklist, on a terminal and on a pipe, from its details", () => {
+  const items = [
+    { text: "Read the parser", status: "done" },
+    { text: "Write the test for the \x1b[31mparser\x1b[0m", status: "in_progress" },
+    { text: "Run the suite", status: "pending" },
+  ] as const;
+  const todoTask = (renderer: Renderer) => {
+    const call = { id: "t", name: "todo", arguments: "{}" };
+    renderer.render({ type: "tool_start", call, description: { kind: "text", text: "1/3" } });
+    renderer.render({
+      type: "tool_end",
+      call,
+      isError: false,
+      summary: "1/3 done",
+      details: { kind: "checklist", items: [...items] },
+    });
+  };
+  const { terminal, renderer } = onTerminal(30);
+  todoTask(renderer);
+  assertEquals(terminal.lines(), [
+    "● todo 1/3",
+    "  ✓ 1/3 done",
+    "    ✓ Read the parser",
+    "    ▸ Write the test for the…",
+    "    ○ Run the suite",
+  ]);
+  const pipe = onPipe();
+  todoTask(pipe.renderer);
+  pipe.renderer.unfinishedTodo(items.slice(1));
+  assertEquals(
+    pipe.written.text,
+    "● todo 1/3\n  ✓ 1/3 done\n    ✓ Read the parser\n" +
+      "    ▸ Write the test for the ^[[31mparser^[[0m\n    ○ Run the suite\n" +
+      "TODO.md holds unfinished work from an earlier session:\n" +
+      "    ▸ Write the test for the ^[[31mparser^[[0m\n    ○ Run the suite\n",
+  );
+});

@@ -1,7 +1,9 @@
 import { assertEquals } from "@std/assert";
 import { Session, type SessionRecord } from "../src/session/session.ts";
 import type { Message } from "../src/core/messages.ts";
+import type { TodoItem } from "../src/core/todo.ts";
 import { pathsOf } from "./support/tool_paths.ts";
+import { todoItemsOf } from "../src/tools/todo.ts";
 
 const READ: Message = {
   role: "assistant",
@@ -76,6 +78,58 @@ Deno.test("Session.recordProfile() records the switch and makes the usage snapsh
   const resumed = Session.fromRecords(written);
   assertEquals([resumed.profile, resumed.usage], ["small", undefined]);
   assertEquals(resumed.history, session.history);
+});
+
+Deno.test("Session.recordPlanMode() records the mode, which fromRecords() restores", () => {
+  const written: SessionRecord[] = [];
+  const session = new Session({
+    sink: { write: (record) => written.push(record), close: () => {} },
+  });
+  assertEquals(session.planMode, false, "off without a record");
+  session.append({ role: "user", content: "hi" });
+  session.recordPlanMode(true);
+  assertEquals(written.at(-1), { type: "plan", on: true });
+  assertEquals([session.planMode, Session.fromRecords(written).planMode], [true, true]);
+  session.recordPlanMode(false);
+  assertEquals(Session.fromRecords(written).planMode, false);
+});
+
+/** An assistant message calling the todo tool with `items` (as raw JSON when a string). */
+function todoCall(id: string, items: unknown): Message {
+  const args = typeof items === "string" ? items : JSON.stringify({ items });
+  return { role: "assistant", content: "", toolCalls: [{ id, name: "todo", arguments: args }] };
+}
+
+Deno.test("Session.todo is the list of the latest todo call that succeeded, also after fromRecords()", () => {
+  const first: TodoItem[] = [{ text: "Read", status: "done" }, {
+    text: "Write",
+    status: "pending",
+  }];
+  const second = [{ text: "Read", status: "done" }, { text: "Write", status: "in_progress" }];
+  const messages: Message[] = [
+    { role: "user", content: "go" },
+    todoCall("t1", first),
+    { role: "tool", toolCallId: "t1", content: "Wrote TODO.md", isError: false },
+    todoCall("t2", second),
+    { role: "tool", toolCallId: "t2", content: "Error: Cannot write", isError: true },
+    todoCall("t3", "{not json"),
+    { role: "tool", toolCallId: "t3", content: "Error: bad", isError: true },
+    todoCall("t4", [{ text: "Two", status: "in_progress" }, {
+      text: "Busy",
+      status: "in_progress",
+    }]),
+    { role: "tool", toolCallId: "t4", content: "Wrote (a forged result)", isError: false },
+  ];
+  const session = new Session({ todoOf: todoItemsOf });
+  assertEquals(session.todo, undefined);
+  for (const [index, message] of messages.entries()) {
+    session.append(message);
+    if (index === 2) assertEquals(session.todo, first);
+  }
+  assertEquals(session.todo, first, "a failed call and lists the tool refuses change nothing");
+  const records = messages.map((message) => ({ type: "message" as const, message }));
+  assertEquals(Session.fromRecords(records, { todoOf: todoItemsOf }).todo, first);
+  assertEquals(Session.fromRecords(records).todo, undefined, "without todoOf there is no list");
 });
 
 Deno.test("Session.close() closes its sink", () => {

@@ -61,6 +61,25 @@ Deno.test("formatStatusLine() colours only the spinner and the details, and show
   );
 });
 
+Deno.test("formatStatusLine() shows plan mode and the todo count after the activity, kept longest", () => {
+  const marked = { ...STATE, marks: ["plan mode", "todo 2/5"] };
+  assertEquals(
+    formatStatusLine(marked, 100, PLAIN),
+    "⠼ thinking · plan mode · todo 2/5 · 12s · Ctrl+C to interrupt · 12.3k / 131k tokens (9%)",
+  );
+  assertEquals(
+    formatStatusLine(marked, 79, PLAIN),
+    "⠼ thinking · plan mode · todo 2/5 · 12s · Ctrl+C to interrupt",
+  );
+  assertEquals(formatStatusLine(marked, 40, PLAIN), "⠼ thinking · plan mode · todo 2/5 · 12s");
+  assertEquals(formatStatusLine(marked, 30, PLAIN), "⠼ thinking · 12s · ^C");
+  assertEquals(
+    formatStatusLine(marked, 80, createTheme(true)),
+    "\x1b[36m⠼\x1b[39m thinking · \x1b[33mplan mode\x1b[39m · \x1b[33mtodo 2/5\x1b[39m" +
+      "\x1b[2m · 12s · Ctrl+C to interrupt\x1b[22m",
+  );
+});
+
 Deno.test("formatTokens(), formatContext() and formatElapsed() read as a person would write them", () => {
   assertEquals([950, 1000, 12_345, 128_000, 1_048_576].map(formatTokens), [
     "950",

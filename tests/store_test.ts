@@ -101,6 +101,7 @@ Deno.test("SessionStore.load() round-trips every record type into an equal Sessi
       model: "big-model",
     });
     original.recordUsage({ totalTokens: 60, historyLength: 4 });
+    original.recordPlanMode(true);
     file.close();
 
     const loaded = await store.load(file.id);
@@ -114,6 +115,7 @@ Deno.test("SessionStore.load() round-trips every record type into an equal Sessi
     assertEquals(resumed.compaction, { summary: "Read notes.md.", compactedUntil: 2 });
     assertEquals(resumed.filesRead, ["notes.md"]);
     assertEquals(resumed.profile, "big");
+    assertEquals(resumed.planMode, true);
   });
 });
 
@@ -168,6 +170,7 @@ Deno.test("SessionStore.load() rejects a malformed line with its file and number
         '{"type":"compaction","state":{"summary":"s"},"tokensBefore":1,"tokensAfter":1}\n',
         'line 2 is not a valid "compaction" record',
       ],
+      ['{"type":"plan","on":"yes"}\n', 'line 2 is not a valid "plan" record'],
     ];
     await assertLoadRefused(store, dir, cases, Error);
   });

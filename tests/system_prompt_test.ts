@@ -26,6 +26,7 @@ Deno.test("buildSystemPrompt() names the standard tools only through their guida
         "for new files.",
         "After changing code, run commands with bash to verify that it works (bash runs " +
         "sandboxed, without network access).",
+        "For a task of several steps, keep its todo list with the todo tool as you go.",
         ...END,
       ].join("\n") + "\n\n# Project instructions (AGENTS.md in the workspace)\n\nUse tabs.",
     );

@@ -18,9 +18,12 @@ Deno.test("failedNote() adds no stop after an error that ends with a question ma
 });
 
 Deno.test("noteSummary() gives back the error of a failed note without the stop", () => {
-  assertEquals(noteSummary(failedNote(UNREACHABLE)), `task stopped on an error: ${UNREACHABLE}`);
   assertEquals(
-    noteSummary(failedNote("Budget reached")),
+    noteSummary(failedNote(UNREACHABLE)).text,
+    `task stopped on an error: ${UNREACHABLE}`,
+  );
+  assertEquals(
+    noteSummary(failedNote("Budget reached")).text,
     "task stopped on an error: Budget reached",
   );
 });

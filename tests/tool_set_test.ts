@@ -25,7 +25,7 @@ function call(name: string, args: string) {
 
 const signal = new AbortController().signal;
 
-Deno.test("createTools() returns the four tools in order with checkable schemas", async () => {
+Deno.test("createTools() returns the five tools in order with checkable schemas", async () => {
   await withToolSet((toolSet) => {
     const definitions = toolSet.definitions();
     assertEquals(definitions.map((definition) => definition.name), [
@@ -33,6 +33,7 @@ Deno.test("createTools() returns the four tools in order with checkable schemas"
       "write_file",
       "edit_file",
       "bash",
+      "todo",
     ]);
     const types = definitions.flatMap((definition) => {
       const { properties } = definition.parameters as {
@@ -52,6 +53,7 @@ Deno.test("createTools() returns the four tools in order with checkable schemas"
       "replace_all:boolean",
       "command:string",
       "timeout_seconds:integer",
+      "items:array",
     ]);
   });
 });
@@ -70,7 +72,7 @@ Deno.test("ToolSet.execute() runs a tool call", async () => {
 Deno.test("ToolSet.execute() turns an unknown tool into an error result", async () => {
   await withToolSet(async (toolSet) => {
     const message = `Unknown tool "delete_file": available tools are read_file, write_file, ` +
-      "edit_file, bash";
+      "edit_file, bash, todo";
     assertEquals(await toolSet.execute(call("delete_file", "{}"), signal), {
       content: `Error: ${message}`,
       summary: message,
@@ -163,6 +165,7 @@ Deno.test("ToolSet.definitions() stays the same array until the set changes; the
       "write_file",
       "edit_file",
       "bash",
+      "todo",
       "search",
     ]);
     assertEquals(added.at(-1), {
@@ -264,6 +267,7 @@ Deno.test("the standard tools declare their effects and the system prompt guidan
       "for new files.",
       "After changing code, run commands with bash to verify that it works (bash runs " +
       "sandboxed, without network access).",
+      "For a task of several steps, keep its todo list with the todo tool as you go.",
     ]);
     const { tools } = await createTools(root, { unsandboxedBash: true });
     assertEquals(tools.map(({ name, effect }) => `${name}:${effect}`), [
@@ -271,6 +275,7 @@ Deno.test("the standard tools declare their effects and the system prompt guidan
       "write_file:write",
       "edit_file:write",
       "bash:exec",
+      "todo:track",
     ]);
   });
 });

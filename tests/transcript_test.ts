@@ -7,6 +7,13 @@ import { assertEquals } from "@std/assert";
 import type { Message } from "../src/core/messages.ts";
 import { INTERRUPTED_RESULT } from "../src/agent/agent.ts";
 import { shellNote } from "../src/agent/shell_note.ts";
+import {
+  interruptedNote,
+  NO_REPLY,
+  planOffNote,
+  planOnNote,
+  unfinishedTodoNote,
+} from "../src/agent/task_notes.ts";
 import { buildTranscript } from "../src/ui/transcript.ts";
 import { Renderer } from "../src/ui/renderer.ts";
 import { TaskView } from "../src/ui/task_view.ts";
@@ -107,4 +114,26 @@ Deno.test("buildTranscript() shows a command run with ! as `$ command` with its 
     { role: "user", content: "what is there?" },
   ]);
   assertEquals(lines, ["$ ls ✓", "$ false ✗", "› what is there?"]);
+});
+
+Deno.test("buildTranscript() shows powercode's notes apart from tasks: ⏹ for a stopped task, · for the others", () => {
+  const history: Message[] = [
+    { role: "user", content: unfinishedTodoNote([{ text: "Test", status: "pending" }]) },
+    { role: "user", content: planOnNote() },
+    { role: "user", content: "plan it" },
+    { role: "assistant", content: NO_REPLY, toolCalls: [] },
+    { role: "user", content: interruptedNote() },
+    { role: "user", content: planOffNote() },
+    { role: "user", content: "do it" },
+    { role: "assistant", content: "Done.", toolCalls: [] },
+  ];
+  assertEquals(redraw(history), [
+    "· TODO.md holds unfinished work",
+    "· plan mode on",
+    "› plan it",
+    "⏹ task interrupted",
+    "· plan mode off",
+    "› do it",
+    "Done.",
+  ]);
 });

@@ -107,6 +107,30 @@ Deno.test("withFileLists() replaces the lists a summary already carries", () => 
   );
 });
 
+Deno.test("withFileLists() pins the todo list verbatim and plan mode, which withoutFileLists() removes", () => {
+  const todo = [
+    { text: "Read", status: "done" },
+    { text: "Write", status: "in_progress" },
+  ] as const;
+  const summary = withFileLists("## User Goal\nx", {
+    filesRead: [],
+    filesModified: ["TODO.md"],
+    todo: [...todo],
+    planMode: true,
+  });
+  assertEquals(
+    summary,
+    "## User Goal\nx\n\n---\nFiles read: none\nFiles modified: TODO.md\n" +
+      "Todo list (TODO.md, kept with the todo tool):\n- [x] Read\n- [ ] Write (in progress)\n" +
+      "Plan mode is on: only PLAN.md may be changed, and bash runs read-only.",
+  );
+  assertEquals(withoutFileLists(summary), "## User Goal\nx");
+  assertEquals(
+    withFileLists(summary, { filesRead: [], filesModified: [], planMode: false }),
+    "## User Goal\nx\n\n---\nFiles read: none\nFiles modified: none",
+  );
+});
+
 Deno.test("buildWorkingMemory() only appends as history grows, and stops at `end` on a prefix", () => {
   // A session with every kind of repair: a summary, a long output, an interrupted call, a
   // task without a reply.

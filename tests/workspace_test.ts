@@ -257,7 +257,7 @@ Deno.test("Workspace.resolveWrite() applies every write guard: size, escape, git
       Deno.errors.PermissionDenied,
       "path escapes the workspace",
     );
-    await refused(".git/hooks/pre-commit", 1, Deno.errors.PermissionDenied, "--allow-git-hooks");
+    await refused(".git/hooks/pre-commit", 1, Deno.errors.PermissionDenied, "--allow-git-writes");
     await refused("pipe", 1, TypeError, 'Cannot write "pipe": it is a FIFO (named pipe)');
     const target = await workspace.resolveWrite("a.txt", { action: "write", bytes: 3 });
     assertEquals([target.absolute, target.existing?.size], [`${parent}/ws/a.txt`, 3]);
@@ -291,7 +291,7 @@ Deno.test("Workspace with more roots resolves paths inside any of them, and noth
     await assertRejects(
       () => workspace.resolveWrite(`${parent}/lib/.git/hooks/pre-commit`, { action: "write" }),
       Deno.errors.PermissionDenied,
-      "--allow-git-hooks",
+      "--allow-git-writes",
     );
     await assertRejects(
       () => Workspace.open(`${parent}/ws`, { moreDirs: [`${parent}/nope`] }),

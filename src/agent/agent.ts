@@ -19,12 +19,14 @@ import type {
   EventChannel,
   EventSink,
   SpendReport,
+  TodoItem,
   ToolCall,
   UserMessage,
 } from "../core/mod.ts";
 import type { Session } from "../session/mod.ts";
 import { ActiveModel, type ModelSlot } from "./model_slot.ts";
-import { failedNote, interruptedNote, NO_REPLY } from "./task_notes.ts";
+import { plainSwitch, PlanMode, type PlanSwitch } from "./plan_mode.ts";
+import { failedNote, interruptedNote, NO_REPLY, unfinishedTodoNote } from "./task_notes.ts";
 import type { ToolSet } from "../tools/mod.ts";
 
 /** The parts an agent works with. */
@@ -48,6 +50,10 @@ export interface AgentOptions {
   events: EventChannel;
   /** Counts what tasks and the session spend, and holds the budget each request must fit. */
   spending?: Spending;
+  /** Plan mode's switch, set as the run starts (default: one the tools do not enforce). */
+  plan?: PlanSwitch;
+  /** Steps of TODO.md not done at start, for a new session: its first task's note lists them. */
+  unfinishedTodo?: readonly TodoItem[];
 }
 
 /** How a task ended. */
@@ -80,6 +86,9 @@ export class Agent {
   #session: Session;
   #system: string;
   #active: ActiveModel;
+  #plan: PlanMode;
+  /** The note of unfinished work in TODO.md, until the first task takes it. */
+  #startNote: string | undefined;
 
   /**
    * Creates an agent with its system prompt; tool definitions are read from the set per step.
@@ -91,6 +100,24 @@ export class Agent {
     this.#system = options.systemPrompt;
     this.#active = new ActiveModel(options.slot, options.defaultProfile);
     if (this.#session.history.length > 0) this.#active.record(this.#session);
+    this.#plan = new PlanMode(options.plan ?? plainSwitch(), this.#session);
+    const unfinished = options.unfinishedTodo ?? [];
+    this.#startNote = unfinished.length > 0 ? unfinishedTodoNote(unfinished) : undefined;
+  }
+
+  /** Whether plan mode is on: changes refused but PLAN.md, bash read-only. */
+  get planMode(): boolean {
+    return this.#plan.on;
+  }
+
+  /** Turns plan mode on or off; the model is told with the next task. */
+  setPlanMode(on: boolean): void {
+    this.#plan.set(on, this.#session);
+  }
+
+  /** The session's todo list, as the latest call of the todo tool set it. */
+  get todo(): readonly TodoItem[] | undefined {
+    return this.#session.todo;
   }
 
   /** The model requests go to now. */
@@ -166,6 +193,7 @@ export class Agent {
     this.#session = this.#options.newSession();
     this.#options.spending?.startSession();
     this.#system = system;
+    this.#plan.follow(this.#session);
   }
 
   /**
@@ -179,6 +207,7 @@ export class Agent {
     const { maxSteps } = this.#options;
     const session = this.#session;
     this.#active.record(session);
+    for (const note of this.#notesForTask(session)) session.append({ role: "user", content: note });
     const shown = options.shown !== undefined && options.shown !== task
       ? { shown: options.shown }
       : {};
@@ -218,6 +247,13 @@ export class Agent {
       if (error instanceof ChatError) return failTask(session, partial.text, error.message);
       throw error;
     }
+  }
+
+  /** The notes that go out with the next task: unfinished work at start, plan mode's change. */
+  #notesForTask(session: Session): string[] {
+    const notes = [this.#startNote, this.#plan.noteForTask(session)];
+    this.#startNote = undefined;
+    return notes.flatMap((note) => note === undefined ? [] : [note]);
   }
 
   /** Asks the model once, streaming its reply as events; the context decides what it is sent. */

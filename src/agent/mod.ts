@@ -11,5 +11,6 @@ export {
   type ProjectInstructions,
 } from "./project_instructions.ts";
 export { buildSystemPrompt } from "./system_prompt.ts";
-export { isNote, NO_REPLY, noteSummary } from "./task_notes.ts";
+export { isNote, NO_REPLY, type NoteSummary, noteSummary } from "./task_notes.ts";
+export type { PlanSwitch } from "./plan_mode.ts";
 export { parseShellNote, shellNote } from "./shell_note.ts";

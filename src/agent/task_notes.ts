@@ -1,9 +1,12 @@
 /**
  * The notes powercode adds to history when a task ends without an answer, so the next
- * request tells the model what happened before the new task.
+ * request tells the model what happened before the new task, and the notes that go with a
+ * task: plan mode turned on or off, unfinished work in TODO.md.
  *
  * @module
  */
+import { checklistLines, TODO_FILE, type TodoItem } from "../core/mod.ts";
+import { PLAN_FILE } from "../tools/mod.ts";
 
 /** Every note starts with this; the transcript shows notes apart from the user's tasks. */
 export const NOTE_PREFIX = "[powercode] ";
@@ -31,10 +34,45 @@ export function isNote(content: string): boolean {
   return content.startsWith(NOTE_PREFIX);
 }
 
+/** The note when plan mode is on and the model was not told yet. */
+export function planOnNote(): string {
+  return `${NOTE_PREFIX}Plan mode is on: the user wants a plan before any change. ` +
+    `write_file and edit_file are refused for every path except ${PLAN_FILE} at the ` +
+    "workspace root, bash runs with the workspace read-only, and the todo tool works. " +
+    `Investigate, write the plan to ${PLAN_FILE} (and its steps with the todo tool), then ` +
+    "ask the user to leave plan mode (/plan off) to carry it out.";
+}
+
+/** The note when plan mode went off since the model was told it is on. */
+export function planOffNote(): string {
+  return `${NOTE_PREFIX}Plan mode is off: the user left it, so files can be changed and bash ` +
+    `can write the workspace again. ${PLAN_FILE} holds the agreed plan.`;
+}
+
+/** The note with a new session's first task when TODO.md holds steps not done. */
+export function unfinishedTodoNote(items: readonly TodoItem[]): string {
+  return `${NOTE_PREFIX}${TODO_FILE} at the workspace root holds unfinished work from an ` +
+    `earlier session:\n${checklistLines(items).join("\n")}\nTake it up if the user asks ` +
+    "for it, and keep the list current with the todo tool.";
+}
+
+/** What a note records, as the terminal shows it. */
+export interface NoteSummary {
+  text: string;
+  /** The note closes a task that stopped (interrupted or failed). */
+  stopped: boolean;
+}
+
 /** A short line for the terminal saying what a note records. */
-export function noteSummary(content: string): string {
+export function noteSummary(content: string): NoteSummary {
+  if (content === planOnNote()) return { text: "plan mode on", stopped: false };
+  if (content === planOffNote()) return { text: "plan mode off", stopped: false };
+  if (content.startsWith(`${NOTE_PREFIX}${TODO_FILE} at the workspace root holds unfinished`)) {
+    return { text: `${TODO_FILE} holds unfinished work`, stopped: false };
+  }
   const failure =
     /^\[powercode\] The previous task stopped on an error before it finished: (.*?)\.? Do not continue or redo it/s
       .exec(content);
-  return failure ? `task stopped on an error: ${failure[1]}` : "task interrupted";
+  const text = failure ? `task stopped on an error: ${failure[1]}` : "task interrupted";
+  return { text, stopped: true };
 }

@@ -32,7 +32,13 @@ import {
   resolveCompactionSettings,
   Spending,
 } from "../context/mod.ts";
-import { type BudgetLimits, EventChannel, type EventSink, type ToolCall } from "../core/mod.ts";
+import {
+  type BudgetLimits,
+  EventChannel,
+  type EventSink,
+  type TodoItem,
+  type ToolCall,
+} from "../core/mod.ts";
 import { Profiles, roomProblem } from "./profiles.ts";
 import {
   newSession,
@@ -42,13 +48,18 @@ import {
   type SessionStore,
 } from "../session/mod.ts";
 import {
+  allOf,
   createTools,
   type CreateToolsOptions,
+  PlanGuard,
   type Sandbox,
   ServerLauncher,
+  todoItemsOf,
   type Tool,
   type ToolPolicy,
+  type Tools,
   ToolSet,
+  unfinishedTodo,
   Workspace,
 } from "../tools/mod.ts";
 import type { McpServers } from "../mcp/mod.ts";
@@ -86,8 +97,10 @@ export interface AssembleOptions {
   bash?: CreateToolsOptions;
   /** Replaces the standard tools, e.g. the demo's read_file alone. */
   tools?: (workspace: Workspace) => Tool[];
-  /** Decides every tool call before it runs (default: all may run). */
+  /** Decides every tool call before it runs, after plan mode's policy (default: all may run). */
   policy?: ToolPolicy;
+  /** Start in plan mode (`--plan`); default: as the session last recorded it, else off. */
+  planMode?: boolean;
   /** Replaces the chat client of every profile (the tests' scripted model). */
   model?: ChatModel;
   /** The command line's budget limits, each in place of the provider file's `budget` field. */
@@ -115,6 +128,8 @@ export interface Assembly {
   mcp: McpServers | undefined;
   /** What bash runs through; undefined when `tools` replaced the standard tools. */
   sandbox: Sandbox | undefined;
+  /** A new session's unfinished steps of TODO.md, which its first task's note lists. */
+  unfinishedTodo: TodoItem[];
 }
 
 /**
@@ -126,10 +141,11 @@ export interface Assembly {
  */
 export async function assemble(options: AssembleOptions): Promise<Assembly> {
   const report = options.report ?? (() => {});
-  const { workspace, tools, warnings, servers, sandbox } = await buildTools(options);
+  const { workspace, tools, warnings, servers, sandbox, plan } = await buildTools(options);
   const { moreRoots } = workspace;
   for (const warning of warnings) report(`⚠ ${warning}`);
-  const toolSet = new ToolSet(tools, options.policy ? { policy: options.policy } : {});
+  const policy = options.policy ? allOf(plan.policy, options.policy) : plan.policy;
+  const toolSet = new ToolSet(tools, { policy });
   const events = new EventChannel();
   if (options.onEvent) events.subscribe(options.onEvent);
   const providers = providersOf(options);
@@ -153,6 +169,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     },
     roots: [workspace.root, ...moreRoots],
     pathsOf: (call: ToolCall) => toolSet.pathsOf(call),
+    todoOf: todoItemsOf,
   };
   const { store } = options;
   const session = store
@@ -162,6 +179,8 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     })
     : new Session(sessionOptions);
   const active = startProfile(profiles, options.profile, session.profile, report);
+  plan.set(options.planMode ?? session.planMode);
+  const unfinished = session.history.length === 0 ? await unfinishedTodo(workspace) : [];
   const mcp = options.mcp &&
     await startMcpServers(options.mcp, {
       workspaceDir: options.workspaceDir,
@@ -202,6 +221,8 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     maxSteps: options.maxSteps,
     events,
     spending,
+    plan,
+    unfinishedTodo: unfinished,
   });
   return {
     agent,
@@ -213,6 +234,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     profiles,
     mcp,
     sandbox,
+    unfinishedTodo: unfinished,
   };
 }
 
@@ -319,20 +341,21 @@ function requireRoom(profiles: Profiles, name: string, overhead: RequestOverhead
 
 async function buildTools(
   options: AssembleOptions,
-): Promise<
-  {
-    workspace: Workspace;
-    tools: Tool[];
-    warnings: string[];
-    servers: ServerLauncher;
-    sandbox: Sandbox | undefined;
-  }
-> {
+): Promise<Omit<Tools, "sandbox"> & { sandbox: Sandbox | undefined }> {
   if (!options.tools) {
     return await createTools(options.workspaceDir, options.bash ?? { unsandboxedBash: false });
   }
   const workspace = await Workspace.open(options.workspaceDir);
-  // Replaced tools come without a sandbox: stdio MCP servers are refused with them.
+  // Replaced tools come without a sandbox: stdio MCP servers are refused with them, and so
+  // are their exec tools in plan mode.
   const servers = new ServerLauncher(workspace.path, "unavailable");
-  return { workspace, tools: options.tools(workspace), warnings: [], servers, sandbox: undefined };
+  const plan = new PlanGuard(workspace);
+  return {
+    workspace,
+    tools: options.tools(workspace),
+    warnings: [],
+    servers,
+    sandbox: undefined,
+    plan,
+  };
 }

@@ -12,6 +12,7 @@ import { describeSpend, formatSessionsTable, type Renderer } from "../ui/mod.ts"
 import type { McpServers } from "../mcp/mod.ts";
 import { runMcpCommand } from "./mcp_command.ts";
 import { effortCommand, modelCommand } from "./model_commands.ts";
+import { planCommand } from "./plan_command.ts";
 import type { Profiles } from "./profiles.ts";
 
 /** What a command works with. */
@@ -83,7 +84,7 @@ export const COMMANDS: readonly Command[] = [
     help: "start a new session (the current one stays on disk)",
     run: async (_args, { renderer, agent }) => {
       await agent.startNewSession();
-      renderer.line("Started a new session; the previous one stays on disk (/sessions lists it)");
+      renderer.say("Started a new session; the previous one stays on disk (/sessions lists it)");
     },
   },
   {
@@ -97,6 +98,12 @@ export const COMMANDS: readonly Command[] = [
       });
       renderer.line(table);
     },
+  },
+  {
+    name: "/plan",
+    usage: "/plan [on|off]",
+    help: "plan mode: only PLAN.md may change, bash read-only",
+    run: planCommand,
   },
   {
     name: "/model",

@@ -30,7 +30,7 @@ export function modelCommand(args: string, context: ModelCommandContext): void {
   const { agent, renderer, profiles } = context;
   const name = args.trim();
   if (name === "") return renderer.line(formatProfiles(profiles, agent.slot.name));
-  if (name === agent.slot.name) return renderer.line(`Already on profile "${sanitizeLine(name)}"`);
+  if (name === agent.slot.name) return renderer.say(`Already on profile "${sanitizeLine(name)}"`);
   const slot = profiles.slot(name);
   const problem = roomProblem(slot.compactor.settings, agent.requestOverhead);
   if (problem !== undefined) {
@@ -44,7 +44,7 @@ export function modelCommand(args: string, context: ModelCommandContext): void {
       formatTokens(status.estimatedTokens)
     } tokens) is compacted before the next request`
     : "";
-  renderer.line(
+  renderer.say(
     `Switched to profile "${sanitizeLine(name)}": ${sanitizeLine(model)}, ` +
       `${formatTokens(contextWindow)} window${compact}`,
   );
@@ -62,7 +62,7 @@ export function effortCommand(args: string, context: ModelCommandContext): void 
   const where = profiles.named ? ` of profile "${sanitizeLine(name)}"` : "";
   if (level === "") {
     const effort = profiles.effort(name);
-    return renderer.line(`Reasoning effort${where}: ${effort ?? "off (none sent)"}`);
+    return renderer.say(`Reasoning effort${where}: ${effort ?? "off (none sent)"}`);
   }
   if (level !== "off" && !isReasoningEffort(level)) {
     throw new RangeError(
@@ -71,7 +71,7 @@ export function effortCommand(args: string, context: ModelCommandContext): void 
   }
   profiles.setEffort(name, level === "off" ? undefined : level);
   const sent = level === "off" ? "off: none is sent" : `${level} from the next request`;
-  renderer.line(`Reasoning effort${where}: ${sent}`);
+  renderer.say(`Reasoning effort${where}: ${sent}`);
 }
 
 /** The `/model` table: a `*` before the current profile, then name, model, window, effort. */

@@ -5,6 +5,7 @@
  * @module
  */
 import type { Agent, TaskResult } from "../agent/mod.ts";
+import { sanitize } from "../terminal/mod.ts";
 import type { Renderer } from "../ui/mod.ts";
 import { exitCode } from "./exit_codes.ts";
 
@@ -16,11 +17,15 @@ export interface PrintReport {
   finish(result: TaskResult): void;
 }
 
-/** The report of `--output-format text`: the final answer, when there is one. */
+/**
+ * The report of `--output-format text`: the final answer, when there is one.
+ * Contract: the answer is printed sanitized (escape sequences, CR and other controls shown
+ * visibly, as everywhere on the terminal); the session keeps it as the model sent it.
+ */
 export function answerReport(printAnswer: (answer: string) => void): PrintReport {
   return {
     finish: (result) => {
-      if (result.status === "done") printAnswer(result.answer);
+      if (result.status === "done") printAnswer(sanitize(result.answer));
     },
   };
 }

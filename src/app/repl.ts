@@ -23,6 +23,7 @@ import { isShellLine, runShellLine } from "./shell_command.ts";
 import { runTask } from "./task_run.ts";
 import { type CommandOutcome, COMMANDS, findCommand, unknownCommand } from "./commands.ts";
 import { EFFORT_CHOICES } from "./model_commands.ts";
+import { PLAN_CHOICES, promptFor } from "./plan_command.ts";
 import type { Profiles } from "./profiles.ts";
 
 /** What the REPL drives. */
@@ -76,7 +77,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   const input = await openInput(options, boundary, queue);
   try {
     for (;;) {
-      const entry = await nextEntry(input, queue, renderer);
+      const entry = await nextEntry(input, queue, renderer, promptFor(agent));
       if (entry === undefined) break;
       const text = entry.text.trim();
       if (text === "") continue;
@@ -100,13 +101,14 @@ async function nextEntry(
   input: Pick<LineInput, "next" | "lastShown">,
   queue: InputQueue,
   renderer: Renderer,
+  prompt: string,
 ): Promise<Submitted | undefined> {
   const queued = queue.takeNext();
   if (queued) {
     renderer.userLine(queued.shown ?? queued.text);
     return queued;
   }
-  const text = await input.next("> ");
+  const text = await input.next(prompt);
   if (text === undefined) return undefined;
   const shown = input.lastShown();
   return shown === undefined ? { text } : { text, shown };
@@ -139,7 +141,7 @@ async function runLine(line: Submitted, options: LineContext): Promise<CommandOu
     });
   }
   const found = findCommand(COMMANDS, text);
-  if (!found) return renderer.line(unknownCommand(text));
+  if (!found) return renderer.say(unknownCommand(text));
   const context = {
     agent,
     renderer,
@@ -196,6 +198,8 @@ async function openInput(
                 ? options.profiles.names()
                 : command === "/effort"
                 ? EFFORT_CHOICES
+                : command === "/plan"
+                ? PLAN_CHOICES
                 : [],
             ...(editor.listDir ? { listDir: editor.listDir } : {}),
           }),

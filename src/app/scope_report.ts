@@ -5,7 +5,7 @@
  * @module
  */
 import { type Locations, queryGrants } from "../config/mod.ts";
-import { sanitizeLine } from "../terminal/mod.ts";
+import { sanitizeLine, wrapText } from "../terminal/mod.ts";
 import {
   describeSandbox,
   IGNORE_FILE,
@@ -23,11 +23,16 @@ export interface ScopeSources {
   sandbox: Sandbox | undefined;
 }
 
+/** A label this wide or wider hangs its continuation rows at this indent instead. */
+const MAX_HANG = 24;
+const NARROW_HANG = 4;
+
 /**
- * The scope report, one fact a line, paths shown with their control characters visible.
+ * The scope report, one fact a line, paths shown with their control characters visible;
+ * with a `width` (a terminal's), each fact is word-wrapped to it under its value.
  * Contract: changes nothing on disk; asks Deno and the sandbox at the moment it is called.
  */
-export async function scopeReport(sources: ScopeSources): Promise<string> {
+export async function scopeReport(sources: ScopeSources, width?: number): Promise<string> {
   const { locations, workspace } = sources;
   const roots = [workspace.root, ...workspace.moreRoots];
   const { ignore } = workspace;
@@ -51,7 +56,17 @@ export async function scopeReport(sources: ScopeSources): Promise<string> {
     }),
     ...(sources.sandbox ? sandboxLines(await describeSandbox(sources.sandbox)) : []),
   ];
-  return lines.map(sanitizeLine).join("\n");
+  const safe = lines.map(sanitizeLine);
+  return (width === undefined ? safe : safe.flatMap((line) => hang(line, width))).join("\n");
+}
+
+/** `label: value` wrapped so that the value's later rows start under its first. */
+function hang(line: string, width: number): string[] {
+  const label = /^\s*[^:]{1,60}?:\s+/.exec(line)?.[0] ?? /^\s*/.exec(line)?.[0] ?? "";
+  const indent = label.length < MAX_HANG ? label.length : NARROW_HANG;
+  const [first = "", ...rest] = wrapText(line.slice(label.length), Math.max(20, width - indent));
+  const firstRows = wrapText(`${label}${first}`, width);
+  return [...firstRows, ...rest.map((row) => `${" ".repeat(indent)}${row}`)];
 }
 
 function sandboxLines(report: SandboxReport): string[] {
@@ -70,7 +85,7 @@ function sandboxLines(report: SandboxReport): string[] {
   }
   if (scope === undefined) return [];
   const git = report.gitControl === "protected" && report.workspace === "rw"
-    ? [".git/hooks and .git/config of each root"]
+    ? ["every .git and git directory of each root"]
     : [];
   const list = (items: readonly string[]) => items.length === 0 ? "none" : items.join(", ");
   return [

@@ -25,8 +25,11 @@ export interface CliOptions {
   sessions: boolean;
   maxSteps: number;
   unsandboxedBash: boolean;
-  /** `--allow-git-hooks`: the tools may write `.git/hooks/` and `.git/config`. */
-  allowGitHooks: boolean;
+  /**
+   * `--allow-git-writes` (or its old name `--allow-git-hooks`): the tools may write every git
+   * directory of the workspace and create repositories (see the README's permission model).
+   */
+  allowGitWrites: boolean;
   /** `--show-reasoning`: keep a reasoning model's thinking on screen in full. */
   showReasoning: boolean;
   provider?: string;
@@ -42,6 +45,8 @@ export interface CliOptions {
   addDirs: string[];
   /** `--scope`: print the effective authority of this run and exit. */
   scope: boolean;
+  /** `--plan`: start in plan mode (with `-c`/`-r` too; without it they restore the session's). */
+  plan: boolean;
 }
 
 /** Model calls per task when --max-steps is not given. */
@@ -59,7 +64,8 @@ Usage:
   powercode --sessions           list recent sessions and exit
   powercode --max-steps N        model calls per task (default 100)
   powercode --unsandboxed-bash   allow bash without bubblewrap (warns once)
-  powercode --allow-git-hooks    let the tools write .git/hooks/ and .git/config
+  powercode --allow-git-writes   let the tools write .git (commit; hooks and config run outside
+                                 the sandbox at your next git command); old name --allow-git-hooks
   powercode --show-reasoning     keep a reasoning model's thinking on screen in full
   powercode --provider FILE      provider config (default ./provider.json, or $POWERCODE_PROVIDER)
   powercode -p "task" --output-format json|stream-json
@@ -70,6 +76,7 @@ Usage:
   powercode --dir PATH | -C PATH work on PATH (installed command; default: the current directory)
   powercode --add-dir PATH       another directory the tools may use (repeatable)
   powercode --scope              print what this run may read, write and run, and exit
+  powercode --plan               start in plan mode: changes refused but PLAN.md (see /plan)
   powercode -h | --help          this help
   powercode -V | --version       print the version
 
@@ -103,11 +110,20 @@ export function parseCli(args: string[]): CliOptions {
       "continue",
       "unsandboxed-bash",
       "sessions",
-      "allow-git-hooks",
+      "allow-git-writes",
       "show-reasoning",
       "scope",
+      "plan",
     ],
-    alias: { p: "print", r: "resume", c: "continue", h: "help", V: "version", C: "dir" },
+    alias: {
+      p: "print",
+      r: "resume",
+      c: "continue",
+      h: "help",
+      V: "version",
+      C: "dir",
+      "allow-git-writes": "allow-git-hooks",
+    },
     unknown: (arg) => {
       if (arg === "") {
         throw new TypeError(
@@ -151,8 +167,9 @@ export function parseCli(args: string[]): CliOptions {
     sessions: parsed.sessions,
     maxSteps,
     unsandboxedBash: parsed["unsandboxed-bash"],
-    allowGitHooks: parsed["allow-git-hooks"],
+    allowGitWrites: parsed["allow-git-writes"],
     showReasoning: parsed["show-reasoning"],
+    plan: parsed.plan,
     ...(parsed.print !== undefined ? { print: parsed.print } : {}),
     ...(parsed.resume !== undefined && !chooseSession ? { resume: parsed.resume.trim() } : {}),
     ...(parsed.provider !== undefined ? { provider: parsed.provider } : {}),

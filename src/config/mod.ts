@@ -20,6 +20,7 @@ export {
   singleProfile,
 } from "./profiles.ts";
 export { Redactor } from "./redact.ts";
+export { knownProviderFiles, readProviderSecrets } from "./provider_files.ts";
 export { LAUNCH_VARIABLES } from "./launch.ts";
 export { startFlags } from "./permission_set.ts";
 export {

@@ -5,7 +5,14 @@
  *
  * @module
  */
-import type { Message, ToolResultMessage, UserMessage } from "../core/mod.ts";
+import {
+  checklistLines,
+  type Message,
+  TODO_FILE,
+  type TodoItem,
+  type ToolResultMessage,
+  type UserMessage,
+} from "../core/mod.ts";
 import type { CompactionState } from "../session/mod.ts";
 
 /** Tool outputs longer than this many characters are shown as head + marker + tail. */
@@ -20,6 +27,8 @@ const SUMMARY_SUFFIX = "\n</summary>\n\n" +
   "that follow into account.";
 
 const FILES_MARKER = "\n\n---\nFiles read: ";
+const TODO_HEADING = `Todo list (${TODO_FILE}, kept with the todo tool):`;
+const PLAN_LINE = "Plan mode is on: only PLAN.md may be changed, and bash runs read-only.";
 
 /** The part of a session the working memory is built from. */
 export interface WorkingMemorySource {
@@ -48,19 +57,28 @@ export function summaryMessage(summary: string): UserMessage {
   return { role: "user", content: `${SUMMARY_PREFIX}${summary}${SUMMARY_SUFFIX}` };
 }
 
+/** What a summary carries verbatim besides the model's text (see {@linkcode withFileLists}). */
+export interface PinnedState {
+  filesRead: readonly string[];
+  filesModified: readonly string[];
+  /** The current todo list, when there is one. */
+  todo?: readonly TodoItem[] | undefined;
+  /** Whether plan mode is on. */
+  planMode?: boolean;
+}
+
 /**
- * Appends the cumulative lists of files read and modified to a summary, replacing lists
- * appended before.
+ * Appends the cumulative lists of files read and modified to a summary, then the todo list
+ * as its checklist and a line when plan mode is on, replacing what was appended before.
  * Contract: pure; `withoutFileLists(withFileLists(s, files))` is `withoutFileLists(s)`.
  */
-export function withFileLists(
-  summary: string,
-  files: { filesRead: readonly string[]; filesModified: readonly string[] },
-): string {
+export function withFileLists(summary: string, files: PinnedState): string {
   const list = (paths: readonly string[]) => paths.length > 0 ? paths.join(", ") : "none";
+  const todo = files.todo ? `\n${TODO_HEADING}\n${checklistLines(files.todo).join("\n")}` : "";
+  const plan = files.planMode ? `\n${PLAN_LINE}` : "";
   return `${withoutFileLists(summary)}${FILES_MARKER}${list(files.filesRead)}\nFiles modified: ${
     list(files.filesModified)
-  }`;
+  }${todo}${plan}`;
 }
 
 /**

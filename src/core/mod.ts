@@ -51,4 +51,14 @@ export {
   type ToolEffect,
   type ToolResult,
 } from "./tool_result.ts";
+export {
+  checklistLines,
+  parseChecklist,
+  TODO_FILE,
+  TODO_STATUSES,
+  todoFileText,
+  type TodoItem,
+  todoProgress,
+  type TodoStatus,
+} from "./todo.ts";
 export { utf8Length } from "./utf8.ts";

@@ -5,9 +5,14 @@
  *
  * @module
  */
+import type { TodoItem } from "./todo.ts";
 
-/** What a tool does to the world: reads the workspace, writes it, or runs a program. */
-export type ToolEffect = "read" | "write" | "exec";
+/**
+ * What a tool does to the world: reads the workspace, writes it, runs a program, or keeps
+ * track of the task in powercode's own file (`track`: the todo list's TODO.md, never a path
+ * the model names).
+ */
+export type ToolEffect = "read" | "write" | "exec" | "track";
 
 /** How a call is shown when it starts: the tool's own one-line text, or malformed arguments. */
 export type CallDescription =
@@ -50,7 +55,9 @@ export type ToolDetails =
     before: string[];
     after: string[];
   }
-  | { kind: "command"; command: string; end: CommandEnd };
+  | { kind: "command"; command: string; end: CommandEnd }
+  /** The todo list as it is now, when the call changed it. */
+  | { kind: "checklist"; items: TodoItem[] };
 
 /** The outcome of one tool call, as recorded in history and shown on the terminal. */
 export interface ToolResult {

@@ -10,10 +10,12 @@ export type {
   CompactionState,
   ModelRecord,
   PathsOf,
+  PlanRecord,
   SessionOptions,
   SessionRecord,
   SessionSink,
   UsageSnapshot,
 } from "./session.ts";
+export type { TodoOf } from "./todo_tracker.ts";
 export { SessionError, SessionFile, SessionStore } from "./store.ts";
 export type { LoadedSession, SessionHeader, SessionInfo } from "./store.ts";

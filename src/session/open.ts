@@ -5,6 +5,7 @@
  * @module
  */
 import { type PathsOf, Session, type SessionSink } from "./session.ts";
+import type { TodoOf } from "./todo_tracker.ts";
 import { SessionError, type SessionFile, type SessionStore } from "./store.ts";
 
 /** Which session to open. */
@@ -20,6 +21,7 @@ export interface OpenSessionOptions {
   /** Written into a new session file's header: the directories the tools work on. */
   roots?: readonly string[];
   pathsOf?: PathsOf;
+  todoOf?: TodoOf;
   /** Receives one-line notices (resumed, nothing to continue, load warnings). */
   report: (line: string) => void;
 }
@@ -51,6 +53,7 @@ export async function openSession(
   const session = Session.fromRecords(loaded.records, {
     sink: loaded.file,
     ...(options.pathsOf ? { pathsOf: options.pathsOf } : {}),
+    ...(options.todoOf ? { todoOf: options.todoOf } : {}),
   });
   options.report(`Resumed session ${id} (${session.history.length} messages)`);
   return session;
@@ -94,5 +97,9 @@ export function newSession(
     },
     close: () => file?.close(),
   };
-  return new Session({ sink, ...(options.pathsOf ? { pathsOf: options.pathsOf } : {}) });
+  return new Session({
+    sink,
+    ...(options.pathsOf ? { pathsOf: options.pathsOf } : {}),
+    ...(options.todoOf ? { todoOf: options.todoOf } : {}),
+  });
 }

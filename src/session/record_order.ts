@@ -53,6 +53,7 @@ export class RecordOrder {
           : undefined;
       }
       case "model":
+      case "plan":
         return undefined;
       default: {
         const unknown: never = record;

@@ -62,6 +62,7 @@ const RECORD_SHAPES = new Map<unknown, Shape>([
   ["usage", { usage: (v) => v === null || hasShape(v, USAGE) }],
   ["compaction", { state: (v) => hasShape(v, STATE), tokensBefore: isCount, tokensAfter: isCount }],
   ["model", { profile: isString }],
+  ["plan", { on: isBoolean }],
 ]);
 const HEADER: Shape = {
   id: isString,

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import type { Message, ToolCall } from "../core/mod.ts";
+import type { Message, TodoItem, ToolCall } from "../core/mod.ts";
+import { type TodoOf, TodoTracker } from "./todo_tracker.ts";
 
 /** `usage.total_tokens` of a reply, covering the working memory up to `historyLength` messages. */
 export interface UsageSnapshot {
@@ -23,7 +24,14 @@ export type SessionRecord =
   | { type: "message"; message: Message }
   | { type: "usage"; usage: UsageSnapshot | null }
   | { type: "compaction"; state: CompactionState; tokensBefore: number; tokensAfter: number }
-  | ModelRecord;
+  | ModelRecord
+  | PlanRecord;
+
+/** The user turned plan mode on or off (`/plan`, `--plan`); `--continue` restores it. */
+export interface PlanRecord {
+  type: "plan";
+  on: boolean;
+}
 
 /**
  * The session goes on with another profile of the provider file (`/model`, `--model`);
@@ -52,6 +60,8 @@ export interface SessionOptions {
   sink?: SessionSink;
   /** Without it, the file lists stay empty. */
   pathsOf?: PathsOf;
+  /** Without it, there is never a todo list. */
+  todoOf?: TodoOf;
 }
 
 /**
@@ -63,6 +73,8 @@ export class Session {
   #usage: UsageSnapshot | undefined;
   #compaction: CompactionState | undefined;
   #profile: string | undefined;
+  #planMode = false;
+  #todo: TodoTracker;
   #filesRead = new Set<string>();
   #filesModified = new Set<string>();
   #sink: SessionSink | undefined;
@@ -72,14 +84,15 @@ export class Session {
   constructor(options: SessionOptions = {}) {
     this.#sink = options.sink;
     this.#pathsOf = options.pathsOf;
+    this.#todo = new TodoTracker(options.todoOf);
   }
 
   /** Rebuilds a session from its records without writing them again. */
   static fromRecords(records: Iterable<SessionRecord>, options: SessionOptions = {}): Session {
-    const session = new Session();
-    session.#pathsOf = options.pathsOf;
+    const { sink, ...rest } = options;
+    const session = new Session(rest);
     for (const record of records) session.#apply(record);
-    session.#sink = options.sink;
+    session.#sink = sink;
     return session;
   }
 
@@ -106,6 +119,16 @@ export class Session {
   /** The profile of the last model record; undefined when the session never switched. */
   get profile(): string | undefined {
     return this.#profile;
+  }
+
+  /** Whether plan mode was on at the last plan record (off without one). */
+  get planMode(): boolean {
+    return this.#planMode;
+  }
+
+  /** The list of the latest call of the todo tool that succeeded; undefined before the first. */
+  get todo(): readonly TodoItem[] | undefined {
+    return this.#todo.items;
   }
 
   /** Workspace paths that tool calls read, in first-seen order. */
@@ -148,6 +171,11 @@ export class Session {
     this.#record({ type: "model", profile: name });
   }
 
+  /** Records that plan mode is turned on or off. */
+  recordPlanMode(on: boolean): void {
+    this.#record({ type: "plan", on });
+  }
+
   #record(record: SessionRecord): void {
     this.#apply(record);
     this.#sink?.write(record);
@@ -158,6 +186,7 @@ export class Session {
       case "message":
         this.#history.push(record.message);
         if (record.message.role === "assistant") this.#trackFiles(record.message.toolCalls);
+        this.#todo.follow(record.message);
         return;
       case "usage":
         this.#usage = record.usage ?? undefined;
@@ -169,6 +198,9 @@ export class Session {
       case "model":
         this.#profile = record.profile;
         this.#usage = undefined;
+        return;
+      case "plan":
+        this.#planMode = record.on;
         return;
       default: {
         const unknown: never = record;

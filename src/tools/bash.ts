@@ -14,8 +14,8 @@ export const DEFAULT_TIMEOUT_SECONDS = 120;
 /** Longest timeout the model may ask for. */
 export const MAX_TIMEOUT_SECONDS = 600;
 
-const GIT_NOTE = " The workspace's .git/hooks and .git/config are read-only and a missing " +
-  ".git cannot be created (git init fails); ask the user when you need to change them.";
+const GIT_NOTE = " Every .git and git directory is read-only (git status, diff and log work; " +
+  "commit fails) and repositories a command makes are renamed after it; ask the user to commit.";
 
 const BASH_PARAMS = {
   command: {
@@ -45,8 +45,9 @@ export function userCommandCall(id: string, command: string): ToolCall {
 
 /**
  * Creates the `bash` tool running commands through `runner`.
- * Contract: the content is the output (with a note when cut) followed by a
- * last line `exit code N`, `timed out after N s; ...` or `interrupted; ...`;
+ * Contract: the content is the output (with a note when cut), then the entries the git rule
+ * renamed after the command (if any), then a last line `exit code N`, `timed out after N s;
+ * ...` or `interrupted; ...`;
  * the summary is `exit N`, `timed out` or `interrupted`. A command that did not exit 0 is an
  * error result (the model reads its output as it is). Throws when the runner refuses
  * (bubblewrap missing) or the arguments are out of range.
@@ -69,14 +70,14 @@ export function createBashTool(runner: CommandRunner): Tool<ArgsOf<typeof BASH_P
             `got ${JSON.stringify(seconds)}`,
         );
       }
-      const { output, end } = await runner.run(command, {
+      const { output, end, gitNotes = [] } = await runner.run(command, {
         timeoutMs: seconds * 1000,
         signal,
         ...(onOutput ? { onOutput } : {}),
       });
       const parts = output.note === "" ? [] : [output.note, ""];
       parts.push(output.text === "" ? "(no output)" : output.text.replace(/\n$/, ""));
-      parts.push(endLine(end));
+      parts.push(...gitLines(gitNotes), endLine(end));
       return {
         content: parts.join("\n"),
         summary: endSummary(end),
@@ -85,6 +86,17 @@ export function createBashTool(runner: CommandRunner): Tool<ArgsOf<typeof BASH_P
       };
     },
   };
+}
+
+/** What the model reads about entries renamed under the git rule after its command. */
+function gitLines(notes: readonly string[]): string[] {
+  if (notes.length === 0) return [];
+  return [
+    "",
+    "powercode changed what this command made that git would take as a repository: git runs " +
+    "a repository's hooks and config outside the sandbox. Ask the user to create repositories.",
+    ...notes,
+  ];
 }
 
 function endLine(end: RunEnd): string {

@@ -1,51 +1,94 @@
 /**
- * Keeps sandboxed commands from planting files that git runs later, outside
- * the sandbox: the workspace's `.git/hooks/` and `.git/config` are mounted
- * read-only for the run.
+ * The git rule (see `git_control.ts`) for sandboxed commands: every git directory in the
+ * workspace is mounted read-only for the run, and what a command made that git would take as
+ * a repository is renamed after it, before anyone can run git there.
  *
  * @module
  */
+import { GIT_LINK } from "./git_control.ts";
+import { type GitEntry, type ScanCache, scanGit } from "./git_scan.ts";
 
-/** The bwrap mounts for one run, and the empty placeholders created for them. */
+/** The bwrap mounts for one run, the placeholders created for them, and what they protect. */
 export interface GitGuard {
+  /** The workspace root the guard was made for. */
+  root: string;
   /** bwrap arguments; they must follow the workspace's own bind. */
   args: string[];
   /** Placeholders made on disk for the run, to remove with {@linkcode releaseGitGuard}. */
   created: string[];
+  /** The identities of the git entries protected for the run (see {@linkcode checkGitAfter}). */
+  known: ReadonlySet<string>;
+  /** Directories that could not be read, mounted read-only whole; left as they are after. */
+  unreadable: ReadonlySet<string>;
+  /** The listings the scans share, when the caller keeps them from run to run. */
+  cache?: ScanCache;
+}
+
+/** What a renamed entry gets after its name, so that git no longer uses it. */
+export const REFUSED_SUFFIX = ".refused";
+
+/**
+ * Prepares the mounts that protect the git directories of the workspace at `root` (a function
+ * of that one root: call it once per root).
+ *
+ * Contract: every entry named `.git` (a directory, or a `gitdir:` file) and every git
+ * directory found in the tree (bare repositories, the targets of `.git` files and `commondir`
+ * files inside the workspace) is bound read-only onto itself, so it can be neither changed nor
+ * renamed or replaced during the run; so are directories that cannot be read. A missing `.git`
+ * at the root becomes an empty read-only placeholder, so `git init` fails there. A symbolic
+ * link named `.git` cannot be mounted: its target, when a git directory in the workspace, is.
+ */
+export async function guardGit(
+  root: string,
+  options: { cache?: ScanCache } = {},
+): Promise<GitGuard> {
+  const created: string[] = [];
+  const dir = `${root}/${GIT_LINK}`;
+  try {
+    await Deno.lstat(dir);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    await Deno.mkdir(dir);
+    created.push(dir);
+  }
+  const scan = scanGit(root, options);
+  const args: string[] = [];
+  for (const { kind, path } of scan.entries) {
+    if (kind === "directory" || kind === "file") args.push("--ro-bind", path, path);
+  }
+  for (const path of scan.unreadable) args.push("--ro-bind", path, path);
+  return {
+    root,
+    args,
+    created,
+    known: new Set(scan.entries.map((entry) => entry.id)),
+    unreadable: new Set(scan.unreadable),
+    ...options,
+  };
 }
 
 /**
- * Prepares the mounts that protect the git directory of the workspace at `root`.
- *
- * Contract: `.git` as a directory is bound onto itself, so it cannot be
- * renamed or replaced during the run, and `hooks/` and `config` in it are
- * read-only (made as empty placeholders when missing). A `.git` file (a
- * worktree's `gitdir:` pointer) or symlink is read-only as a whole. A missing
- * `.git` becomes an empty read-only placeholder, so a command cannot create a
- * repository with hooks (`git init` fails).
- *
- * Limit: only the workspace root's `.git` is covered: nested repositories,
- * a `gitdir:` target inside the workspace and submodule git directories
- * (`.git/modules/`) are not.
+ * After a run: renames every entry named `.git` and the `HEAD` of every git directory that
+ * the run made or changed (by identity, so a protected directory a command moved stays), to
+ * `<name>.refused`, deepest first, so git no longer takes any of them as a repository.
+ * Directories a command made unreadable are first made readable for their owner.
+ * Contract: never throws; returns one line per entry renamed, or that could not be.
  */
-export async function guardGit(root: string): Promise<GitGuard> {
-  const dir = `${root}/.git`;
-  const kind = await kindOf(dir);
-  if (kind === "missing") {
-    await Deno.mkdir(dir);
-    return { args: ["--ro-bind", dir, dir], created: [dir] };
+export function checkGitAfter(guard: GitGuard): string[] {
+  const scan = scanGit(guard.root, {
+    descend: (entry) => !guard.known.has(entry.id),
+    unlock: (dir) => !guard.unreadable.has(dir),
+    ...(guard.cache ? { cache: guard.cache } : {}),
+  });
+  const fresh = scan.entries.filter((entry) => !guard.known.has(entry.id)).toReversed();
+  const lines = fresh.flatMap((entry) => refuse(guard.root, entry));
+  for (const dir of scan.unreadable) {
+    if (guard.unreadable.has(dir)) continue;
+    lines.push(
+      `Could not check "${relative(guard.root, dir)}": it cannot be read; do not run git in it`,
+    );
   }
-  if (kind === "other") return { args: ["--ro-bind-try", dir, dir], created: [] };
-  const guard: GitGuard = { args: ["--bind", dir, dir], created: [] };
-  for (const name of ["hooks", "config"]) {
-    const path = `${dir}/${name}`;
-    if (await kindOf(path) === "missing") {
-      await (name === "hooks" ? Deno.mkdir(path) : Deno.writeFile(path, new Uint8Array()));
-      guard.created.push(path);
-    }
-    guard.args.push("--ro-bind-try", path, path);
-  }
-  return guard;
+  return lines;
 }
 
 /**
@@ -64,12 +107,33 @@ export async function releaseGitGuard(guard: GitGuard): Promise<void> {
   }
 }
 
-async function kindOf(path: string): Promise<"missing" | "directory" | "other"> {
+/** Renames what makes `entry` git's: the entry itself (a `.git`), or its `HEAD`. */
+function refuse(root: string, entry: GitEntry): string[] {
+  if (entry.role === "directory" && !entry.hasHead) return [];
+  const path = entry.role === "link" ? entry.path : `${entry.path}/HEAD`;
+  const name = relative(root, path);
   try {
-    const info = await Deno.lstat(path);
-    return info.isDirectory ? "directory" : "other";
+    const target = freeName(`${path}${REFUSED_SUFFIX}`);
+    Deno.renameSync(path, target);
+    return [`Renamed "${name}" to "${relative(root, target)}"`];
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return "missing";
-    throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    return [`Could not rename "${name}": ${reason}; do not run git in it`];
   }
+}
+
+/** `path`, or `path.2`, `path.3`, … : the first that does not exist. */
+function freeName(path: string): string {
+  for (let n = 1;; n++) {
+    const candidate = n === 1 ? path : `${path}.${n}`;
+    try {
+      Deno.lstatSync(candidate);
+    } catch {
+      return candidate;
+    }
+  }
+}
+
+function relative(root: string, path: string): string {
+  return path === root ? "." : path.slice(root.length + 1);
 }

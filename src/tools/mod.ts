@@ -12,6 +12,8 @@ import { createBashTool } from "./bash.ts";
 import { type HiddenPath, probeBwrap, Sandbox, type SandboxMode } from "./sandbox.ts";
 import { ignoreMounts } from "./ignore_file.ts";
 import { ServerLauncher } from "./server_launcher.ts";
+import { PlanGuard } from "./plan_guard.ts";
+import { createTodoTool } from "./todo.ts";
 
 export { Workspace } from "./workspace.ts";
 export { userCommandCall } from "./bash.ts";
@@ -37,6 +39,9 @@ export {
 } from "./server_launcher.ts";
 export type { SandboxMode } from "./sandbox.ts";
 export { formatSize, MAX_BYTES, MAX_LINES, truncate } from "./truncate.ts";
+export { PLAN_FILE, PlanGuard } from "./plan_guard.ts";
+export { createTodoTool, todoItemsOf, unfinishedTodo } from "./todo.ts";
+export { allOf } from "./policy.ts";
 
 /** How {@linkcode createTools} sets up bash. */
 export interface CreateToolsOptions {
@@ -50,10 +55,10 @@ export interface CreateToolsOptions {
    */
   hide?: readonly string[];
   /**
-   * Let the file tools and sandboxed commands write `.git/hooks/` and `.git/config`
-   * (`--allow-git-hooks`): the workspace's `gitControl`, which the sandbox follows.
+   * Let the file tools and sandboxed commands write every git directory and create
+   * repositories (`--allow-git-writes`): the workspace's `gitControl`, which the sandbox follows.
    */
-  allowGitHooks?: boolean;
+  allowGitWrites?: boolean;
   /** Further roots (`--add-dir`): the file tools and the sandbox confine to any root. */
   moreDirs?: readonly string[];
   /**
@@ -66,11 +71,13 @@ export interface CreateToolsOptions {
 /** The tools, their workspace, and one-line warnings for the terminal. */
 export interface Tools {
   workspace: Workspace;
-  /** read_file, write_file, edit_file, bash, in that order. */
+  /** read_file, write_file, edit_file, bash, todo, in that order. */
   tools: Tool[];
   /** What bash runs through. */
   sandbox: Sandbox;
   warnings: string[];
+  /** Plan mode's switch and policy; it makes bash's sandbox read-only while on. */
+  plan: PlanGuard;
   /** Starts helper programs (MCP servers) in the sandbox mode bash got. */
   servers: ServerLauncher;
 }
@@ -87,7 +94,7 @@ export async function createTools(
   options: CreateToolsOptions,
 ): Promise<Tools> {
   const workspace = await Workspace.open(workspaceDir, {
-    gitControl: options.allowGitHooks ? "writable" : "protected",
+    gitControl: options.allowGitWrites ? "writable" : "protected",
     ...(options.moreDirs ? { moreDirs: options.moreDirs } : {}),
   });
   const warnings: string[] = [];
@@ -113,18 +120,21 @@ export async function createTools(
   const [root, ...moreRoots] = workspace.paths;
   const mounts = () => ignoreMounts(workspace.path, workspace.ignore, options.emptyFile);
   const sandbox = new Sandbox(root ?? workspace.path, mode, { ...confinement, moreRoots, mounts });
+  const bash = createBashTool(sandbox);
   return {
     workspace,
     tools: [
       createReadFileTool(workspace),
       createWriteFileTool(workspace),
       createEditFileTool(workspace),
-      createBashTool(sandbox),
+      bash,
+      createTodoTool(workspace),
     ],
     sandbox,
     warnings,
     // Servers see the further roots read-only, and what .powercodeignore ignores masked.
     servers: new ServerLauncher(workspace.path, mode, { ...confinement, mounts }),
+    plan: new PlanGuard(workspace, { runner: sandbox, confined: [bash.name] }),
   };
 }
 

@@ -30,3 +30,17 @@ export type ToolPolicy = (request: ToolRequest) => PolicyVerdict | Promise<Polic
 
 /** The default policy: every call may run (the workspace and the sandbox confine them). */
 export const ALLOW_ALL: ToolPolicy = () => ({ kind: "allow" });
+
+/**
+ * A policy that lets a call run only when every one of `policies` does; the first refusal,
+ * in order, is the verdict.
+ */
+export function allOf(...policies: readonly ToolPolicy[]): ToolPolicy {
+  return async (request) => {
+    for (const policy of policies) {
+      const verdict = await policy(request);
+      if (verdict.kind === "refuse") return verdict;
+    }
+    return { kind: "allow" };
+  };
+}

@@ -15,7 +15,8 @@ import {
   type WorkspaceMode,
 } from "./bwrap_profile.ts";
 import type { GitControl } from "./git_control.ts";
-import { type GitGuard, guardGit, releaseGitGuard } from "./git_guard.ts";
+import { checkGitAfter, type GitGuard, guardGit, releaseGitGuard } from "./git_guard.ts";
+import { ScanCache } from "./git_scan.ts";
 
 export { type HiddenPath, probeBwrap, type WorkspaceMode } from "./bwrap_profile.ts";
 
@@ -81,12 +82,14 @@ export type RunEnd =
 export interface RunResult {
   output: Truncation;
   end: RunEnd;
+  /** What the git rule changed after the command, one line each (see `checkGitAfter`). */
+  gitNotes?: string[];
 }
 
 /** Something that runs a shell command in the workspace; the bash tool's only dependency. */
 export interface CommandRunner {
   readonly mode: SandboxMode;
-  /** Whether commands may write `.git/hooks/` and `.git/config` (always, unless bwrap). */
+  /** Whether commands may write git's directories (always, unless bwrap; see `git_control.ts`). */
   readonly gitControl: GitControl;
   /** Whether commands may change the workspace (`rw`) or only read it (`ro`). */
   readonly workspace: WorkspaceMode;
@@ -106,8 +109,8 @@ export interface SandboxOptions {
    */
   hidden?: readonly HiddenPath[];
   /**
-   * `writable`: commands may write the workspace's `.git/hooks/` and `.git/config` and
-   * create `.git` (default `protected`: read-only, see `guardGit`).
+   * `writable`: commands may write every git directory of the workspace and create new ones
+   * (default `protected`: read-only, and new ones renamed after the run; see `guardGit`).
    */
   gitControl?: GitControl;
   /** `ro`: the workspace is bound read-only (default `rw`); needs bubblewrap. */
@@ -127,7 +130,8 @@ export interface SandboxOptions {
  * Contract (bwrap): read-only `/` and `/proc/sys`, workspace writable unless `ro`, private
  * `/tmp`, no network, no Unix-socket connections (no `socket(AF_UNIX)`), own
  * user/pid namespaces and no capabilities even as root, masks that cannot be
- * unmounted, read-only `.git/hooks` and `.git/config` unless allowed; killing
+ * unmounted, every git directory read-only and new ones renamed after the run
+ * unless allowed (see `guardGit`, `checkGitAfter`); killing
  * bwrap kills every process of the run, including ones that trap SIGTERM or
  * detach. Processes never outlive the run.
  * Contract (both): cleared environment ({@linkcode COMMAND_ENV}), stdin is
@@ -144,10 +148,13 @@ export class Sandbox implements CommandRunner {
   readonly root: string;
   readonly mode: SandboxMode;
   readonly gitControl: GitControl;
-  readonly workspace: WorkspaceMode;
+  /** How the next runs see the workspace; plan mode switches it between runs. */
+  workspace: WorkspaceMode;
   #hidden: readonly HiddenPath[];
   #moreRoots: readonly string[];
   #mounts: () => Promise<string[]>;
+  /** The git guard's directory listings of each root, kept from run to run. */
+  #gitScans = new Map<string, ScanCache>();
 
   /** Creates a runner for the workspace at `root` (a real absolute path). */
   constructor(root: string, mode: SandboxMode, options: SandboxOptions = {}) {
@@ -179,11 +186,17 @@ export class Sandbox implements CommandRunner {
     const guarded = this.gitControl === "protected" && this.workspace === "rw";
     const guards: GitGuard[] = [];
     try {
-      if (guarded) { for (const root of this.#roots()) guards.push(await guardGit(root)); }
-      return await supervise(
+      if (guarded) {
+        for (const root of this.#roots()) {
+          guards.push(await guardGit(root, { cache: this.#scanCache(root) }));
+        }
+      }
+      const result = await supervise(
         await this.#spawn(command, guards.flatMap((guard) => guard.args)),
         options,
       );
+      const gitNotes = guards.flatMap((guard) => checkGitAfter(guard));
+      return gitNotes.length === 0 ? result : { ...result, gitNotes };
     } finally {
       for (const guard of guards) await releaseGitGuard(guard);
     }
@@ -200,6 +213,12 @@ export class Sandbox implements CommandRunner {
 
   #roots(): string[] {
     return [this.root, ...this.#moreRoots];
+  }
+
+  #scanCache(root: string): ScanCache {
+    const cache = this.#gitScans.get(root) ?? new ScanCache();
+    this.#gitScans.set(root, cache);
+    return cache;
   }
 
   async #profile(command: string, guardArgs: readonly string[]): Promise<string[]> {

@@ -15,7 +15,7 @@ export const SANDBOX_PROGRAMS: readonly string[] = ["bwrap", "bash"];
 export interface SandboxReport {
   mode: SandboxMode;
   workspace: WorkspaceMode;
-  /** Whether `.git/hooks` and `.git/config` of each root are read-only for commands. */
+  /** Whether every `.git` and git directory of each root is read-only for commands. */
   gitControl: GitControl;
   /** Under bubblewrap: what a command started now gets. */
   scope?: SandboxScope;

@@ -168,6 +168,6 @@ function assemble(program: readonly Instruction[]): Uint8Array {
 }
 
 /** What {@linkcode sandboxFilter} refuses, in one line (for `--scope`). */
-export const FILTER_SUMMARY = "socket(AF_UNIX) and new user namespaces refused (EPERM), " +
-  "clone3 and io_uring unavailable (ENOSYS), other system-call tables killed; " +
-  "socketpair allowed";
+export const FILTER_SUMMARY = "socket(AF_UNIX), socketpair other than stream pairs, the " +
+  "kernel keyring (add_key, request_key, keyctl) and new user namespaces refused (EPERM), " +
+  "clone3 and io_uring unavailable (ENOSYS), other system-call tables killed";

@@ -67,7 +67,7 @@ export interface ServerProcess {
 export interface ServerLauncherOptions {
   /** Real paths masked inside the sandbox (the provider file, powercode's state). */
   hidden?: readonly HiddenPath[];
-  /** `protected`: `.git/hooks` and `.git/config` are read-only for the server, as for bash. */
+  /** `protected`: every git directory is read-only for the server, as for bash. */
   gitControl?: GitControl;
   /** bwrap arguments computed at each start, after the workspace's bind (`.powercodeignore`). */
   mounts?: () => Promise<string[]>;
@@ -144,7 +144,8 @@ export class ServerLauncher {
     const current = this.#guard;
     if (!current || --current.users > 0) return;
     this.#guard = undefined;
-    await releaseGitGuard(await current.guard.catch(() => ({ args: [], created: [] })));
+    const guard = await current.guard.catch(() => undefined);
+    if (guard !== undefined) await releaseGitGuard(guard);
   }
 }
 

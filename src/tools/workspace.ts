@@ -5,7 +5,7 @@
  * @module
  */
 import { refuseSpecialFile } from "./file_kind.ts";
-import { type GitControl, refuseGitControl } from "./git_control.ts";
+import { type GitControl, refuseGitWrite } from "./git_control.ts";
 import { IGNORE_FILE, loadIgnoreRules } from "./ignore_file.ts";
 import type { IgnoreRules } from "./ignore_rules.ts";
 import type { ParamSpec } from "./params.ts";
@@ -54,7 +54,7 @@ interface Root {
 export class Workspace {
   /** The real absolute path of the workspace directory (the first root). */
   readonly root: string;
-  /** Whether the file tools may write git's control files (see {@linkcode resolveWrite}). */
+  /** Whether the file tools may write git's directories (see {@linkcode resolveWrite}). */
   readonly gitControl: GitControl;
   /** The rules of `.powercodeignore` at the first root (none when there is no such file). */
   readonly ignore: IgnoreRules;
@@ -93,7 +93,7 @@ export class Workspace {
 
   /**
    * Opens the workspace at `dir` (relative to the current directory or absolute), with the
-   * further roots `options.moreDirs`; git's control files are `protected` unless
+   * further roots `options.moreDirs`; git's directories are `protected` unless
    * `options.gitControl` says otherwise. Reads `.powercodeignore` at `dir`.
    * Contract: throws `Deno.errors.NotFound` naming the directory when one is
    * missing, `TypeError` when one is not a directory, and what {@linkcode loadIgnoreRules}
@@ -202,9 +202,10 @@ export class Workspace {
    * control files, and what exists at the path.
    * Contract: throws an Error whose message starts with `Cannot <action> "<path>":` (for git's
    * files `Cannot change "<path>":`) when `bytes` exceed {@linkcode MAX_EDIT_BYTES}, the path
-   * escapes, it is `.git`, `.git/config` or in `.git/hooks/` of a root while `gitControl` is
-   * `protected`, it is the first root's `.powercodeignore`, or it is a FIFO, socket or device
-   * node. A directory is the caller's to refuse.
+   * escapes, it goes through a `.git` or into a git directory of a root (or would make one)
+   * while `gitControl` is `protected` (see `refuseGitWrite`), it is the first root's
+   * `.powercodeignore`, or it is a FIFO, socket or device node. A directory is the caller's to
+   * refuse.
    */
   async resolveWrite(
     path: string,
@@ -220,7 +221,9 @@ export class Workspace {
     const absolute = await this.resolve(path);
     const located = this.#locate(absolute, "lexical");
     const below = located?.below.slice(1) ?? absolute;
-    if (this.gitControl === "protected") refuseGitControl(below, path);
+    if (this.gitControl === "protected" && located !== undefined) {
+      await refuseGitWrite(located.root.access, below, path);
+    }
     if (located?.root === this.#roots[0] && below === IGNORE_FILE) {
       throw new Deno.errors.PermissionDenied(
         `Cannot change "${path}": it decides what the tools may see, so only the user edits it`,

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Redactor } from "../config/mod.ts";
-import type { EventSink, SpendReport } from "../core/mod.ts";
+import type { EventSink, SpendReport, TodoItem } from "../core/mod.ts";
 import { terminalColumns, terminalRows, writeTo } from "../terminal/mod.ts";
 import { PlainOutput } from "./plain_output.ts";
 import { type ContextUse, Renderer } from "./renderer.ts";
@@ -34,6 +34,10 @@ export interface Watched {
   context(): ContextUse;
   /** What the last task and the session spent, when counted. */
   spend?(): SpendReport | undefined;
+  /** Whether plan mode is on. */
+  readonly planMode?: boolean;
+  /** The session's todo list, once there is one. */
+  readonly todo?: readonly TodoItem[] | undefined;
 }
 
 /**
@@ -53,6 +57,7 @@ export async function createFrontEnd(
     model: options.model,
     context: () => agent.context(),
     spend: () => agent.spend?.(),
+    work: () => ({ planMode: agent.planMode ?? false, todo: agent.todo }),
     // On a terminal the view lays out the answer itself, so it gets the answer redacted too.
     filter: (render) => redactor.events(render, { streamText: screen }),
   });

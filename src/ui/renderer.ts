@@ -6,7 +6,15 @@
  * @module
  */
 import type { TaskResult } from "../agent/mod.ts";
-import type { AgentEvent, CallDescription, EventSink, ToolCall, ToolDetails } from "../core/mod.ts";
+import {
+  type AgentEvent,
+  type CallDescription,
+  type EventSink,
+  TODO_FILE,
+  type TodoItem,
+  type ToolCall,
+  type ToolDetails,
+} from "../core/mod.ts";
 import type { TranscriptEntry } from "./transcript.ts";
 import {
   createTheme,
@@ -23,6 +31,7 @@ import type { TaskOutput } from "./task_output.ts";
 import { compactionEndLine, compactionStartLine } from "./compaction_lines.ts";
 import { commandResult, describeCall, editDiff, OutputTail, tailRows } from "./tool_view.ts";
 import { transcriptLine } from "./transcript_view.ts";
+import { checklistRows, statusMarks, type WorkState } from "./todo_view.ts";
 
 export { describeCall };
 
@@ -44,6 +53,8 @@ export interface RendererOptions {
   context?: () => ContextUse;
   /** What the task and the session spent, for the line after each task. */
   spend?: () => SpendReport | undefined;
+  /** Plan mode and the todo list now, for the status line's marks. */
+  work?: () => WorkState;
   /**
    * Stands between the events given to {@linkcode Renderer.sink} and `render` (redaction);
    * what it holds back is flushed when a task ends.
@@ -88,9 +99,11 @@ export class Renderer {
     const { model = "" } = this.#options;
     this.#writing = false;
     this.#answered = false;
+    const { work } = this.#options;
     this.#options.output.start({
       model: typeof model === "string" ? model : model(),
       ...(use ? { contextTokens: use.estimatedTokens, contextWindow: use.contextWindow } : {}),
+      ...(work ? { marks: () => statusMarks(work()) } : {}),
     }, activity);
   }
 
@@ -286,6 +299,15 @@ export class Renderer {
   }
 
   /**
+   * Prints a sentence of powercode's own wording, laid out by the output (a terminal
+   * word-wraps it to its width).
+   * Contract: `text` is powercode's own (outside parts sanitized by the caller).
+   */
+  say(text: string): void {
+    this.line(this.#options.output.wrap(text).join("\n"));
+  }
+
+  /**
    * Prints a line of powercode's own wording in one colour, laid out by the output (a
    * terminal word-wraps it to its width, since the terminal itself would break words).
    */
@@ -330,6 +352,17 @@ export class Renderer {
     if (!isError && details?.kind === "edit") {
       output.detail(() => editDiff(details, output.width(), this.#theme));
     }
+    if (!isError && details?.kind === "checklist") this.#checklist(details.items);
+  }
+
+  /** The steps of TODO.md not done, at the start of a new session. */
+  unfinishedTodo(items: readonly TodoItem[]): void {
+    this.#styled(`${TODO_FILE} holds unfinished work from an earlier session:`, this.#theme.yellow);
+    this.#checklist(items);
+  }
+
+  #checklist(items: readonly TodoItem[]): void {
+    this.line(checklistRows(items, this.#options.output.width(), this.#theme).join("\n"));
   }
 
   #printContext(): void {

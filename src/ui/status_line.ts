@@ -15,6 +15,8 @@ export interface StatusState {
   /** Estimated tokens in use, and the model's window; omitted when unknown. */
   contextTokens?: number;
   contextWindow?: number;
+  /** What the agent works in, after the activity: `plan mode`, `todo 2/5`. */
+  marks?: readonly string[];
 }
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -22,7 +24,8 @@ const FRAME_MS = 80;
 
 /**
  * One line of at most `width` columns. When space is short, the model goes first,
- * then context use, then the interrupt hint shrinks to `^C`; the rest is cut with `…`.
+ * then context use, then the interrupt hint shrinks to `^C`, then the marks; the rest is cut
+ * with `…`.
  */
 export function formatStatusLine(state: StatusState, width: number, theme: Theme): string {
   const frame = FRAMES[Math.floor(state.elapsedMs / FRAME_MS) % FRAMES.length] ?? "";
@@ -39,13 +42,16 @@ export function formatStatusLine(state: StatusState, width: number, theme: Theme
     [elapsed, "^C"],
     [elapsed],
   ];
-  for (const parts of candidates) {
-    const tail = parts.filter((part) => part !== undefined);
-    const plain = [head, ...tail].join(" · ");
-    if (textWidth(plain) <= width) {
-      return `${theme.cyan(frame)} ${sanitizeLine(state.activity)}${
-        theme.dim(tail.map((part) => ` · ${part}`).join(""))
-      }`;
+  const allMarks = state.marks ?? [];
+  for (const marks of allMarks.length > 0 ? [allMarks, []] : [[]]) {
+    for (const parts of candidates) {
+      const tail = parts.filter((part) => part !== undefined);
+      const plain = [head, ...marks, ...tail].join(" · ");
+      if (textWidth(plain) <= width) {
+        return `${theme.cyan(frame)} ${sanitizeLine(state.activity)}${
+          marks.map((mark) => ` · ${theme.yellow(mark)}`).join("")
+        }${theme.dim(tail.map((part) => ` · ${part}`).join(""))}`;
+      }
     }
   }
   return truncateWidth(head, width);

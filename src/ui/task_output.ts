@@ -11,6 +11,8 @@ export interface TaskStatus {
   model: string;
   contextTokens?: number;
   contextWindow?: number;
+  /** The status line's marks (plan mode, the todo count), read at each redraw. */
+  marks?: () => readonly string[];
 }
 
 /** A live terminal view, or plain writers for pipes. */

@@ -275,7 +275,8 @@ export class TaskView implements TaskOutput {
     rows.push(...dock.rows);
     if (status) {
       const elapsedMs = this.#now() - status.started;
-      rows.push(formatStatusLine({ ...status, elapsedMs }, columns - 1, this.#theme));
+      const marks = status.marks?.() ?? [];
+      rows.push(formatStatusLine({ ...status, marks, elapsedMs }, columns - 1, this.#theme));
     }
     const room = Math.max(1, (this.#options.io.rows?.() ?? DEFAULT_ROWS) - 2);
     const cut = Math.max(0, rows.length - room);

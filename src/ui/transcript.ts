@@ -19,7 +19,8 @@ export type TranscriptEntry =
   | { kind: "answer"; text: string; moreLines: number }
   | { kind: "tool"; call: ToolCall; description: CallDescription; outcome: ToolOutcome }
   | { kind: "shell"; command: string; ok: boolean }
-  | { kind: "note"; text: string };
+  /** `stopped`: the note closes a task that was interrupted or failed. */
+  | { kind: "note"; text: string; stopped: boolean };
 
 /** How to show tool calls, and how much to show. */
 export interface TranscriptOptions {
@@ -88,7 +89,7 @@ export function buildTranscript(
 function userEntry(content: string, shown: string | undefined): TranscriptEntry {
   if (!isNote(content)) return { kind: "task", text: shown ?? content };
   const shell = parseShellNote(content);
-  return shell ? { kind: "shell", ...shell } : { kind: "note", text: noteSummary(content) };
+  return shell ? { kind: "shell", ...shell } : { kind: "note", ...noteSummary(content) };
 }
 
 /** Each answered call's outcome, by call id; a call without a result has none. */

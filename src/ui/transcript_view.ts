@@ -35,7 +35,7 @@ export function transcriptLine(
     case "shell":
       return `${bold(`$ ${sanitizeLine(entry.command)}`)} ${entry.ok ? green("✓") : red("✗")}`;
     case "note":
-      return dim(`⏹ ${sanitize(entry.text)}`);
+      return dim(`${entry.stopped ? "⏹" : "·"} ${sanitize(entry.text)}`);
     default: {
       const never: never = entry;
       throw new TypeError(`Cannot show transcript entry: ${JSON.stringify(never)}`);

@@ -34,9 +34,16 @@ export interface TempProject extends AsyncDisposable {
   spawn(args: string[], options?: RunOptions): Deno.ChildProcess;
 }
 
-/** Copies the project (without workspace contents or sessions) into a new temp directory. */
-export async function createTempProject(): Promise<TempProject> {
-  const dir = await Deno.makeTempDir({ prefix: "powercode-e2e-" });
+/**
+ * Copies the project (without workspace contents or sessions) into a new temp directory, in
+ * `parent` when given (outside /tmp, for a test of what the sandbox, whose /tmp is its own,
+ * sees beside the workspace).
+ */
+export async function createTempProject(options: { parent?: string } = {}): Promise<TempProject> {
+  const dir = await Deno.makeTempDir({
+    prefix: "powercode-e2e-",
+    ...(options.parent ? { dir: options.parent } : {}),
+  });
   for (const name of COPIED) {
     await copy(decodeURIComponent(new URL(name, ROOT).pathname), `${dir}/${name}`);
   }

@@ -18,6 +18,8 @@ export interface PaneOptions {
   args?: string[];
   columns?: number;
   rows?: number;
+  /** The first prompt to wait for (default {@linkcode PROMPT}; `plan > ` in plan mode). */
+  prompt?: string;
 }
 
 /** Starts `deno task start` in a tmux pane and waits for its first prompt. */
@@ -33,7 +35,7 @@ export async function startInTmux(
     ...(options.rows ? { rows: options.rows } : {}),
   });
   try {
-    await waitForPrompt(pane, "the first prompt");
+    await waitForPrompt(pane, "the first prompt", options.prompt);
     return pane;
   } catch (error) {
     await pane[Symbol.asyncDispose]();
@@ -52,9 +54,13 @@ export function screenLines(screen: string): string[] {
   return screen.split("\n").map((line) => line.trimEnd()).filter((line) => line !== "");
 }
 
-/** Waits until the last line of the pane is an empty prompt. */
-export async function waitForPrompt(pane: TmuxPane, what = "the prompt"): Promise<string> {
-  return await pane.waitFor((screen) => screenLines(screen).at(-1) === PROMPT.trim(), what);
+/** Waits until the last line of the pane is an empty prompt (`prompt`, by default `> `). */
+export async function waitForPrompt(
+  pane: TmuxPane,
+  what = "the prompt",
+  prompt = PROMPT,
+): Promise<string> {
+  return await pane.waitFor((screen) => screenLines(screen).at(-1) === prompt.trim(), what);
 }
 
 /** Types a task and presses Enter. */
