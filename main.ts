@@ -36,7 +36,7 @@ import {
 import { loadedLine } from "./src/agent/mod.ts";
 import type { DirEntry } from "./src/editor/mod.ts";
 import { type SessionChoice, SessionError, SessionStore } from "./src/session/mod.ts";
-import { sanitize, terminalColumns, writeTo } from "./src/terminal/mod.ts";
+import { sanitize, terminalColumns, wrapHanging, writeTo } from "./src/terminal/mod.ts";
 import { createTools, type CreateToolsOptions, stopProcessGroup } from "./src/tools/mod.ts";
 import {
   createFrontEnd,
@@ -101,7 +101,11 @@ async function start(cli: CliOptions, locations: Locations): Promise<number> {
   // The banner names the profile the session resumes on, so the assembly's first notices wait
   // for it; later ones (a new session's) are printed as they come.
   let early: string[] | undefined = [];
-  const report = (line: string) => early ? early.push(line) : notice(`${sanitize(line)}\n`);
+  // On a terminal a notice wraps by word (the terminal would break words), under itself.
+  const screen = Deno.stdout.isTerminal() && interactive;
+  const noticeLine = (line: string) =>
+    notice(`${screen ? wrapNotice(sanitize(line), terminalColumns() - 1) : sanitize(line)}\n`);
+  const report = (line: string) => early ? early.push(line) : noticeLine(line);
   let assembly: Assembly | undefined;
   try {
     assembly = await assemble({
@@ -129,7 +133,7 @@ async function start(cli: CliOptions, locations: Locations): Promise<number> {
       const label = assembly.profiles.label(assembly.agent.slot.name);
       notice(`powercode ${denoConfig.version} · ${label} · /help for commands\n`);
     }
-    for (const line of early) notice(`${sanitize(line)}\n`);
+    for (const line of early) noticeLine(line);
     early = undefined;
   }
   const { agent, instructions, profiles, mcp, workspace, sandbox, tools } = assembly;
@@ -292,6 +296,11 @@ function continueCommand(): string {
   return new URL(".", Deno.mainModule).pathname === `${cwd}/`
     ? "deno task start -c"
     : "powercode -c";
+}
+
+/** Each line of `text` word-wrapped to `width` columns, its further rows indented. */
+function wrapNotice(text: string, width: number): string {
+  return text.split("\n").flatMap((line) => wrapHanging(line, width, "  ")).join("\n");
 }
 
 function isTopLevelProviderFile(path: string): boolean {

@@ -20,11 +20,11 @@ import { TaskView } from "../src/ui/task_view.ts";
 import { VirtualScreen } from "./support/screen.ts";
 
 /** The lines a resumed `history` redraws on an 80×24 terminal in colour (styles not shown). */
-function redraw(history: Message[]): string[] {
-  const screen = new VirtualScreen(80, 24);
+function redraw(history: Message[], width = 80): string[] {
+  const screen = new VirtualScreen(width, 24);
   const renderer = new Renderer({
     output: new TaskView({
-      io: { write: (text) => screen.write(text), columns: () => 80, rows: () => 24 },
+      io: { write: (text) => screen.write(text), columns: () => width, rows: () => 24 },
       color: true,
       markdown: true,
       tickMs: 0,
@@ -135,5 +135,19 @@ Deno.test("buildTranscript() shows powercode's notes apart from tasks: ⏹ for a
     "· plan mode off",
     "› do it",
     "Done.",
+  ]);
+});
+
+Deno.test("buildTranscript() cuts a tool's line to a narrow terminal, keeping its mark", () => {
+  const command = "for i in 1 2 3 4 5; do echo line $i; sleep 1; done";
+  const lines = redraw([
+    { role: "user", content: "run it" },
+    { role: "assistant", content: "", toolCalls: [bash("1", command), bash("2", command)] },
+    { role: "tool", toolCallId: "1", content: "line 1\nexit code 0", isError: false },
+  ], 40);
+  assertEquals(lines, [
+    "› run it",
+    "● bash for i in 1 2 3 4 5; do echo l… ✓",
+    "● bash for i in 1 2 3 4 … ✗ interrupted",
   ]);
 });

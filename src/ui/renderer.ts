@@ -224,7 +224,7 @@ export class Renderer {
         continue;
       }
       if (entry.kind !== "answer") {
-        this.line(transcriptLine(entry, this.#theme));
+        this.line(transcriptLine(entry, this.#theme, output.width() - 1));
         continue;
       }
       output.text(`${entry.text}\n`);
