@@ -34,10 +34,11 @@ import {
   refuseInsideWorkspace,
   USAGE,
 } from "./src/config/mod.ts";
+import { loadedLine } from "./src/agent/mod.ts";
 import type { DirEntry } from "./src/editor/mod.ts";
 import { type SessionChoice, SessionError, SessionStore } from "./src/session/mod.ts";
-import { sanitize, terminalColumns, writeTo } from "./src/terminal/mod.ts";
-import { createTools, type CreateToolsOptions } from "./src/tools/mod.ts";
+import { sanitize, terminalColumns, wrapHanging, writeTo } from "./src/terminal/mod.ts";
+import { createTools, type CreateToolsOptions, stopProcessGroup } from "./src/tools/mod.ts";
 import {
   createFrontEnd,
   formatSessionsTable,
@@ -94,14 +95,19 @@ async function start(cli: CliOptions, locations: Locations): Promise<number> {
   const literal = configs.some((config) => config.literalKey);
   if (literal && locations.mode === "layout" && isTopLevelProviderFile(providerPath)) {
     notice(
-      `⚠ ${providerPath} holds a literal API key and is tracked by git: use "env:NAME", or a ` +
-        "personal copy in .powercode/ (--provider .powercode/provider.json)\n",
+      `⚠ ${providerPath} holds a literal API key, which a commit or a copy of this directory ` +
+        'shares: use "env:NAME", or a personal copy in .powercode/ ' +
+        "(--provider .powercode/provider.json)\n",
     );
   }
   // The banner names the profile the session resumes on, so the assembly's first notices wait
   // for it; later ones (a new session's) are printed as they come.
   let early: string[] | undefined = [];
-  const report = (line: string) => early ? early.push(line) : notice(`${sanitize(line)}\n`);
+  // On a terminal a notice wraps by word (the terminal would break words), under itself.
+  const screen = Deno.stdout.isTerminal() && interactive;
+  const noticeLine = (line: string) =>
+    notice(`${screen ? wrapNotice(sanitize(line), terminalColumns() - 1) : sanitize(line)}\n`);
+  const report = (line: string) => early ? early.push(line) : noticeLine(line);
   let assembly: Assembly | undefined;
   try {
     assembly = await assemble({
@@ -130,10 +136,10 @@ async function start(cli: CliOptions, locations: Locations): Promise<number> {
       const label = assembly.profiles.label(assembly.agent.slot.name);
       notice(`powercode ${denoConfig.version} · ${label} · /help for commands\n`);
     }
-    for (const line of early) notice(`${sanitize(line)}\n`);
+    for (const line of early) noticeLine(line);
     early = undefined;
   }
-  const { agent, instructions, profiles, mcp, workspace, sandbox, undo } = assembly;
+  const { agent, instructions, profiles, mcp, workspace, sandbox, undo, tools } = assembly;
   await using _servers = mcp;
   const task = cli.print === undefined
     ? undefined
@@ -156,10 +162,7 @@ async function start(cli: CliOptions, locations: Locations): Promise<number> {
     });
     return await runPrint(agent, task, { renderer, report, undo });
   }
-  if (terminal && instructions) {
-    const cut = instructions.truncated ? ", cut to 32 KB" : "";
-    renderer.line(renderer.dim(`Loaded AGENTS.md (${instructions.bytes} bytes${cut})`));
-  }
+  if (terminal && instructions) renderer.line(renderer.dim(loadedLine(instructions)));
   if (unfinishedTodo.length > 0) renderer.unfinishedTodo(unfinishedTodo);
   if (agent.planMode) renderer.line(renderer.dim("Plan mode is on: /plan off leaves it"));
   return await runRepl({
@@ -169,6 +172,9 @@ async function start(cli: CliOptions, locations: Locations): Promise<number> {
     listSessions: (limit) => store.list(limit),
     profiles,
     describeScope: () => scopeReport({ locations, workspace, sandbox }, terminalWidth()),
+    continueCommand: continueCommand(),
+    tools,
+    workspace,
     renderer,
     terminal,
     editor: {
@@ -176,6 +182,7 @@ async function start(cli: CliOptions, locations: Locations): Promise<number> {
       historyFile: `${locations.stateDir}/history`,
       listDir: (dir) => listDir(`${workspace.path}/${dir}`),
       redact: (text) => redactor.redact(text),
+      stopProgram: stopProcessGroup,
     },
   });
 }
@@ -294,6 +301,29 @@ async function readStdin(): Promise<string> {
   const decoder = new TextDecoder();
   return chunks.map((chunk, index) => decoder.decode(chunk, { stream: index < chunks.length - 1 }))
     .join("");
+}
+
+/**
+ * The command that resumes the latest session where the program was started: the compiled
+ * binary by the name it has here, `deno task start -c` in the checkout (its main module sits
+ * in the current directory), else the installed `powercode`.
+ */
+function continueCommand(): string {
+  const cwd = Deno.cwd();
+  if (Deno.build.standalone) {
+    const path = Deno.execPath();
+    const slash = path.lastIndexOf("/");
+    const name = path.slice(slash + 1);
+    return path.slice(0, slash) === cwd ? `./${name} -c` : `${name} -c`;
+  }
+  return new URL(".", Deno.mainModule).pathname === `${cwd}/`
+    ? "deno task start -c"
+    : "powercode -c";
+}
+
+/** Each line of `text` word-wrapped to `width` columns, its further rows indented. */
+function wrapNotice(text: string, width: number): string {
+  return text.split("\n").flatMap((line) => wrapHanging(line, width, "  ")).join("\n");
 }
 
 function isTopLevelProviderFile(path: string): boolean {

@@ -33,6 +33,9 @@ Deno.test("editFile() replaces unique text and reports the lines changed", async
         added: ["  const two = 2;", "  return two;"],
         removedCount: 1,
         addedCount: 2,
+        firstLine: 6,
+        before: ["", "function b() {"],
+        after: ["}"],
       },
     });
     assertEquals(
@@ -72,10 +75,13 @@ Deno.test("editFile() replaces every occurrence with replace_all", async () => {
         kind: "edit",
         path: "a.ts",
         occurrences: 2,
-        removed: ["return 1;"],
-        added: ["return $&;"],
+        removed: ["  return 1;"],
+        added: ["  return $&;"],
         removedCount: 1,
         addedCount: 1,
+        firstLine: 2,
+        before: ["function a() {"],
+        after: ["}", ""],
       },
     });
     assertEquals(
@@ -132,6 +138,9 @@ Deno.test("editFile() matches LF text in a CRLF file and keeps CRLF", async () =
         added: ["1", "2"],
         removedCount: 2,
         addedCount: 2,
+        firstLine: 1,
+        before: [],
+        after: ["three"],
       },
     });
     assertEquals(await Deno.readTextFile(`${workspace.root}/win.txt`), "1\r\n2\r\nthree\r\n");
@@ -148,10 +157,13 @@ Deno.test("editFile() deletes text and reports the line", async () => {
         kind: "edit",
         path: "a.txt",
         occurrences: 1,
-        removed: ["drop", ""],
-        added: [""],
-        removedCount: 2,
-        addedCount: 1,
+        removed: ["drop"],
+        added: [],
+        removedCount: 1,
+        addedCount: 0,
+        firstLine: 2,
+        before: ["keep"],
+        after: ["keep too"],
       },
     });
     assertEquals(await Deno.readTextFile(`${workspace.root}/a.txt`), "keep\nkeep too\n");

@@ -1,6 +1,7 @@
 import { assertEquals, assertStringIncludes } from "@std/assert";
 import denoConfig from "../deno.json" with { type: "json" };
-import { launcherScript } from "../src/app/install.ts";
+import { installDir, launcherScript } from "../src/app/install.ts";
+import { createTempProject } from "./support/project.ts";
 
 Deno.test("launcherScript() starts the workspace layout at once, else runs the launch step", () => {
   const flags = denoConfig.tasks.start.slice("deno run ".length, -" main.ts".length).split(" ")
@@ -57,5 +58,28 @@ Deno.test("deno task install writes a launcher that keeps the workspace layout w
   } finally {
     await Deno.remove(bin, { recursive: true });
     await Deno.remove(project, { recursive: true });
+  }
+});
+
+Deno.test("installDir() takes the directory after a leading --, else the first argument or ~/.local/bin", () => {
+  assertEquals(installDir(["--", "/opt/bin"], "/home/u"), "/opt/bin");
+  assertEquals(installDir(["/opt/bin"], "/home/u"), "/opt/bin");
+  assertEquals(installDir(["--"], "/home/u"), "/home/u/.local/bin");
+  assertEquals(installDir([], undefined), undefined);
+});
+
+Deno.test("deno task install -- DIR, as the README writes it, installs into DIR and creates no --", async () => {
+  await using project = await createTempProject();
+  const bin = await Deno.makeTempDir();
+  try {
+    const install = await new Deno.Command("deno", {
+      args: ["task", "--quiet", "install", "--", bin],
+      cwd: project.dir,
+    }).output();
+    assertEquals(install.code, 0, new TextDecoder().decode(install.stderr));
+    assertEquals((await Deno.stat(`${bin}/powercode`)).isFile, true);
+    assertEquals(await Deno.stat(`${project.dir}/--`).then(() => true, () => false), false);
+  } finally {
+    await Deno.remove(bin, { recursive: true });
   }
 });

@@ -296,7 +296,9 @@ Deno.test("powercode shows a status line while it works and colours on a termina
     (screen) => screen.includes("Streaming") && status(screen) === "writing",
     "the first token above the status line",
   );
-  assertEquals(screenLines(streaming).at(-2)?.startsWith("Streaming"), true, streaming);
+  // The input stays between the answer and the status line while the task runs (issue 19.8).
+  assertEquals(screenLines(streaming).at(-3)?.startsWith("Streaming"), true, streaming);
+  assertEquals(screenLines(streaming).at(-2), PROMPT.trim(), streaming);
   await pane.keys("C-c");
   const stopped = await pane.waitFor(
     (screen) => screenLines(screen).at(-1) === PROMPT.trim() && screen.includes("⏹ Interrupted"),

@@ -7,6 +7,7 @@ import { assert, assertEquals } from "@std/assert";
 import { waitUntil } from "./support/processes.ts";
 import { childEnv } from "./support/project.ts";
 import { startTmux, type TmuxPane } from "./support/tmux.ts";
+import { wrapText } from "../src/terminal/wrap.ts";
 
 const DRIVER = new URL("./support/editor_driver.ts", import.meta.url).pathname;
 
@@ -30,11 +31,9 @@ function lastLine(screen: string): string | undefined {
   return lines(screen).at(-1);
 }
 
-/** `text` cut every `width` characters, as the editor breaks a line of plain ASCII. */
+/** `text` wrapped by word at `width` columns, as the editor lays out its input (issue 19.11). */
 function rowsOf(text: string, width: number): string[] {
-  const rows: string[] = [];
-  for (let i = 0; i < text.length; i += width) rows.push(text.slice(i, i + width).trimEnd());
-  return rows;
+  return wrapText(text, width);
 }
 
 function sameRows(actual: string[], expected: string[]): boolean {
@@ -84,7 +83,7 @@ Deno.test("line editor on a terminal makes a 5-line paste one submission and sho
   });
 });
 
-Deno.test("line editor on a 50-column terminal wraps a long line and follows a resize", async () => {
+Deno.test("line editor on a 50-column terminal wraps a long line by word and follows a resize", async () => {
   await withHistory(async (history) => {
     await using pane = await startDriver(history, 50);
     const text = "the quick brown fox jumps over the lazy dog ".repeat(3).trim();

@@ -66,7 +66,8 @@ Deno.test("LineEditor shows large pastes compactly and submits them whole", asyn
   const long = "x".repeat(7209);
   const line = h.editor.next("> ");
   await h.term.type(`see ${KEYS.paste(lines)} and ${KEYS.paste(long)}`);
-  assertEquals(h.term.lines(), ["> see [pasted 120 lines] and [pasted 720", "9 chars]"]);
+  // The input wraps by word (issue 19.11), a label's words too.
+  assertEquals(h.term.lines(), ["> see [pasted 120 lines] and [pasted", "7209 chars]"]);
   const written = h.term.writes.join("").length;
   assert(written < 200, `the pastes wrote ${written} characters`);
   await h.term.type(KEYS.enter);
@@ -140,7 +141,7 @@ Deno.test("LineEditor redraws cleanly when the terminal gets narrower", async ()
   await h.term.type("the quick brown fox jumps over the lazy dog");
   h.term.screen.resize(20);
   h.editor.resize();
-  assertEquals(h.term.lines(), ["> the quick brown fo", "x jumps over the laz", "y dog"]);
+  assertEquals(h.term.lines(), ["> the quick brown", "fox jumps over the", "lazy dog"]);
   await h.term.type(KEYS.enter);
   assertEquals(await line, "the quick brown fox jumps over the lazy dog");
 });
@@ -278,4 +279,19 @@ Deno.test("LineEditor turns bracketed paste on at start and off when closed", as
   assertEquals(h.term.writes[0], "\x1b[?2004h");
   assertEquals(h.term.writes.at(-1), "\x1b[?2004l");
   assertEquals(h.term.screen.cursor.row, 1);
+});
+
+Deno.test("createCompleter() completes the path after an @ and lists the workspace for a lone @", async () => {
+  const complete = createCompleter({
+    commands: ["/help"],
+    listDir: (dir) =>
+      Promise.resolve(
+        dir === ""
+          ? [{ name: "a.txt", isDirectory: false }, { name: "src", isDirectory: true }]
+          : [{ name: "main.ts", isDirectory: false }],
+      ),
+  });
+  assertEquals(await complete("read @a", 7), { from: 6, options: ["a.txt"] });
+  assertEquals(await complete("read @src/m", 11), { from: 6, options: ["src/main.ts"] });
+  assertEquals(await complete("@", 1), { from: 1, options: ["a.txt", "src/"] });
 });

@@ -21,7 +21,14 @@ import {
   requireThoughtSignatures,
 } from "./support/provider_rules.ts";
 import { createTempProject } from "./support/project.ts";
-import { ENV, KEY, provider, sessionIds, sessionLines } from "./support/sessions.ts";
+import {
+  ENV,
+  KEY,
+  LITERAL_KEY_WARNING,
+  provider,
+  sessionIds,
+  sessionLines,
+} from "./support/sessions.ts";
 import { answerSummaries, isSummaryRequest, sequence, text } from "./support/scripts.ts";
 import { waitUntil } from "./support/processes.ts";
 import { screenLines, startInTmux, waitForPrompt } from "./support/repl_pane.ts";
@@ -75,8 +82,7 @@ Deno.test("/model big sends the next task to the second server with its model; -
   assertStringIncludes(
     first.stdout,
     [
-      '⚠ provider.json holds a literal API key and is tracked by git: use "env:NAME", or a ' +
-      "personal copy in .powercode/ (--provider .powercode/provider.json)",
+      LITERAL_KEY_WARNING,
       "Small one.",
       "Profiles in provider.json (* current):",
       "* small  fake-small  16k window",

@@ -53,7 +53,7 @@ function commandTask(renderer: Renderer): void {
     summary: "exit 0",
     details: { kind: "command", command: "seq 3", end: { kind: "exit", code: 0 } },
   });
-  renderer.finish({ status: "done", answer: "" });
+  renderer.finish({ status: "done", answer: "Counted." });
 }
 
 Deno.test("Renderer word-wraps its own lines on a terminal, so no word is broken", () => {

@@ -9,7 +9,13 @@ import { assert, assertEquals, assertMatch, assertStringIncludes } from "@std/as
 import { startFakeServer } from "./support/fake_server.ts";
 import { createTempProject } from "./support/project.ts";
 import { systemText, text, toolCall } from "./support/scripts.ts";
-import { ENV, provider, sessionIds, startScriptedServer } from "./support/sessions.ts";
+import {
+  ENV,
+  LITERAL_KEY_WARNING,
+  provider,
+  sessionIds,
+  startScriptedServer,
+} from "./support/sessions.ts";
 
 const SHIPPED = JSON.parse(
   await Deno.readTextFile(new URL("../provider.json", import.meta.url)),
@@ -35,7 +41,7 @@ Deno.test("the shipped provider.json needs no key and never sends OPENAI_API_KEY
   assertEquals(server.requests[0]?.headers.authorization, "Bearer no-key");
 });
 
-Deno.test("a literal key in ./provider.json gets a one-line warning", async () => {
+Deno.test("a literal key in ./provider.json gets a one-line warning that claims no git outside a repository", async () => {
   await using server = await startFakeServer({ apiKey: "sk-literal", handler: () => text("Ok.") });
   await using project = await createTempProject();
   await project.writeProvider({ ...provider(server.url), apiKey: "sk-literal" });
@@ -43,8 +49,7 @@ Deno.test("a literal key in ./provider.json gets a one-line warning", async () =
   assertEquals(result.code, 0, result.stderr);
   assertEquals(
     result.stderr,
-    '⚠ provider.json holds a literal API key and is tracked by git: use "env:NAME", or a ' +
-      "personal copy in .powercode/ (--provider .powercode/provider.json)\n",
+    `${LITERAL_KEY_WARNING}\n`,
   );
   assert(!result.stderr.includes("sk-literal"));
 });
@@ -92,7 +97,7 @@ Deno.test("--sessions and -r list sessions; --resume takes a unique prefix and r
   const listed = await project.run(["--sessions"]);
   assertEquals(listed.code, 0, listed.stderr);
   const lines = listed.stdout.trimEnd().split("\n");
-  assertMatch(lines[0] ?? "", /^ {3}ID {22}STARTED \(UTC[+-]\d\d:\d\d\) {2}MSGS {2}FIRST TASK$/);
+  assertMatch(lines[0] ?? "", /^ {3}ID {22}LAST USED \(UTC[+-]\d\d:\d\d\) {2}MSGS {2}FIRST TASK$/);
   assertStringIncludes(lines[1] ?? "", `${beta}  `);
   assert(lines[1]?.endsWith("  beta task"), lines[1]);
   assert(lines[2]?.endsWith("  alpha task"), lines[2]);
@@ -147,6 +152,8 @@ Deno.test("AGENTS.md joins the system prompt byte-stably, and /clear reads it ag
   assert(systemText(first).endsWith(`${instructions}\n\nUse tabs.\n`), systemText(first));
   assertEquals(systemText(second), systemText(first), "the prompt stays byte-stable");
   assert(systemText(third).endsWith(`${instructions}\n\nUse spaces.\n`), systemText(third));
+  // Piped, the start prints no banner: the line is /clear's.
+  assertStringIncludes(result.stdout, "Loaded AGENTS.md (12 bytes)\n");
 });
 
 function commonPrefix(a: string, b: string): string {

@@ -279,11 +279,11 @@ Deno.test("powercode /clear starts a new session file and /sessions lists id, ti
     "Started a new session; the previous one stays on disk (/sessions lists it)",
   );
   const time = /\d{4}-\d{2}-\d{2} \d{2}:\d{2}/.source;
-  const header = / {3}ID {22}STARTED \(UTC[+-]\d{2}:\d{2}\) {2}MSGS {2}FIRST TASK/.source;
+  const header = / {3}ID {22}LAST USED \(UTC[+-]\d{2}:\d{2}\) {2}MSGS {2}FIRST TASK/.source;
   assertMatch(
     result.stdout,
     new RegExp(
-      `\n${header}\n \\* ${fresh}  ${time} {8}2  second task\n   ${old}  ${time} {8}2  first task\n`,
+      `\n${header}\n \\* ${fresh}  ${time} {10}2  second task\n   ${old}  ${time} {10}2  first task\n`,
     ),
   );
   for (const line of result.stdout.split("\n")) {

@@ -321,9 +321,15 @@ Deno.test("SessionStore.latest() and list() put the most recently modified first
     assertEquals(await store.latest(), "b");
     const created = "2026-01-01T00:00:00.000Z";
     assertEquals(await store.list(10), [
-      { id: "b", created, firstTask: `Fix the parser ${"x".repeat(44)}…`, messages: 2 },
-      { id: "a", created, firstTask: "first", messages: 1 },
-      { id: "c", created, firstTask: "", messages: 0 },
+      {
+        id: "b",
+        created,
+        lastUsed: "1970-01-01T00:00:04.000Z",
+        firstTask: `Fix the parser ${"x".repeat(44)}…`,
+        messages: 2,
+      },
+      { id: "a", created, lastUsed: "1970-01-01T00:00:02.000Z", firstTask: "first", messages: 1 },
+      { id: "c", created, lastUsed: "1970-01-01T00:00:01.000Z", firstTask: "", messages: 0 },
     ]);
     assertEquals((await store.list(1)).map((info) => info.id), ["b"]);
     using file = store.create({ model: "m" });

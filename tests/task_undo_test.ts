@@ -8,7 +8,7 @@ import type { Agent } from "../src/agent/mod.ts";
 import type { TaskUndo } from "../src/undo/mod.ts";
 import { assemble } from "../src/app/assemble.ts";
 import { rewindCommand, undoCommand } from "../src/app/undo_commands.ts";
-import { runTask } from "../src/app/undo_setup.ts";
+import { runBetweenSnapshots } from "../src/app/undo_setup.ts";
 import { ChatError, type ChatModel } from "../src/model/chat_model.ts";
 import { PlainOutput } from "../src/ui/plain_output.ts";
 import { Renderer } from "../src/ui/renderer.ts";
@@ -76,7 +76,7 @@ Deno.test("an interrupted task is undoable: files its bash made before Ctrl+C go
   await withAgent(steps, async ({ agent, undo, ws }) => {
     const before = await treeState(ws);
     const controller = new AbortController();
-    const running = runTask(agent, "make a file", controller.signal, undo);
+    const running = runBetweenSnapshots(agent, "make a file", controller.signal, { undo });
     await waitUntil(async () => (await treeState(ws))["made.txt"] !== undefined, "made.txt");
     controller.abort();
     assertEquals((await running).status, "interrupted");
@@ -96,7 +96,9 @@ Deno.test("a failed task is undoable: its write goes, and the note that it faile
     new ChatError("server", "The server failed"),
   ];
   await withAgent(steps, async ({ agent, undo, ws }) => {
-    const result = await runTask(agent, "change a", new AbortController().signal, undo);
+    const result = await runBetweenSnapshots(agent, "change a", new AbortController().signal, {
+      undo,
+    });
     assertEquals(result.status, "failed");
     await undo.back(agent.session, 1, { files: true, chat: true, force: false });
     assertEquals(await Deno.readTextFile(`${ws}/a.txt`), "alpha\n");
@@ -112,8 +114,10 @@ Deno.test("/rewind lists tasks; --files keeps the conversation, --chat keeps the
   ];
   await withAgent(steps, async ({ agent, undo, ws, renderer, out }) => {
     const context = { agent, renderer, undo };
-    await runTask(agent, "make b", new AbortController().signal, undo);
-    await runTask(agent, "just talk\nsecond line", new AbortController().signal, undo);
+    await runBetweenSnapshots(agent, "make b", new AbortController().signal, { undo });
+    await runBetweenSnapshots(agent, "just talk\nsecond line", new AbortController().signal, {
+      undo,
+    });
     await rewindCommand("", context);
     assertEquals(
       out().split("\n").slice(-4, -1),
@@ -156,8 +160,8 @@ Deno.test("a task whose calls only read is not scanned again at its end", async 
     "Ran it.",
   ];
   await withAgent(steps, async ({ agent, undo }) => {
-    await runTask(agent, "read a", new AbortController().signal, undo);
-    await runTask(agent, "run true", new AbortController().signal, undo);
+    await runBetweenSnapshots(agent, "read a", new AbortController().signal, { undo });
+    await runBetweenSnapshots(agent, "run true", new AbortController().signal, { undo });
     const [reading, running] = agent.session.tasks;
     assertEquals(reading?.after, reading?.before);
     assert(running?.after !== running?.before, "a command may change files: scanned again");
@@ -173,7 +177,7 @@ Deno.test("what .powercodeignore ignores is neither snapshotted nor touched by a
   await withAgent(steps, async ({ agent, undo, ws }) => {
     await Deno.mkdir(`${ws}/cache`);
     await Deno.writeTextFile(`${ws}/cache/old.bin`, "old\n");
-    await runTask(agent, "write b", new AbortController().signal, undo);
+    await runBetweenSnapshots(agent, "write b", new AbortController().signal, { undo });
     assertEquals(undo.list(agent.session).map((task) => task.files), [1], "b.txt alone");
     const outcome = await undo.back(agent.session, 1, { files: true, chat: true, force: false });
     assertEquals(outcome.type === "done" && outcome.removed, ["b.txt"]);

@@ -1,14 +1,6 @@
 import { assertEquals } from "@std/assert";
 import { createTheme } from "../src/terminal/theme.ts";
-import { changedLines } from "../src/tools/line_diff.ts";
-import {
-  commandResult,
-  type EditDetails,
-  editDiff,
-  formatDuration,
-  OutputTail,
-  tailRows,
-} from "../src/ui/tool_view.ts";
+import { commandResult, formatDuration, OutputTail, tailRows } from "../src/ui/tool_view.ts";
 
 const PLAIN = createTheme(false);
 
@@ -16,11 +8,6 @@ function tailOf(...chunks: string[]): OutputTail {
   const tail = new OutputTail();
   for (const chunk of chunks) tail.push(chunk);
   return tail;
-}
-
-/** The details the edit tool gives for replacing `before` with `after`. */
-function editCall(before: string, after: string): EditDetails {
-  return { kind: "edit", path: "a.ts", occurrences: 1, ...changedLines(before, after, 12) };
 }
 
 Deno.test("OutputTail keeps the last four lines and counts all, across chunk boundaries", () => {
@@ -60,23 +47,6 @@ Deno.test("commandResult() gives mark, exit, line count, duration and the last l
     ),
     ["  ✗ exit 127 · 1 line · 0.0 s", "    x: not found"],
   );
-});
-
-Deno.test("editDiff() shows the changed lines without the shared context", () => {
-  const call = editCall("a\nold line\nz", "a\nnew line\nextra\nz");
-  assertEquals(editDiff(call, 80, PLAIN), ["    - old line", "    + new line", "    + extra"]);
-  assertEquals(editDiff(editCall("x", "y"), 80, createTheme(true)), [
-    "\x1b[31m    - x\x1b[39m",
-    "\x1b[32m    + y\x1b[39m",
-  ]);
-});
-
-Deno.test("editDiff() caps long diffs and shows controls in the edited text", () => {
-  const many = Array.from({ length: 20 }, (_, i) => `n${i}`).join("\n");
-  const diff = editDiff(editCall("old\x1b[2J", many), 80, PLAIN);
-  assertEquals(diff.length, 12);
-  assertEquals(diff[0], "    - old^[[2J");
-  assertEquals(diff.at(-1), "    … 10 more lines");
 });
 
 Deno.test("formatDuration() reads in seconds, then minutes", () => {

@@ -21,6 +21,7 @@ import type {
   SpendReport,
   TodoItem,
   ToolCall,
+  UserMessage,
 } from "../core/mod.ts";
 import type { Session } from "../session/mod.ts";
 import { ActiveModel, type ModelSlot } from "./model_slot.ts";
@@ -63,6 +64,18 @@ export type TaskResult =
   | { status: "step_limit"; error: string }
   /** The budget refused the next request; nothing was sent. */
   | { status: "budget"; error: string };
+
+/** What a task may carry besides its text. */
+export interface RunOptions {
+  /** How the terminal showed the task when that differs from its text (a paste's label). */
+  shown?: string;
+  /**
+   * The messages the user queued while the task runs (steering), taken after the results of
+   * each step's tool calls and after a reply without them: appended to history as user
+   * messages, so the model reads them before its next step. Each is taken once.
+   */
+  steering?: () => UserMessage[];
+}
 
 /** The text recorded as the result of a tool call that never ran to completion. */
 export const INTERRUPTED_RESULT = "Error: interrupted by the user before this tool call finished";
@@ -184,16 +197,26 @@ export class Agent {
   }
 
   /**
-   * Runs one task to its end.
+   * Runs one task to its end, with the messages queued meanwhile (`options.steering`).
    * Contract: never throws for chat failures or interruptions; on return every tool
    * call in history has exactly one result, so the session is valid for the next task.
+   * Contract: a queued message follows the last tool result of a step (never comes between
+   * a call and its result) and is in history, so `--continue` sends the same request.
    */
-  async run(task: string, signal: AbortSignal): Promise<TaskResult> {
+  async run(task: string, signal: AbortSignal, options: RunOptions = {}): Promise<TaskResult> {
     const { maxSteps } = this.#options;
     const session = this.#session;
     this.#active.record(session);
     for (const note of this.#notesForTask(session)) session.append({ role: "user", content: note });
-    session.append({ role: "user", content: task });
+    const shown = options.shown !== undefined && options.shown !== task
+      ? { shown: options.shown }
+      : {};
+    session.append({ role: "user", content: task, ...shown });
+    const steer = () => {
+      const queued = options.steering?.() ?? [];
+      for (const message of queued) session.append(message);
+      return queued.length > 0;
+    };
     this.#options.spending?.startTask();
     const partial = { text: "" };
     try {
@@ -203,8 +226,13 @@ export class Agent {
         if (outcome.type === "too_long") return failTask(session, partial.text, outcome.message);
         if (outcome.type === "budget") return stopOnBudget(session, outcome.message);
         const { message } = outcome.reply;
-        if (message.toolCalls.length === 0) return { status: "done", answer: message.content };
+        if (message.toolCalls.length === 0) {
+          // A message queued while the answer streamed goes on with the same task.
+          if (steer()) continue;
+          return { status: "done", answer: message.content };
+        }
         await this.#runTools(session, message.toolCalls, signal);
+        steer();
       }
       return {
         status: "step_limit",

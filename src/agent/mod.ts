@@ -3,9 +3,14 @@
  *
  * @module
  */
-export { Agent, type TaskResult } from "./agent.ts";
+export { Agent, INTERRUPTED_RESULT, type RunOptions, type TaskResult } from "./agent.ts";
 export type { ModelSlot } from "./model_slot.ts";
-export { loadProjectInstructions, type ProjectInstructions } from "./project_instructions.ts";
+export {
+  loadedLine,
+  loadProjectInstructions,
+  type ProjectInstructions,
+} from "./project_instructions.ts";
 export { buildSystemPrompt } from "./system_prompt.ts";
 export { isNote, NO_REPLY, type NoteSummary, noteSummary } from "./task_notes.ts";
 export type { PlanSwitch } from "./plan_mode.ts";
+export { parseShellNote, shellNote } from "./shell_note.ts";

@@ -19,6 +19,12 @@ export interface ProjectInstructions {
   truncated: boolean;
 }
 
+/** The line saying the instructions were read: `Loaded AGENTS.md (812 bytes)`. */
+export function loadedLine(instructions: ProjectInstructions): string {
+  const cut = instructions.truncated ? ", cut to 32 KB" : "";
+  return `Loaded ${INSTRUCTIONS_FILE} (${instructions.bytes} bytes${cut})`;
+}
+
 /** How {@linkcode loadProjectInstructions} reports a file it skips. */
 export interface LoadInstructionsOptions {
   /** Receives one line saying why AGENTS.md was left out. */

@@ -23,7 +23,9 @@ export function interruptedNote(): string {
 
 /** The note after a task that failed with `error` (one line). */
 export function failedNote(error: string): string {
-  return `${NOTE_PREFIX}The previous task stopped on an error before it finished: ${error}. ` +
+  // An error that ends a sentence itself (`… provider.json right?`) gets no second stop.
+  const stop = /[.?!]$/.test(error) ? "" : ".";
+  return `${NOTE_PREFIX}The previous task stopped on an error before it finished: ${error}${stop} ` +
     "Do not continue or redo it unless the next message asks for it.";
 }
 
@@ -69,7 +71,7 @@ export function noteSummary(content: string): NoteSummary {
     return { text: `${TODO_FILE} holds unfinished work`, stopped: false };
   }
   const failure =
-    /^\[powercode\] The previous task stopped on an error before it finished: (.*)\. Do not/s
+    /^\[powercode\] The previous task stopped on an error before it finished: (.*?)\.? Do not continue or redo it/s
       .exec(content);
   const text = failure ? `task stopped on an error: ${failure[1]}` : "task interrupted";
   return { text, stopped: true };

@@ -8,6 +8,7 @@
 import {
   Agent,
   buildSystemPrompt,
+  loadedLine,
   loadProjectInstructions,
   type ModelSlot,
   type ProjectInstructions,
@@ -217,7 +218,12 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     session,
     newSession: () => store ? newSession(store, sessionOptions) : new Session(sessionOptions),
     systemPrompt: prompt,
-    reloadSystemPrompt: async () => (await loadSystemPrompt()).prompt,
+    // A new session says that it read AGENTS.md again, as the start does.
+    reloadSystemPrompt: async () => {
+      const reloaded = await loadSystemPrompt();
+      if (reloaded.instructions) report(loadedLine(reloaded.instructions));
+      return reloaded.prompt;
+    },
     maxSteps: options.maxSteps,
     events,
     spending,

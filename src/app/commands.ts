@@ -170,12 +170,17 @@ const KEYS = [
   "Keys:",
   "  Enter             run the task; a paste is one task, however many lines",
   "  Alt+Enter, Ctrl+J a new line (so does a trailing \\ before Enter)",
-  "  Up/Down           earlier tasks (kept across runs)",
-  "  Tab               complete commands, profile names and workspace paths",
-  "  Ctrl+C            interrupt a running task (keys typed meanwhile are",
-  "                    dropped); clear the line; twice at an empty prompt: exit",
+  "  Up/Down, Ctrl+R   earlier tasks (kept across runs); search them",
+  "  Tab               complete commands, profile names and paths (after @ too)",
+  "  Ctrl+W/U/K, Ctrl+Y cut a word, to the line's start or end; put it back",
+  "  Ctrl+L, Ctrl+Z    clear the screen; suspend (fg brings powercode back)",
+  "  Ctrl+C            interrupt a running task (what was queued is dropped);",
+  "                    clear the line; twice at an empty prompt: exit",
   "  Ctrl+D            exit, at an empty prompt",
-  "Keys typed while a task runs wait for the next prompt.",
+  "While a task runs the input stays below it: Enter queues a message the model",
+  "reads after its current step, Alt+Enter a task for after it, Esc interrupts",
+  "and gives the queue back. !cmd runs a command (!!cmd: the model does not see",
+  "it); @path attaches a file.",
 ];
 
 /** The `/help` text: each command's usage and help, then the keys. Fits 80 columns. */

@@ -53,10 +53,19 @@ function quote(word: string): string {
   return `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
+/**
+ * The directory `deno task install` writes to: the first argument, else `~/.local/bin`.
+ * A leading `--` (the README's `deno task install -- DIR`) is no directory name.
+ */
+export function installDir(args: readonly string[], home: string | undefined): string | undefined {
+  const [first, ...rest] = args;
+  const dir = first === "--" ? rest[0] : first;
+  return dir ?? (home ? `${home}/.local/bin` : undefined);
+}
+
 async function main(args: string[]): Promise<number> {
   const root = decodeURIComponent(new URL("../..", import.meta.url).pathname).replace(/\/$/, "");
-  const home = Deno.env.get("HOME");
-  const dir = args[0] ?? (home ? `${home}/.local/bin` : undefined);
+  const dir = installDir(args, Deno.env.get("HOME"));
   if (!dir) {
     console.error("powercode install: HOME is not set; give the target directory");
     return 2;

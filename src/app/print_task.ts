@@ -9,7 +9,7 @@ import { sanitize } from "../terminal/mod.ts";
 import type { Renderer } from "../ui/mod.ts";
 import { exitCode } from "./exit_codes.ts";
 import type { TaskUndo } from "../undo/mod.ts";
-import { runTask } from "./undo_setup.ts";
+import { runBetweenSnapshots } from "./undo_setup.ts";
 
 /** Where `-p` reports the task: the answer as text, or the JSON front end. */
 export interface PrintReport {
@@ -48,7 +48,7 @@ export async function runPrint(
   let result: TaskResult;
   try {
     options.report.start?.();
-    result = await runTask(agent, task, controller.signal, options.undo);
+    result = await runBetweenSnapshots(agent, task, controller.signal, { undo: options.undo });
   } finally {
     Deno.removeSignalListener("SIGINT", onSignal);
   }

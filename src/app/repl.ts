@@ -1,21 +1,31 @@
 /**
- * The interactive loop: reads tasks and slash commands, runs them through the
- * agent, and handles Ctrl+C and Ctrl+D.
+ * The interactive loop: reads tasks, `!` commands and slash commands, runs them through the
+ * agent (lines typed meanwhile queued), and handles Ctrl+C, Esc and Ctrl+D.
  *
  * @module
  */
 import { type Agent, isNote } from "../agent/mod.ts";
-import { createCompleter, type DirEntry, type LineInput, openLineInput } from "../editor/mod.ts";
+import {
+  createCompleter,
+  type DirEntry,
+  type LineInput,
+  openLineInput,
+  type Submitted,
+} from "../editor/mod.ts";
 import { buildTranscript, type Renderer } from "../ui/mod.ts";
 import type { SessionInfo } from "../session/mod.ts";
 import type { McpServers } from "../mcp/mod.ts";
+import type { ToolSet, Workspace } from "../tools/mod.ts";
+import type { TaskUndo } from "../undo/mod.ts";
+import { withoutAttachments } from "./attachments.ts";
 import { Boundary } from "./boundary.ts";
+import { InputQueue } from "./input_queue.ts";
+import { isShellLine, runShellLine } from "./shell_command.ts";
+import { runTask } from "./task_run.ts";
 import { type CommandOutcome, COMMANDS, findCommand, unknownCommand } from "./commands.ts";
 import { EFFORT_CHOICES } from "./model_commands.ts";
 import { PLAN_CHOICES, promptFor } from "./plan_command.ts";
 import type { Profiles } from "./profiles.ts";
-import type { TaskUndo } from "../undo/mod.ts";
-import { runTask } from "./undo_setup.ts";
 
 /** What the REPL drives. */
 export interface ReplOptions {
@@ -31,6 +41,12 @@ export interface ReplOptions {
   terminal: boolean;
   /** The MCP servers, for /mcp. */
   mcp?: McpServers;
+  /** How the session is resumed where the program was started, for the exit line. */
+  continueCommand?: string;
+  /** The live tool set, whose bash runs `!` commands; without it `!` lines are tasks. */
+  tools?: ToolSet;
+  /** Where `@path` mentions are read; without it they stay text. */
+  workspace?: Workspace;
   /** Snapshots around each task, for /undo, /redo and /rewind. */
   undo?: TaskUndo;
   /** For the terminal's line editor: colours, the history file, and workspace listing for Tab. */
@@ -40,6 +56,8 @@ export interface ReplOptions {
     listDir?: (dir: string) => Promise<DirEntry[]>;
     /** Applied to each entry before it is written to the history file. */
     redact?: (text: string) => string;
+    /** Stops the program until it is continued (Ctrl+Z). */
+    stopProgram?: () => Promise<void>;
   };
 }
 
@@ -53,42 +71,77 @@ const LEAVE_WORDS = ["exit", "quit"];
 export async function runRepl(options: ReplOptions): Promise<number> {
   const { renderer, terminal, agent } = options;
   const boundary = new Boundary(renderer);
+  const queue = new InputQueue();
   if (terminal && agent.session.history.length > 0) {
     const compactedUntil = agent.session.compaction?.compactedUntil ?? 0;
     const describe = agent.describeCall.bind(agent);
     renderer.transcript(buildTranscript(agent.session.history, compactedUntil, { describe }));
   }
-  const input = await openInput(options, boundary);
+  const input = await openInput(options, boundary, queue);
   try {
     for (;;) {
-      const line = await input.next(promptFor(agent));
-      if (line === undefined) break;
-      const text = line.trim();
+      const entry = await nextEntry(input, queue, renderer, promptFor(agent));
+      if (entry === undefined) break;
+      const text = entry.text.trim();
       if (text === "") continue;
       if (LEAVE_WORDS.includes(text)) break;
-      if (await runLine(text, options, boundary, input) === "exit") break;
+      const shown = entry.shown?.trim();
+      const line = { text, ...(shown !== undefined ? { shown } : {}) };
+      if (await runLine(line, { ...options, boundary, input, queue }) === "exit") break;
     }
   } finally {
     input.close();
   }
-  if (terminal) renderer.farewell(agent.session.id);
+  if (terminal) renderer.farewell(agent.session.id, options.continueCommand);
   return boundary.failed && !terminal ? 1 : 0;
 }
 
-/** Runs one line of input behind the boundary: a slash command, or else a task. */
-async function runLine(
-  text: string,
-  options: ReplOptions,
-  boundary: Boundary,
-  input: Pick<LineInput, "fill">,
-): Promise<CommandOutcome> {
-  const { agent, renderer, listSessions, profiles, describeScope } = options;
-  if (!text.startsWith("/")) {
+/**
+ * The next line to run: what was queued for after the last task first (shown as the user's
+ * line), else a line read at the prompt.
+ */
+async function nextEntry(
+  input: Pick<LineInput, "next" | "lastShown">,
+  queue: InputQueue,
+  renderer: Renderer,
+  prompt: string,
+): Promise<Submitted | undefined> {
+  const queued = queue.takeNext();
+  if (queued) {
+    renderer.userLine(queued.shown ?? queued.text);
+    return queued;
+  }
+  const text = await input.next(prompt);
+  if (text === undefined) return undefined;
+  const shown = input.lastShown();
+  return shown === undefined ? { text } : { text, shown };
+}
+
+/** A line's surroundings: the boundary, the input and its queue. */
+interface LineContext extends ReplOptions {
+  boundary: Boundary;
+  input: Pick<LineInput, "busy" | "restore" | "fill">;
+  queue: InputQueue;
+}
+
+/** Runs one line of input behind the boundary: a slash command, a `!` command, or a task. */
+async function runLine(line: Submitted, options: LineContext): Promise<CommandOutcome> {
+  const { agent, renderer, listSessions, profiles, describeScope, boundary, tools } = options;
+  const text = line.text;
+  if (tools && isShellLine(text)) {
     return await boundary.run(async (signal) => {
-      renderer.startTask();
-      const result = await runTask(agent, text, signal, options.undo);
-      renderer.finish(result);
-      if (result.status !== "done") boundary.fail();
+      if (!await runShellLine(text, { agent, renderer, tools, signal })) boundary.fail();
+    });
+  }
+  if (!text.startsWith("/")) {
+    return await runTask(line, {
+      agent,
+      renderer,
+      boundary,
+      input: options.input,
+      queue: options.queue,
+      ...(options.workspace ? { workspace: options.workspace } : {}),
+      ...(options.undo ? { undo: options.undo } : {}),
     });
   }
   const found = findCommand(COMMANDS, text);
@@ -101,7 +154,7 @@ async function runLine(
     describeScope,
     ...(options.mcp ? { mcp: options.mcp } : {}),
     ...(options.undo ? { undo: options.undo } : {}),
-    setInput: (line: string) => input.fill(line),
+    setInput: (text: string) => options.input.fill(text),
   };
   return await boundary.run((signal) => found.command.run(found.args, { ...context, signal }));
 }
@@ -113,19 +166,24 @@ async function runLine(
 async function openInput(
   options: ReplOptions,
   boundary: Boundary,
-): Promise<Pick<LineInput, "next" | "close" | "fill">> {
+  queue: InputQueue,
+): Promise<Pick<LineInput, "next" | "close" | "lastShown" | "busy" | "restore" | "fill">> {
   const { renderer, terminal, editor } = options;
   let exitArmed = false;
   let opened: LineInput | undefined;
   const input = opened = await openLineInput({
     terminal,
     history: options.agent.session.history.flatMap((message) =>
-      message.role === "user" && !isNote(message.content) ? [message.content] : []
+      message.role === "user" && !isNote(message.content)
+        ? [withoutAttachments(message.content)]
+        : []
     ).reverse(),
     onInterrupt: () => {
       const input = opened;
       if (boundary.busy) {
+        // Ctrl+C drops what was typed and queued meanwhile; Esc gives it back.
         input?.discardQueued();
+        queue.takeAll();
         return boundary.abort();
       }
       if (!input) return;
@@ -163,6 +221,9 @@ async function openInput(
       return line;
     },
     close: () => input.close(),
+    lastShown: () => input.lastShown(),
+    busy: (handlers) => input.busy(handlers),
+    restore: (text) => input.restore(text),
     fill: (text) => input.fill(text),
   };
 }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Agent, TaskResult } from "../agent/mod.ts";
+import type { Agent, RunOptions, TaskResult } from "../agent/mod.ts";
 import type { ToolCall } from "../core/mod.ts";
 import type { Sandbox, Workspace } from "../tools/mod.ts";
 import { type IsIgnored, Snapshots, type Symlinker, TaskUndo } from "../undo/mod.ts";
@@ -73,20 +73,21 @@ export function sandboxSymlinker(commands: Sandbox): Symlinker | undefined {
  * Runs one task between its snapshots: before it starts, and after it ends however it
  * ended (an interrupted or failed task may have changed files too).
  */
-export async function runTask(
+export async function runBetweenSnapshots(
   agent: Agent,
   task: string,
   signal: AbortSignal,
-  undo: TaskUndo | undefined,
+  options: { undo?: TaskUndo | undefined; run?: RunOptions } = {},
 ): Promise<TaskResult> {
-  if (!undo) return await agent.run(task, signal);
+  const { undo } = options;
+  if (!undo) return await agent.run(task, signal, options.run);
   const session = agent.session;
   await undo.beforeTask(session);
   const stop = agent.subscribe((event) => {
     if (event.type === "tool_start") undo.noteCall(event.call);
   });
   try {
-    return await agent.run(task, signal);
+    return await agent.run(task, signal, options.run);
   } finally {
     stop();
     await undo.afterTask(session);

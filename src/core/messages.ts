@@ -21,6 +21,11 @@ export interface ToolCall {
 export interface UserMessage {
   role: "user";
   content: string;
+  /**
+   * How the terminal showed the message when that differs from `content`: a large paste as
+   * its `[pasted 901 lines]` label. Kept in history for the redraw; never sent to the model.
+   */
+  shown?: string;
 }
 
 /** A model reply: text (possibly empty) and the tool calls it asked for, in order. */

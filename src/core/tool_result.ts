@@ -42,13 +42,18 @@ export type ToolDetails =
     path: string;
     occurrences: number;
     /**
-     * The first replaced lines and their replacement, without the lines both share at either
-     * end, and how many there are in all.
+     * The whole lines of the file the first replacement changed and what they became, without
+     * the lines both share at either end (the first few of each, and how many in all).
      */
     removed: string[];
     added: string[];
     removedCount: number;
     addedCount: number;
+    /** The line number of the first removed line, which is also that of the first added one. */
+    firstLine: number;
+    /** A few unchanged lines before the change and after it, for context. */
+    before: string[];
+    after: string[];
   }
   | { kind: "command"; command: string; end: CommandEnd }
   /** The todo list as it is now, when the call changed it. */

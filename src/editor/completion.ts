@@ -35,9 +35,9 @@ const MAX_ENTRIES = 2000;
 
 /**
  * A completer: a lone `/word` at the start completes to commands; the word after a command
- * that takes known words completes to them; any other non-empty word completes to paths
- * relative to the workspace (directories end with `/`; hidden entries only when the word
- * names them).
+ * that takes known words completes to them; any other non-empty word (or the part after its
+ * `@`) completes to paths relative to the workspace (directories end with `/`; hidden entries
+ * only when the word names them).
  * Contract: never throws; an unreadable directory completes to nothing.
  */
 export function createCompleter(options: CompleterOptions): Completer {
@@ -53,9 +53,14 @@ export function createCompleter(options: CompleterOptions): Completer {
       const from = cursor - typed.length;
       return { from, options: words.filter((word) => word.startsWith(typed)) };
     }
-    const word = /\S*$/.exec(before)?.[0] ?? "";
+    // `@path` (a file to attach) completes as the path after the `@`.
+    const typed = /\S*$/.exec(before)?.[0] ?? "";
+    const word = typed.replace(/^@/, "");
     const from = cursor - word.length;
-    if (word === "" || !options.listDir || word.startsWith("/") || word.split("/").includes("..")) {
+    if (
+      (word === "" && typed !== "@") || !options.listDir || word.startsWith("/") ||
+      word.split("/").includes("..")
+    ) {
       return { from, options: [] };
     }
     const slash = word.lastIndexOf("/");

@@ -21,6 +21,8 @@ export class EditBuffer {
   #text = "";
   #cursor = 0;
   #pastes = new Map<string, string>();
+  /** What the last Ctrl+W/U/K cut, for Ctrl+Y: text, and the pastes behind its placeholders. */
+  #killed: { text: string; pastes: Map<string, string> } = { text: "", pastes: new Map() };
 
   /** The text with placeholders, as edited. */
   get text(): string {
@@ -42,6 +44,20 @@ export class EditBuffer {
     if (this.#pastes.size === 0) return this.#text;
     let out = "";
     for (const char of this.#text) out += this.#pastes.get(char) ?? char;
+    return out;
+  }
+
+  /**
+   * The text as the prompt shows it: every placeholder replaced by its label
+   * (`[pasted 120 lines]`); the same as `value()` when nothing was pasted large.
+   */
+  shown(): string {
+    if (this.#pastes.size === 0) return this.#text;
+    let out = "";
+    for (const char of this.#text) {
+      const paste = this.#pastes.get(char);
+      out += paste === undefined ? char : pasteLabel(paste);
+    }
     return out;
   }
 
@@ -116,18 +132,48 @@ export class EditBuffer {
     return true;
   }
 
-  /** Deletes from the line start to the cursor (Ctrl+U) or from the cursor to the line end (Ctrl+K). */
+  /** Cuts from the line start to the cursor (Ctrl+U) or from the cursor to the line end (Ctrl+K). */
   kill(side: "before" | "after"): void {
-    if (side === "before") this.#delete(this.#lineStart(), this.#cursor);
-    else this.#delete(this.#cursor, this.#lineEnd());
+    if (side === "before") this.#kill(this.#lineStart(), this.#cursor);
+    else this.#kill(this.#cursor, this.#lineEnd());
   }
 
-  /** Deletes the word before the cursor (Ctrl+W). */
+  /** Cuts the word before the cursor (Ctrl+W). */
   killWord(): void {
     let start = this.#cursor;
     while (start > 0 && /\s/.test(this.#text[start - 1] ?? "")) start--;
     while (start > 0 && !/\s/.test(this.#text[start - 1] ?? "")) start--;
-    this.#delete(this.#snap(start), this.#cursor);
+    this.#kill(this.#snap(start), this.#cursor);
+  }
+
+  /** Inserts what the last cut took (Ctrl+Y), its pastes as pastes again. */
+  yank(): void {
+    const { text, pastes } = this.#killed;
+    let typed = "";
+    for (const char of text) {
+      const paste = pastes.get(char);
+      if (paste === undefined) {
+        typed += char;
+        continue;
+      }
+      this.insert(typed);
+      typed = "";
+      this.insertPaste(paste);
+    }
+    this.insert(typed);
+  }
+
+  /** Deletes from `from` to `to`, keeping what it took for `yank` (nothing when empty). */
+  #kill(from: number, to: number): void {
+    if (to <= from) return;
+    const text = this.#text.slice(from, to);
+    const pastes = new Map<string, string>();
+    for (const char of text) {
+      const paste = this.#pastes.get(char);
+      if (paste !== undefined) pastes.set(char, paste);
+    }
+    this.#killed = { text, pastes };
+    this.#delete(from, to);
   }
 
   #delete(from: number, to: number): void {

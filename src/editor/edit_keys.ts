@@ -31,6 +31,7 @@ const ACTIONS: Record<string, (buffer: EditBuffer) => void> = {
   "ctrl+k": (b) => b.kill("after"),
   "ctrl+w": (b) => b.killWord(),
   "alt+backspace": (b) => b.killWord(),
+  "ctrl+y": (b) => b.yank(),
 };
 
 /**

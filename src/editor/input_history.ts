@@ -112,6 +112,18 @@ export class InputHistory {
     return true;
   }
 
+  /**
+   * The newest entry older than entry `before` (default: any) holding `query`, and its index:
+   * reverse search (Ctrl+R). Undefined when none does.
+   */
+  find(query: string, before = this.#entries.length): { index: number; entry: string } | undefined {
+    for (let index = Math.min(before, this.#entries.length) - 1; index >= 0; index--) {
+      const entry = this.#entries[index] ?? "";
+      if (entry.includes(query)) return { index, entry };
+    }
+    return undefined;
+  }
+
   /** Ends navigation without adding (the next `previous` starts at the newest). */
   reset(): void {
     this.#index = this.#entries.length;

@@ -1,24 +1,21 @@
 /**
  * A raw-mode line editor for the interactive prompt: bracketed paste, multi-line input,
- * history, Tab completion, and type-ahead held while a task runs. Terminal I/O is
- * injected, so tests feed bytes and read the screen text.
+ * history and its reverse search, Tab completion, and, while work runs, either type-ahead
+ * held for the next prompt or an input shown below the task that queues lines. Terminal
+ * I/O is injected, so tests feed bytes and read the screen text.
  *
  * @module
  */
+import type { BusyHandlers, Submitted } from "./busy_input.ts";
 import { completeBuffer, type Completer } from "./completion.ts";
 import { EditBuffer } from "./edit_buffer.ts";
 import { applyEditKey } from "./edit_keys.ts";
 import type { InputHistory } from "./input_history.ts";
-import { type Key, KeyDecoder } from "./keys.ts";
-import { layoutPrompt } from "./prompt_layout.ts";
-import { PromptView } from "./prompt_view.ts";
-import {
-  createTheme,
-  sanitizeLine,
-  type TerminalIo,
-  type Theme,
-  wrapText,
-} from "../terminal/mod.ts";
+import { readKeys } from "./key_reader.ts";
+import type { Key } from "./keys.ts";
+import { InputLook } from "./input_look.ts";
+import { ReverseSearch, searchKey } from "./reverse_search.ts";
+import { sanitizeLine, type TerminalIo, wrapText } from "../terminal/mod.ts";
 
 /** How the editor behaves. */
 export interface LineEditorOptions {
@@ -32,28 +29,32 @@ export interface LineEditorOptions {
   color: boolean;
   /** How long a lone ESC waits for the rest of a sequence. */
   escapeTimeoutMs?: number;
+  /** Ctrl+Z: suspend the program (the terminal input does it; nothing without). */
+  onSuspend?: () => void;
 }
 
-const CONTINUATION = "  ";
 const PASTE_ON = "\x1b[?2004h";
 const PASTE_OFF = "\x1b[?2004l";
 
 /**
  * Reads lines from a terminal. Starts reading at once: keys typed while no prompt is
  * shown are applied silently (type-ahead) and appear in the next prompt; a line
- * submitted then is returned by the next `next()` call.
+ * submitted then is returned by the next `next()` call. While `busy`, the input is drawn
+ * through its handlers instead, and a submitted line is queued there.
  * Contract: nothing is written while no prompt is shown, except by `notice`.
  */
 export class LineEditor {
   #options: LineEditorOptions;
-  #theme: Theme;
-  #decoder = new KeyDecoder();
   #buffer = new EditBuffer();
-  #view: PromptView;
-  #held: string[] = [];
+  #look: InputLook;
+  #held: Submitted[] = [];
+  #shown: string | undefined;
+  #busy: BusyHandlers | undefined;
+  #search: ReverseSearch | undefined;
+  /** Ctrl+L typed while nothing was drawn: the next prompt clears the screen first. */
+  #clearPending = false;
   #eof = false;
   #closed = false;
-  #prompt = "";
   #waiting: ((line: string | undefined) => void) | undefined;
   #reading: Promise<void>;
   #iterator: AsyncIterator<Uint8Array>;
@@ -61,8 +62,7 @@ export class LineEditor {
   /** Opens the editor on `options.io` and starts reading. */
   constructor(options: LineEditorOptions) {
     this.#options = options;
-    this.#theme = createTheme(options.color);
-    this.#view = new PromptView(options.io.write);
+    this.#look = new InputLook(options.io, options.color);
     this.#iterator = options.io.input[Symbol.asyncIterator]();
     options.io.write(PASTE_ON);
     this.#reading = this.#read();
@@ -70,17 +70,62 @@ export class LineEditor {
 
   /** The next submitted line, or undefined at Ctrl+D on an empty prompt, end of input or `close()`. */
   next(prompt: string): Promise<string | undefined> {
-    this.#prompt = prompt;
+    this.#look.prompt = prompt;
+    this.#busy = undefined;
     const held = this.#held.shift();
     if (held !== undefined) {
-      this.#echo(held);
-      return Promise.resolve(held);
+      this.#look.echo(held.text);
+      this.#shown = held.shown;
+      return Promise.resolve(held.text);
     }
     if (this.#eof || this.#closed) return Promise.resolve(undefined);
+    if (this.#clearPending) this.#clearScreen();
     return new Promise((resolve) => {
       this.#waiting = resolve;
       this.#draw();
     });
+  }
+
+  /** How the line `next` returned last was shown when that differs from it (a paste's label). */
+  lastShown(): string | undefined {
+    return this.#shown;
+  }
+
+  /**
+   * Shows the input through `handlers` while work runs: it is drawn there, Enter and
+   * Alt+Enter queue the line, Esc and Ctrl+L are reported. Ends at the next `next()` or when
+   * the returned function is called.
+   */
+  busy(handlers: BusyHandlers): () => void {
+    this.#busy = handlers;
+    this.#draw();
+    return () => {
+      if (this.#busy === handlers) this.#busy = undefined;
+    };
+  }
+
+  /** Puts `text` back before what is being typed (queued lines taken back), on its own lines. */
+  restore(text: string): void {
+    const current = this.#buffer.value();
+    this.#buffer.set(current === "" ? text : `${text}\n${current}`);
+    this.#draw();
+  }
+
+  /**
+   * Hands the terminal over (Ctrl+Z, the end of the program): what is drawn stays as output,
+   * the cursor goes below it, bracketed paste goes off. `resume` takes it back.
+   */
+  pause(): void {
+    if (this.#waiting) this.#look.finish();
+    else this.#busy?.pause();
+    this.#options.io.write(PASTE_OFF);
+  }
+
+  /** Takes the terminal back after `pause`: bracketed paste on, the input drawn again. */
+  resume(): void {
+    if (this.#closed) return;
+    this.#options.io.write(PASTE_ON);
+    this.#draw();
   }
 
   /** Text typed and not yet submitted (at the prompt or ahead of it). */
@@ -114,7 +159,7 @@ export class LineEditor {
   /** Prints `text` on its own lines; a shown prompt moves below it. */
   notice(text: string): void {
     const active = this.#waiting !== undefined;
-    if (active) this.#view.finish();
+    if (active) this.#look.finish();
     this.#options.io.write(`${text.replaceAll("\n", "\r\n")}\r\n`);
     if (active) this.#draw();
   }
@@ -123,7 +168,7 @@ export class LineEditor {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    if (this.#waiting) this.#view.finish();
+    if (this.#waiting) this.#look.finish();
     this.#options.io.write(PASTE_OFF);
     this.#resolve(undefined);
     void this.#iterator.return?.().catch(() => {});
@@ -140,19 +185,11 @@ export class LineEditor {
   }
 
   async #read(): Promise<void> {
-    const timeout = this.#options.escapeTimeoutMs ?? 50;
-    let pending: Promise<IteratorResult<Uint8Array>> | undefined;
-    while (!this.#closed) {
-      pending ??= this.#iterator.next();
-      const result = this.#decoder.waiting ? await within(pending, timeout) : await pending;
-      if (result === undefined) {
-        await this.#handle(this.#decoder.flush());
-        continue;
-      }
-      pending = undefined;
-      if (result.done) break;
-      await this.#handle(this.#decoder.feed(result.value));
-    }
+    await readKeys(this.#iterator, {
+      escapeTimeoutMs: this.#options.escapeTimeoutMs ?? 50,
+      stopped: () => this.#closed,
+      handle: (keys) => this.#handle(keys),
+    });
     if (!this.#closed) await this.#handle([{ type: "key", name: "ctrl+d" }]);
     this.#eof = true;
     this.#resolve(undefined);
@@ -161,6 +198,10 @@ export class LineEditor {
   async #handle(keys: Key[]): Promise<void> {
     for (const key of keys) {
       if (this.#closed) return;
+      if (this.#search && !this.#searching(key)) {
+        this.#draw();
+        continue;
+      }
       if (key.type === "text") this.#buffer.insert(key.text);
       else if (key.type === "paste") this.#buffer.insertPaste(key.text);
       else if (!(await this.#named(key.name))) continue;
@@ -173,7 +214,18 @@ export class LineEditor {
     const buffer = this.#buffer;
     switch (name) {
       case "enter":
-        return this.#enter();
+        return this.#enter("steer");
+      case "alt+enter":
+        return this.#busy && !this.#waiting ? this.#enter("follow") : applyEditKey(buffer, name);
+      case "escape":
+        if (this.#busy && !this.#waiting) this.#busy.escape();
+        return false;
+      case "ctrl+r":
+        this.#search = new ReverseSearch(this.#options.history);
+        return true;
+      case "ctrl+z":
+        this.#options.onSuspend?.();
+        return false;
       case "ctrl+c":
         return this.#interrupt();
       case "ctrl+d":
@@ -189,29 +241,50 @@ export class LineEditor {
       case "ctrl+n":
         return this.#vertical(name === "up" || name === "ctrl+p" ? -1 : 1);
       case "ctrl+l":
-        if (this.#waiting) {
-          this.#view.clear();
-          this.#options.io.write("\x1b[H\x1b[2J");
-        }
+        if (this.#waiting) this.#clearScreen();
+        else if (this.#busy) this.#busy.clear();
+        else this.#clearPending = true;
         return true;
       default:
         return applyEditKey(buffer, name);
     }
   }
 
-  #enter(): boolean {
+  #enter(kind: "steer" | "follow"): boolean {
     const buffer = this.#buffer;
-    if (buffer.cursor === buffer.text.length && buffer.text.endsWith("\\")) {
+    if (kind === "steer" && buffer.cursor === buffer.text.length && buffer.text.endsWith("\\")) {
       buffer.backspace();
       buffer.insert("\n");
       return true;
     }
     const line = buffer.value();
+    const shown = buffer.shown();
+    const entry = shown === line ? { text: line } : { text: line, shown };
+    const busy = this.#waiting ? undefined : this.#busy;
+    if (busy && line.trim() === "") return false;
     if (this.#options.history.add(line)) this.#options.onSubmit?.(line);
-    if (this.#waiting) this.#finish(line);
-    else this.#held.push(line);
+    if (this.#waiting) this.#finish(entry);
+    else if (busy) busy.submit(entry, kind);
+    else this.#held.push(entry);
     buffer.set("");
     return true;
+  }
+
+  /** Applies `key` to the reverse search; returns whether the key still acts as itself. */
+  #searching(key: Key): boolean {
+    const search = this.#search;
+    if (!search) return true;
+    const step = searchKey(search, key);
+    if (step === "handled") return false;
+    this.#search = undefined;
+    const match = search.match;
+    if (step !== "cancel" && match !== undefined) this.#buffer.set(match);
+    return step === "accept_and_apply";
+  }
+
+  #clearScreen(): void {
+    this.#clearPending = false;
+    this.#look.clearScreen();
   }
 
   #interrupt(): boolean {
@@ -238,15 +311,16 @@ export class LineEditor {
     const { changed, choices } = await completeBuffer(this.#buffer, this.#options.complete);
     if (this.#waiting && choices.length > 0) {
       const list = wrapText(choices.map(sanitizeLine).join("  "), this.#options.io.columns());
-      this.notice(this.#theme.dim(list.join("\n")));
+      this.notice(this.#look.dim(list.join("\n")));
     }
     return changed;
   }
 
-  #finish(line: string | undefined): void {
+  #finish(entry: Submitted | undefined): void {
     this.#draw();
-    this.#view.finish();
-    this.#resolve(line);
+    this.#look.finish();
+    this.#shown = entry?.shown;
+    this.#resolve(entry?.text);
   }
 
   #resolve(line: string | undefined): void {
@@ -255,43 +329,8 @@ export class LineEditor {
     waiting?.(line);
   }
 
-  /** Shows a held line as if it had been typed at the prompt. */
-  #echo(line: string): void {
-    const buffer = new EditBuffer();
-    buffer.set(line);
-    this.#view.draw(this.#layout(buffer), this.#options.io.columns());
-    this.#view.finish();
-  }
-
   #draw(): void {
-    if (!this.#waiting) return;
-    this.#view.draw(this.#layout(this.#buffer), this.#options.io.columns());
-  }
-
-  #layout(buffer: EditBuffer) {
-    return layoutPrompt({
-      text: buffer.text,
-      cursor: buffer.cursor,
-      paste: (char) => buffer.paste(char),
-      prompt: this.#prompt,
-      continuation: CONTINUATION,
-      width: this.#options.io.columns(),
-      promptStyle: this.#theme.prompt,
-      textStyle: this.#theme.bold,
-      pasteStyle: this.#theme.cyan,
-    });
-  }
-}
-
-/** `promise`'s value, or undefined when it takes longer than `ms`. */
-async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<undefined>((resolve) =>
-    timer = setTimeout(() => resolve(undefined), ms)
-  );
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
+    if (this.#waiting) this.#look.draw(this.#buffer, this.#search);
+    else this.#busy?.draw(this.#look.paint(this.#buffer, this.#search));
   }
 }

@@ -25,12 +25,13 @@ export interface LineInputOptions {
   onInterrupt: () => void;
   /** Where `notice` writes on piped stdin. */
   write: (text: string) => void;
-  /** For the line editor: colours, the history file, Tab completion. */
+  /** For the line editor: colours, the history file, Tab completion, Ctrl+Z. */
   editor?: {
     color: boolean;
     historyFile?: string;
     complete?: Completer;
     redact?: (text: string) => string;
+    stopProgram?: () => Promise<void>;
   };
   /** Earlier entries for Up, newest first (a resumed session's tasks). */
   history?: string[];
@@ -101,5 +102,8 @@ function openPipedInput(interrupt: () => void, write: (text: string) => void): L
       if (!closed) rl.close();
       closed = true;
     },
+    lastShown: () => undefined,
+    busy: () => () => {},
+    restore() {},
   };
 }

@@ -4,6 +4,8 @@
  * @module
  */
 
+import type { BusyHandlers } from "./busy_input.ts";
+
 /** Reads lines; see `openLineInput` in `line_input.ts`. */
 export interface LineInput {
   /** The next line, or undefined at EOF (Ctrl+D, end of piped input, or `close()`). */
@@ -23,4 +25,13 @@ export interface LineInput {
   notice(text: string): void;
   /** Ends input: a pending or later `next` returns undefined. */
   close(): void;
+  /** How the line `next` returned last was shown when that differs (a paste's label). */
+  lastShown(): string | undefined;
+  /**
+   * On a terminal: shows the input through `handlers` while work runs (queued lines, Esc);
+   * returns the function that ends it. From a pipe: nothing.
+   */
+  busy(handlers: BusyHandlers): () => void;
+  /** Puts `text` back into the input (queued lines taken back); nothing from a pipe. */
+  restore(text: string): void;
 }

@@ -4,5 +4,6 @@
  *
  * @module
  */
+export type { BusyHandlers, PaintedInput, Submitted } from "./busy_input.ts";
 export { createCompleter, type DirEntry } from "./completion.ts";
 export { type LineInput, openLineInput } from "./line_input.ts";

@@ -142,7 +142,7 @@ function columns(row: Cell[], cells: number): number {
 }
 
 /** The cells as text, one style sequence per run of equally styled cells. */
-function paint(cells: Cell[]): string {
+export function paint(cells: readonly Cell[]): string {
   let out = "";
   let i = 0;
   while (i < cells.length) {

@@ -21,13 +21,21 @@ export interface TerminalInputOptions {
   /** Entries to recall besides the file's, oldest first (a resumed session's tasks). */
   earlier?: string[];
   complete?: Completer;
+  /** Stops the program until it is continued (Ctrl+Z); without it Ctrl+Z does nothing. */
+  stopProgram?: () => Promise<void>;
 }
 
 const HISTORY_LIMIT = 500;
 
+/** The signals that end the program; it leaves with 128 plus the signal's number. */
+const EXIT_SIGNALS = [["SIGTERM", 15], ["SIGHUP", 1]] as const;
+
 /**
- * Opens the line editor on the process's terminal.
- * Contract: `close()` turns bracketed paste off and restores cooked mode.
+ * Opens the line editor on the process's terminal. Ctrl+Z suspends the program (what is
+ * drawn stays, the input comes back on `fg`); SIGTERM and SIGHUP end it after the terminal
+ * is restored.
+ * Contract: `close()` turns bracketed paste off and restores cooked mode; so does every end
+ * by SIGTERM or SIGHUP, which exits with code 143 or 129.
  */
 export async function openTerminalInput(options: TerminalInputOptions): Promise<LineInput> {
   const store = options.historyFile ? historyFile(options.historyFile, HISTORY_LIMIT) : undefined;
@@ -45,8 +53,28 @@ export async function openTerminalInput(options: TerminalInputOptions): Promise<
       : {}),
     ...(options.complete ? { complete: options.complete } : {}),
     color: options.color,
+    ...(options.stopProgram ? { onSuspend: () => suspend(options.stopProgram) } : {}),
   });
+  const suspend = (stop: (() => Promise<void>) | undefined) => {
+    if (!stop) return;
+    editor.pause();
+    void terminal.suspend(stop).then(() => editor.resume());
+  };
   const stopResize = terminal.onResize(() => editor.resize());
+  const exits = EXIT_SIGNALS.map(([signal, number]) => {
+    const listener = () => {
+      // The terminal may be gone (SIGHUP): restoring it is all that can be done.
+      try {
+        editor.pause();
+        editor.close();
+      } finally {
+        terminal.close();
+        Deno.exit(128 + number);
+      }
+    };
+    Deno.addSignalListener(signal, listener);
+    return () => Deno.removeSignalListener(signal, listener);
+  });
   return {
     next: (prompt) => editor.next(prompt),
     pendingText: () => editor.pendingText(),
@@ -54,8 +82,12 @@ export async function openTerminalInput(options: TerminalInputOptions): Promise<
     fill: (text) => editor.fill(text),
     discardQueued: () => editor.discardTypeAhead(),
     notice: (text) => editor.notice(text),
+    lastShown: () => editor.lastShown(),
+    busy: (handlers) => editor.busy(handlers),
+    restore: (text) => editor.restore(text),
     close() {
       stopResize();
+      for (const stop of exits) stop();
       editor.close();
       terminal.close();
     },

@@ -44,7 +44,7 @@ const TOOL_CALL: Shape = {
   extra: optional((v) => isObject(v) && isBoundedJson(v, EXTRA_BOUNDS)),
 };
 const MESSAGE_SHAPES = new Map<unknown, Shape>([
-  ["user", { content: isString }],
+  ["user", { content: isString, shown: optional(isString) }],
   ["assistant", {
     content: isString,
     toolCalls: (v) => isArrayOf(v, TOOL_CALL),

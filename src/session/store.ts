@@ -23,6 +23,8 @@ export interface LoadedSession {
 export interface SessionInfo {
   id: string;
   created: string;
+  /** When the file last changed (ISO 8601): the order of the list and of `--continue`. */
+  lastUsed: string;
   firstTask: string;
   messages: number;
 }
@@ -174,9 +176,9 @@ export class SessionStore {
    */
   async list(limit: number): Promise<SessionInfo[]> {
     const infos: SessionInfo[] = [];
-    for (const id of await this.#idsByRecency()) {
+    for (const { id, modified } of await this.#byRecency()) {
       if (infos.length >= limit) break;
-      const info = await this.#info(id);
+      const info = await this.#info(id, modified);
       if (info) infos.push(info);
     }
     return infos;
@@ -186,20 +188,34 @@ export class SessionStore {
     return `${this.dir}/${id}${EXTENSION}`;
   }
 
-  async #info(id: string): Promise<SessionInfo | undefined> {
+  async #info(id: string, modified: number): Promise<SessionInfo | undefined> {
     const path = this.#path(id);
     try {
       const { header, records } = parseSession(await Deno.readFile(path), path);
       // The conversation as it stands: undone tasks are not counted.
       const messages = Session.fromRecords(records).history;
-      const task = messages.find((message) => message.role === "user")?.content ?? "";
-      return { id, created: header.created, firstTask: oneLine(task), messages: messages.length };
+      const first = messages.find((message) => message.role === "user");
+      // A pasted task is listed as it was shown: its label, not its whole text.
+      const task = first?.role === "user" ? first.shown ?? first.content : "";
+      const lastUsed = new Date(modified).toISOString();
+      return {
+        id,
+        created: header.created,
+        lastUsed,
+        firstTask: oneLine(task),
+        messages: messages.length,
+      };
     } catch {
       return undefined;
     }
   }
 
   async #idsByRecency(): Promise<string[]> {
+    return (await this.#byRecency()).map((entry) => entry.id);
+  }
+
+  /** The session files, the last changed first, with when they changed (ms since the epoch). */
+  async #byRecency(): Promise<{ id: string; modified: number }[]> {
     const found: { id: string; modified: number }[] = [];
     try {
       for await (const entry of Deno.readDir(this.dir)) {
@@ -213,7 +229,7 @@ export class SessionStore {
       throw error;
     }
     found.sort((a, b) => b.modified - a.modified || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-    return found.map((entry) => entry.id);
+    return found;
   }
 }
 

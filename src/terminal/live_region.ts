@@ -16,10 +16,17 @@ export interface RegionIo {
 
 const ESC = "\x1b[";
 
+/** Where the cursor rests in a region: a row of it and a column (less than the width). */
+export interface RegionCursor {
+  row: number;
+  col: number;
+}
+
 /**
  * A live region. The cursor rests at the start of its last row (so that a terminal
- * reflowing on resize cannot move it off that row); nothing else may write
- * to the terminal while rows are shown, except through `print`.
+ * reflowing on resize cannot move it off that row), or where the rows put it (an input line
+ * among them); nothing else may write to the terminal while rows are shown, except through
+ * `print`.
  * Contract: each row given is at most the terminal width (styled with theme colours
  * only); after a resize the old rows are erased as the terminal reflowed them.
  */
@@ -28,6 +35,7 @@ export class LiveRegion {
   #rows: readonly string[] = [];
   #widths: number[] = [];
   #columns = 0;
+  #cursor: RegionCursor | undefined;
   /** Screen rows printed since `mark`, at the width of that time. */
   #mark: { rows: number; columns: number } | undefined;
 
@@ -41,32 +49,58 @@ export class LiveRegion {
     return this.#rows.length > 0;
   }
 
-  /** Replaces the shown rows with `rows`, rewriting from the first row that changed. */
-  set(rows: readonly string[]): void {
+  /**
+   * Replaces the shown rows with `rows`, rewriting from the first row that changed; the cursor
+   * rests at `cursor` when given, else at the start of the last row.
+   */
+  set(rows: readonly string[], cursor?: RegionCursor): void {
     const shown = this.#rows;
+    const at = this.#cursor?.row ?? shown.length - 1;
     let same = 0;
     while (same < rows.length && same < shown.length && rows[same] === shown[same]) same++;
     if (this.#io.columns() !== this.#columns || same === 0 || same === rows.length) {
-      if (same === rows.length && same === shown.length && this.#io.columns() === this.#columns) {
+      if (
+        same === rows.length && same === shown.length && this.#io.columns() === this.#columns &&
+        sameCursor(cursor, this.#cursor)
+      ) {
         return;
       }
-      this.#io.write(this.#erase() + this.#draw(rows));
+      this.#io.write(this.#erase() + this.#draw(rows, 0, cursor));
       return;
     }
-    const up = shown.length - 1 - same;
-    const out = same === shown.length ? "\r\n" : `\r${up > 0 ? `${ESC}${up}A` : ""}${ESC}J`;
-    const kept = this.#widths.slice(0, same);
-    this.#io.write(out + this.#draw(rows.slice(same)));
-    this.#rows = rows;
-    this.#widths = [...kept, ...this.#widths];
+    let out: string;
+    if (same <= at) out = `\r${at > same ? `${ESC}${at - same}A` : ""}${ESC}J`;
+    else if (same === shown.length) {
+      out = `${shown.length - 1 > at ? `${ESC}${shown.length - 1 - at}B` : ""}\r\n`;
+    } else out = `\r${ESC}${same - at}B${ESC}J`;
+    this.#io.write(out + this.#draw(rows, same, cursor));
   }
 
-  /** Prints `text` (whole lines, each ending with a newline) above the rows; `rows` replace them. */
-  print(text: string, rows?: readonly string[]): void {
+  /**
+   * Prints `text` (whole lines, each ending with a newline) above the rows; `rows` (and
+   * `cursor`) replace them.
+   */
+  print(text: string, rows?: readonly string[], cursor?: RegionCursor): void {
     if (text === "" && rows === undefined) return;
     const kept = rows ?? this.#rows;
+    const keptCursor = rows === undefined ? this.#cursor : cursor;
     if (this.#mark) this.#mark.rows += this.#screenRows(text);
-    this.#io.write(this.#erase() + text + this.#draw(kept));
+    this.#io.write(this.#erase() + text + this.#draw(kept, 0, keptCursor));
+  }
+
+  /**
+   * Leaves the rows on screen as they are and moves below them; from then on they are
+   * output like any other and the region is empty (before the terminal is handed to
+   * another program, say on Ctrl+Z).
+   */
+  release(): void {
+    if (this.#rows.length === 0) return;
+    const at = this.#cursor?.row ?? this.#rows.length - 1;
+    const down = this.#rows.length - 1 - at;
+    this.#io.write(`${down > 0 ? `${ESC}${down}B` : ""}\r\n`);
+    this.#rows = [];
+    this.#widths = [];
+    this.#cursor = undefined;
   }
 
   /** Starts counting what is printed from now on, so that {@linkcode retract} can take it back. */
@@ -85,18 +119,23 @@ export class LiveRegion {
    * Contract: false, with nothing erased, when that text may be off a screen `height` rows
    * high (it and the region together are taller) or the width changed since (it reflowed).
    */
-  retract(height: number, rows: readonly string[]): boolean {
+  retract(height: number, rows: readonly string[], cursor?: RegionCursor): boolean {
     const mark = this.#mark;
     this.#mark = undefined;
     if (mark === undefined || mark.rows === 0) {
-      this.set(rows);
+      this.set(rows, cursor);
       return true;
     }
     const fits = mark.rows + Math.max(1, this.#rows.length, rows.length) <= height;
     if (!fits || mark.columns !== this.#io.columns()) return false;
     const back = `${ESC}${mark.rows}A\r${ESC}J`;
-    this.#io.write(this.#erase() + back + this.#draw(rows));
+    this.#io.write(this.#erase() + back + this.#draw(rows, 0, cursor));
     return true;
+  }
+
+  /** Clears the whole screen and draws the rows again at its top. */
+  clearScreen(): void {
+    this.#io.write(`${ESC}H${ESC}2J${this.#draw(this.#rows, 0, this.#cursor)}`);
   }
 
   /** Removes the rows; the cursor is left where they started. */
@@ -116,25 +155,43 @@ export class LiveRegion {
     );
   }
 
-  #draw(rows: readonly string[]): string {
+  /** Writes `rows` from row `from` on (the cursor is at that row's start) and moves to `cursor`. */
+  #draw(rows: readonly string[], from: number, cursor: RegionCursor | undefined): string {
     this.#rows = rows;
     this.#widths = rows.map((row) => textWidth(stripStyles(row)));
     this.#columns = this.#io.columns();
-    return rows.length > 0 ? `${rows.join("\r\n")}\r` : "";
+    const inside = cursor !== undefined && cursor.row >= 0 && cursor.row < rows.length;
+    this.#cursor = inside ? cursor : undefined;
+    if (rows.length === 0) return "";
+    let out = `${rows.slice(from).join("\r\n")}\r`;
+    if (this.#cursor) {
+      const up = rows.length - 1 - this.#cursor.row;
+      out += `${up > 0 ? `${ESC}${up}A` : ""}${
+        this.#cursor.col > 0 ? `${ESC}${this.#cursor.col}C` : ""
+      }`;
+    }
+    return out;
   }
 
   #erase(): string {
     if (this.#widths.length === 0) return "";
     const columns = this.#io.columns();
-    let above = this.#widths.length - 1;
+    const at = this.#cursor?.row ?? this.#widths.length - 1;
+    let above = at;
     if (columns !== this.#columns) {
-      above = 0;
-      for (const width of this.#widths.slice(0, -1)) {
+      // The terminal reflowed the rows, and the cursor with its row.
+      above = Math.floor((this.#cursor?.col ?? 0) / columns);
+      for (const width of this.#widths.slice(0, at)) {
         above += Math.max(1, Math.ceil(width / columns));
       }
     }
     this.#widths = [];
     this.#rows = [];
+    this.#cursor = undefined;
     return `\r${above > 0 ? `${ESC}${above}A` : ""}${ESC}J`;
   }
+}
+
+function sameCursor(a: RegionCursor | undefined, b: RegionCursor | undefined): boolean {
+  return a?.row === b?.row && a?.col === b?.col;
 }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-export { LiveRegion, type RegionIo } from "./live_region.ts";
+export { LiveRegion, type RegionCursor, type RegionIo } from "./live_region.ts";
 export { MarkdownStream } from "./markdown.ts";
 export { PlainStream, type TextStream } from "./plain_stream.ts";
 export { sanitize, sanitizeLine } from "./sanitize.ts";
@@ -17,5 +17,5 @@ export {
 } from "./terminal.ts";
 export { createTheme, type Theme } from "./theme.ts";
 export { charWidth, fitWidth, textWidth, truncateWidth } from "./width.ts";
-export { type Style, wrapText } from "./wrap.ts";
+export { type Style, wrapHanging, wrapText } from "./wrap.ts";
 export { type Writer, writeTo } from "./write_all.ts";

@@ -18,6 +18,11 @@ export interface TerminalIo {
 export interface Terminal extends TerminalIo {
   /** Calls `listener` after each resize; returns a function that stops it. */
   onResize(listener: () => void): () => void;
+  /**
+   * Leaves raw mode while `stop` stops the program (as Ctrl+Z does in a shell) and until it
+   * runs again (`fg`), then goes back to raw mode.
+   */
+  suspend(stop: () => Promise<void>): Promise<void>;
   /** Leaves raw mode. */
   close(): void;
 }
@@ -39,6 +44,15 @@ export function openTerminal(): Terminal {
     onResize(listener) {
       Deno.addSignalListener("SIGWINCH", listener);
       return () => Deno.removeSignalListener("SIGWINCH", listener);
+    },
+    async suspend(stop) {
+      if (closed) return;
+      Deno.stdin.setRaw(false);
+      try {
+        await stop();
+      } finally {
+        if (!closed) Deno.stdin.setRaw(true);
+      }
     },
     close() {
       if (closed) return;

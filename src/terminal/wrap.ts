@@ -47,6 +47,19 @@ export function wrapText(text: string, width: number): string[] {
 }
 
 /**
+ * Wraps plain `text` like {@linkcode wrapText}, with every row after the first starting with
+ * `indent` (a hanging indent), so that a wrapped line stands apart from the next one.
+ * Contract: every row is at most `width` columns wide when `indent` is narrower than it.
+ */
+export function wrapHanging(text: string, width: number, indent: string): string[] {
+  const [first = "", ...rest] = wrapText(text, width);
+  if (rest.length === 0 || indent === "") return [first, ...rest];
+  const remaining = text.slice(first.length).replace(/^ +/, "");
+  const room = Math.max(1, width - textWidth(indent));
+  return [first, ...wrapText(remaining, room).map((row) => `${indent}${row}`)];
+}
+
+/**
  * Breaks text into rows of at most `width` columns at any character, keeping every space
  * (for code). A wide character never straddles two rows.
  */

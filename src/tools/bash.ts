@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { CommandEnd } from "../core/mod.ts";
+import type { CommandEnd, ToolCall } from "../core/mod.ts";
 import { type ArgsOf, defineParams, type Params } from "./params.ts";
 import type { Tool } from "./tool.ts";
 import type { CommandRunner, RunEnd } from "./sandbox.ts";
@@ -30,6 +30,18 @@ const BASH_PARAMS = {
     optional: true,
   },
 } as const satisfies Params;
+
+/**
+ * A call of the bash tool for `command` typed by the user (`!cmd` at the prompt), with the
+ * longest timeout the tool allows, so that it runs exactly as a call of the model's would.
+ */
+export function userCommandCall(id: string, command: string): ToolCall {
+  return {
+    id,
+    name: "bash",
+    arguments: JSON.stringify({ command, timeout_seconds: MAX_TIMEOUT_SECONDS }),
+  };
+}
 
 /**
  * Creates the `bash` tool running commands through `runner`.

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { changedLines } from "./line_diff.ts";
+import { editHunk } from "./line_diff.ts";
 import { readTextFile, writeFileAtomic } from "./text_file.ts";
 import { formatSize } from "./truncate.ts";
 import { type ArgsOf, defineParams, type Params } from "./params.ts";
@@ -12,8 +12,8 @@ import { MAX_EDIT_BYTES, PATH_PARAMETER, type Workspace } from "./workspace.ts";
 
 /** Most changed line ranges listed in a report. */
 const MAX_RANGES = 20;
-/** Lines of each side of the change kept for the diff on screen. */
-const DIFF_LINES = 12;
+/** What the diff on screen keeps of the first change: lines a side, context, characters a line. */
+const DIFF_LIMITS = { lines: 12, context: 2, lineChars: 4096 };
 
 const EDIT_FILE_PARAMS = {
   path: PATH_PARAMETER,
@@ -95,7 +95,7 @@ export function createEditFileTool(workspace: Workspace): Tool<ArgsOf<typeof EDI
           kind: "edit",
           path,
           occurrences: starts.length,
-          ...changedLines(oldText, newText, DIFF_LINES),
+          ...editHunk(text, { start: starts[0] ?? 0, from, to }, DIFF_LIMITS),
         },
       };
     },

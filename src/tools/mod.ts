@@ -16,6 +16,8 @@ import { PlanGuard } from "./plan_guard.ts";
 import { createTodoTool } from "./todo.ts";
 
 export { Workspace } from "./workspace.ts";
+export { userCommandCall } from "./bash.ts";
+export { stopProcessGroup } from "./job_control.ts";
 export { ToolSet, type ToolSetOptions } from "./tool_set.ts";
 export type { PolicyVerdict, ToolPolicy, ToolRequest } from "./policy.ts";
 export type { Tool, ToolContext, ToolOutput, ToolPaths } from "./tool.ts";

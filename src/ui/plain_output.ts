@@ -57,7 +57,7 @@ export class PlainOutput implements TaskOutput {
   }
 
   /** `text` whole: a pipe does not wrap. */
-  wrap(text: string): string[] {
+  wrap(text: string, _indent?: string): string[] {
     return [text];
   }
 

@@ -77,6 +77,8 @@ export class Renderer {
   #running: Running | undefined;
   /** A retry line shown in place on a terminal, removed by the next event. */
   #retrying = false;
+  /** Whether the model answered anything in this task (else no request completed). */
+  #answered = false;
 
   /** Creates a renderer. */
   constructor(options: RendererOptions) {
@@ -96,12 +98,35 @@ export class Renderer {
     const use = this.#options.context?.();
     const { model = "" } = this.#options;
     this.#writing = false;
+    this.#answered = false;
     const { work } = this.#options;
     this.#options.output.start({
       model: typeof model === "string" ? model : model(),
       ...(use ? { contextTokens: use.estimatedTokens, contextWindow: use.contextWindow } : {}),
       ...(work ? { marks: () => statusMarks(work()) } : {}),
     }, activity);
+  }
+
+  /**
+   * A command the user typed with `!` begins: `$ command`, then its output and end come as
+   * the events of a tool call (`tool_output`, `tool_end`).
+   */
+  shellStart(command: string): void {
+    this.#running = { started: Date.now(), tail: new OutputTail() };
+    this.#options.output.activity("running a command");
+    this.line(this.#theme.bold(`$ ${sanitizeLine(command)}`));
+  }
+
+  /**
+   * A line the user typed, shown where it joins (a queued message, a follow-up, a resumed
+   * task): `› text` in bold, word-wrapped under itself.
+   */
+  userLine(text: string): void {
+    const output = this.#options.output;
+    const rows = sanitize(text).split("\n").flatMap((line, index) =>
+      output.wrap(`${index === 0 ? "›" : " "} ${line}`, "  ")
+    );
+    this.line(rows.map(this.#theme.bold).join("\n"));
   }
 
   /** Renders one event. */
@@ -111,6 +136,9 @@ export class Renderer {
     if (this.#retrying && event.type !== "retry") {
       this.#retrying = false;
       output.tail([]);
+    }
+    if (event.type === "text" || event.type === "reasoning" || event.type === "tool_start") {
+      this.#answered = true;
     }
     switch (event.type) {
       case "thinking": {
@@ -174,16 +202,35 @@ export class Renderer {
     return this.#options.output.width();
   }
 
-  /** The last line of an interactive run: how to continue the session, if it was saved. */
-  farewell(sessionId: string | undefined): void {
+  /**
+   * The last line of an interactive run: how to continue the session, if it was saved, with
+   * `command`, the way to resume that works where the program was started.
+   */
+  farewell(sessionId: string | undefined, command = "powercode -c"): void {
     if (sessionId) {
-      this.line(this.dim(`Session ${sanitizeLine(sessionId)} saved: powercode -c continues it`));
+      this.line(this.dim(`Session ${sanitizeLine(sessionId)} saved: ${command} continues it`));
     }
   }
 
-  /** Redraws a resumed conversation compactly (see {@linkcode buildTranscript}). */
+  /**
+   * Redraws a resumed conversation compactly (see {@linkcode buildTranscript}); answers are
+   * drawn as they were live (rendered markdown on a terminal).
+   */
   transcript(entries: readonly TranscriptEntry[]): void {
-    for (const entry of entries) this.line(transcriptLine(entry, this.#theme));
+    const output = this.#options.output;
+    for (const entry of entries) {
+      if (entry.kind === "task") {
+        this.userLine(entry.text);
+        continue;
+      }
+      if (entry.kind !== "answer") {
+        this.line(transcriptLine(entry, this.#theme, output.width() - 1));
+        continue;
+      }
+      output.text(`${entry.text}\n`);
+      output.stop();
+      if (entry.moreLines > 0) this.line(this.dim(`  … ${entry.moreLines} more lines`));
+    }
   }
 
   /** Renders how a task ended; the status line goes. */
@@ -191,6 +238,10 @@ export class Renderer {
     this.endTask();
     switch (result.status) {
       case "done":
+        // A reply with no text would leave nothing on screen: say that it came.
+        if (this.#options.streamAnswer && result.answer.trim() === "") {
+          this.line(this.dim("(empty reply)"));
+        }
         break;
       case "interrupted":
         this.line(this.#theme.yellow("⏹ Interrupted; the session is kept, type the next task"));
@@ -205,7 +256,26 @@ export class Renderer {
         throw new TypeError(`Cannot render result: ${JSON.stringify(unknown)}`);
       }
     }
-    this.#printContext();
+    // Before any reply the estimate counts a request that was never answered: nothing to say.
+    if (result.status === "done" || this.#answered) this.#printContext();
+  }
+
+  /**
+   * Keeps `rows` (the input line while a task runs) just above the status line, the cursor at
+   * `cursor` among them, until the task ends; nothing on a pipe.
+   */
+  dock(rows: readonly string[], cursor?: { row: number; col: number }): void {
+    this.#options.output.dock?.(rows, cursor);
+  }
+
+  /** Clears the screen and draws the live rows again (Ctrl+L during a task). */
+  clearScreen(): void {
+    this.#options.output.clearScreen?.();
+  }
+
+  /** Leaves what is live on screen as output, before the terminal is handed over (Ctrl+Z). */
+  release(): void {
+    this.#options.output.release?.();
   }
 
   /** Ends a task or command without an outcome line: the status line goes. */
@@ -241,8 +311,8 @@ export class Renderer {
    * Prints a line of powercode's own wording in one colour, laid out by the output (a
    * terminal word-wraps it to its width, since the terminal itself would break words).
    */
-  #styled(text: string, style: (text: string) => string): void {
-    this.line(this.#options.output.wrap(text).map(style).join("\n"));
+  #styled(text: string, style: (text: string) => string, indent = "  "): void {
+    this.line(this.#options.output.wrap(text, indent).map(style).join("\n"));
   }
 
   /** `● name argument`, cut by the output where it would wrap mid-word. */
@@ -268,7 +338,11 @@ export class Renderer {
     this.#running = undefined;
     output.tail([]);
     const { green, red } = this.#theme;
-    const line = `  ${isError ? red("✗") : green("✓")} ${sanitizeLine(summary)}`;
+    const mark = isError ? red("✗") : green("✓");
+    // A long summary (an error) wraps under itself, not at column 0.
+    const rows = output.wrap(`  ✓ ${sanitizeLine(summary)}`, "    ");
+    const line = rows.map((row, index) => index === 0 ? `  ${mark}${row.slice(3)}` : row)
+      .join("\n");
     if (running && details?.kind === "command") {
       const ms = Date.now() - running.started;
       const result = { ok: !isError, summary, ms, tail: running.tail };

@@ -19,8 +19,9 @@ export interface SessionsTableOptions {
 }
 
 /**
- * Formats sessions as a table with a header, start times in local time (the zone in the
- * header) and the current session marked.
+ * Formats sessions as a table with a header, the time each was last used in local time (the
+ * zone in the header; the list is in that order, as `--continue` chooses) and the current
+ * session marked.
  * Contract: every line fits `width` columns (at least 60 are assumed); ids and first tasks
  * (from session files) show their control characters visibly.
  */
@@ -30,21 +31,21 @@ export function formatSessionsTable(
 ): string {
   if (sessions.length === 0) return "No saved sessions yet";
   const width = Math.max(60, options.width ?? 80);
-  const started = `STARTED (${zoneName(new Date(sessions[0]?.created ?? Date.now()))})`;
-  const timeWidth = started.length;
+  const used = `LAST USED (${zoneName(new Date(sessions[0]?.lastUsed ?? Date.now()))})`;
+  const timeWidth = used.length;
   const taskWidth = width - 3 - ID_WIDTH - 2 - timeWidth - 2 - MESSAGES_WIDTH - 2;
   const row = (mark: string, id: string, time: string, messages: string, task: string) =>
     `${mark} ${id.padEnd(ID_WIDTH)}  ${time.padEnd(timeWidth)}  ${
       messages.padStart(MESSAGES_WIDTH)
     }  ${cut(task, taskWidth)}`.trimEnd();
-  const lines = [row(" ", "ID", started, "MSGS", "FIRST TASK")];
+  const lines = [row(" ", "ID", used, "MSGS", "FIRST TASK")];
   for (const info of sessions) {
     const mark = info.id === options.currentId ? "*" : " ";
     lines.push(
       row(
         mark,
         sanitizeLine(info.id),
-        localTime(new Date(info.created)),
+        localTime(new Date(info.lastUsed)),
         String(info.messages),
         sanitizeLine(info.firstTask),
       ),

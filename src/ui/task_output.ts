@@ -48,10 +48,22 @@ export interface TaskOutput {
   tail(rows: string[]): void;
   /** `row` cut to one line where a terminal would wrap it (mid-word); unchanged elsewhere. */
   fit(row: string): string;
-  /** Plain `text` as the rows to style one by one: word-wrapped on a terminal, else whole. */
-  wrap(text: string): string[];
+  /**
+   * Plain `text` as the rows to style one by one: word-wrapped on a terminal (rows after a
+   * line's first start with `indent`), else whole.
+   */
+  wrap(text: string, indent?: string): string[];
   /** Columns available for a table. */
   width(): number;
   /** The task ended. */
   stop(): void;
+  /**
+   * A live terminal only: rows kept just above the status line while a task runs (the input
+   * line), with the cursor at `cursor` among them.
+   */
+  dock?(rows: readonly string[], cursor?: { row: number; col: number }): void;
+  /** A live terminal only: clears the screen and draws the live rows again (Ctrl+L). */
+  clearScreen?(): void;
+  /** A live terminal only: leaves the live rows as output, before the terminal is handed over. */
+  release?(): void;
 }

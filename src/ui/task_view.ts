@@ -10,12 +10,14 @@ import {
   LiveRegion,
   MarkdownStream,
   PlainStream,
+  type RegionCursor,
   type RegionIo,
   type TextStream,
   type Theme,
   truncateWidth,
-  wrapText,
+  wrapHanging,
 } from "../terminal/mod.ts";
+import { ReasoningView } from "./reasoning_view.ts";
 import { formatStatusLine } from "./status_line.ts";
 import type { TaskOutput, TaskStatus } from "./task_output.ts";
 
@@ -36,8 +38,6 @@ export interface TaskViewOptions {
   reasoning?: "collapsed" | "full";
 }
 
-/** Live rows of reasoning shown while it streams, when collapsed. */
-const REASONING_PREVIEW_ROWS = 3;
 /**
  * Streamed text redraws the live rows at most once in this many milliseconds while the
  * timer runs (its next tick draws what came meanwhile): a fast stream of small chunks
@@ -58,11 +58,11 @@ export class TaskView implements TaskOutput {
   #theme: Theme;
   #region: LiveRegion;
   #stream: TextStream | undefined;
-  #reasoning: PlainStream | undefined;
-  /** Collapsed reasoning: when it began and its latest finished rows. */
-  #thought: { started: number; rows: string[] } | undefined;
+  #reasoning: ReasoningView | undefined;
   #status: (TaskStatus & { activity: string; started: number }) | undefined;
   #tail: string[] = [];
+  /** Rows between the live rows and the status line (the input line while a task runs). */
+  #dock: { rows: readonly string[]; cursor?: RegionCursor | undefined } = { rows: [] };
   #timer: ReturnType<typeof setInterval> | undefined;
   #drawnAt = -Infinity;
   /** Answer or reasoning of the reply streaming now was shown: a retry takes it back. */
@@ -108,13 +108,10 @@ export class TaskView implements TaskOutput {
   /** Adds streamed reasoning, dim and as written; it ends when the answer or a line comes. */
   reasoning(chunk: string): void {
     this.#beginAttempt();
-    this.#reasoning ??= new PlainStream(this.#options.io.columns());
-    const rows = this.#reasoning.push(chunk).map(this.#theme.dim);
-    if (this.#options.reasoning === "full" && rows.length > 0) return this.#print(rows);
-    if (this.#options.reasoning !== "full") {
-      this.#thought ??= { started: this.#now(), rows: [] };
-      this.#thought.rows = [...this.#thought.rows, ...rows].slice(-REASONING_PREVIEW_ROWS);
-    }
+    const mode = this.#options.reasoning ?? "collapsed";
+    this.#reasoning ??= new ReasoningView(mode, this.#theme, this.#now());
+    const rows = this.#reasoning.push(chunk, this.#rowWidth());
+    if (rows.length > 0) return this.#print(rows);
     this.#redrawSoon();
   }
 
@@ -131,12 +128,34 @@ export class TaskView implements TaskOutput {
   discard(): void {
     this.#stream = undefined;
     this.#reasoning = undefined;
-    this.#thought = undefined;
     if (!this.#attempt) return this.#redraw();
     this.#attempt = false;
     const height = this.#options.io.rows?.() ?? DEFAULT_ROWS;
-    if (this.#region.retract(height, this.#liveRows())) return;
+    const live = this.#liveRows();
+    if (this.#region.retract(height, live.rows, live.cursor)) return;
     this.#print([this.#theme.dim("(the partial answer above was discarded)")]);
+  }
+
+  /**
+   * Rows shown just above the status line until the task ends, e.g. the input line, with the
+   * cursor resting at `cursor` among them; [] removes them.
+   */
+  dock(rows: readonly string[], cursor?: RegionCursor): void {
+    this.#dock = { rows, cursor };
+    this.#redraw();
+  }
+
+  /** Clears the screen (Ctrl+L) and draws the live rows again at its top. */
+  clearScreen(): void {
+    this.#region.clearScreen();
+  }
+
+  /**
+   * Leaves the live rows on screen as plain output and moves below them, before the terminal
+   * goes to another program (Ctrl+Z); the next draw starts afresh there.
+   */
+  release(): void {
+    this.#region.release();
   }
 
   /** Live rows above the status line, e.g. a running command's last lines; [] removes them. */
@@ -161,9 +180,12 @@ export class TaskView implements TaskOutput {
     return truncateWidth(row, this.#rowWidth());
   }
 
-  /** Each line of `text` word-wrapped to the width (the terminal would break words). */
-  wrap(text: string): string[] {
-    return text.split("\n").flatMap((line) => wrapText(line, this.#rowWidth()));
+  /**
+   * Each line of `text` word-wrapped to the width (the terminal would break words), its rows
+   * after the first starting with `indent`.
+   */
+  wrap(text: string, indent = ""): string[] {
+    return text.split("\n").flatMap((line) => wrapHanging(line, this.#rowWidth(), indent));
   }
 
   /** The terminal's width. */
@@ -174,7 +196,6 @@ export class TaskView implements TaskOutput {
   /** Redraws for the current width (after a terminal resize). */
   resize(): void {
     this.#stream?.setWidth(this.#options.io.columns());
-    this.#reasoning?.setWidth(this.#options.io.columns());
     this.#redraw();
   }
 
@@ -189,6 +210,7 @@ export class TaskView implements TaskOutput {
     this.#timer = undefined;
     this.#status = undefined;
     this.#tail = [];
+    this.#dock = { rows: [] };
     this.#endAttempt();
     this.#print([...this.#endReasoning(), ...this.#endAnswer()]);
     this.#region.clear();
@@ -208,13 +230,9 @@ export class TaskView implements TaskOutput {
   }
 
   #endReasoning(): string[] {
-    const rows = this.#reasoning?.end().map(this.#theme.dim) ?? [];
+    const rows = this.#reasoning?.end(this.#rowWidth(), this.#now()) ?? [];
     this.#reasoning = undefined;
-    const thought = this.#thought;
-    this.#thought = undefined;
-    if (!thought) return rows;
-    const seconds = Math.max(1, Math.round((this.#now() - thought.started) / 1000));
-    return [this.#theme.dim(`thinking… ${seconds} s`)];
+    return rows;
   }
 
   #endAnswer(): string[] {
@@ -227,12 +245,14 @@ export class TaskView implements TaskOutput {
     const text = rows.map((row) => `${row}\r\n`).join("");
     if (text === "") return this.#redraw();
     this.#drawnAt = this.#now();
-    this.#region.print(text, this.#liveRows());
+    const live = this.#liveRows();
+    this.#region.print(text, live.rows, live.cursor);
   }
 
   #redraw(): void {
     this.#drawnAt = this.#now();
-    this.#region.set(this.#liveRows());
+    const live = this.#liveRows();
+    this.#region.set(live.rows, live.cursor);
   }
 
   /** Redraws now, or leaves it to the next tick when the last draw was under a frame ago. */
@@ -241,24 +261,30 @@ export class TaskView implements TaskOutput {
     this.#redraw();
   }
 
-  #liveRows(): string[] {
+  /** The live rows, at most what the screen holds, and where the cursor rests among them. */
+  #liveRows(): { rows: string[]; cursor?: RegionCursor } {
     const columns = this.#options.io.columns();
     const status = this.#status;
-    const pending = this.#reasoning?.pending().map(this.#theme.dim) ?? [];
     const rows = [
-      ...(this.#thought
-        ? [...this.#thought.rows, ...pending].slice(-REASONING_PREVIEW_ROWS)
-        : pending),
+      ...this.#reasoning?.preview(this.#rowWidth()) ?? [],
       ...(this.#stream?.pending() ?? []),
       ...this.#tail,
     ];
+    const dock = this.#dock;
+    const cursorRow = dock.cursor ? rows.length + dock.cursor.row : undefined;
+    rows.push(...dock.rows);
     if (status) {
       const elapsedMs = this.#now() - status.started;
       const marks = status.marks?.() ?? [];
       rows.push(formatStatusLine({ ...status, marks, elapsedMs }, columns - 1, this.#theme));
     }
     const room = Math.max(1, (this.#options.io.rows?.() ?? DEFAULT_ROWS) - 2);
-    return rows.slice(-room);
+    const cut = Math.max(0, rows.length - room);
+    const row = cursorRow === undefined ? -1 : cursorRow - cut;
+    return {
+      rows: rows.slice(cut),
+      ...(row >= 0 && dock.cursor ? { cursor: { row, col: dock.cursor.col } } : {}),
+    };
   }
 
   #newStream(): TextStream {

@@ -79,22 +79,44 @@ export function commandResult(
 export type EditDetails = Extract<ToolDetails, { kind: "edit" }>;
 
 /**
- * The change an edit made, as `- old` / `+ new` lines (the tool leaves out the lines both
- * share at their ends); at most twelve lines, then a note.
+ * The change an edit made as whole lines, like pi: numbered, `-` for the removed, `+` for the
+ * added, and a few unchanged lines around them (dim); at most twelve changed lines, then a
+ * note. With several replacements, the first is shown and a note says so.
  */
 export function editDiff(diff: EditDetails, width: number, theme: Theme): string[] {
+  const last = diff.firstLine + Math.max(diff.removedCount, diff.addedCount) + diff.after.length;
+  const digits = String(last).length;
   // A line longer than this cannot fit the row: sanitizing all of it is wasted work.
   const cap = 4 * width + 8;
-  const line = (sign: string, text: string, style: (text: string) => string) =>
-    style(truncateWidth(`${INDENT}${sign} ${sanitizeLine(text.slice(0, cap))}`, width - 1));
-  const lines = [
-    ...diff.removed.map((text) => line("-", text, theme.red)),
-    ...diff.added.map((text) => line("+", text, theme.green)),
+  const row = (sign: string, number: number, text: string, style: (text: string) => string) =>
+    style(
+      truncateWidth(
+        `${INDENT}${sign}${String(number).padStart(digits)} ${sanitizeLine(text.slice(0, cap))}`,
+        width - 1,
+      ),
+    );
+  const numbered = (lines: string[], sign: string, first: number, style: (t: string) => string) =>
+    lines.map((text, index) => row(sign, first + index, text, style));
+  const before = numbered(diff.before, " ", diff.firstLine - diff.before.length, theme.dim);
+  const changed = [
+    ...numbered(diff.removed, "-", diff.firstLine, theme.red),
+    ...numbered(diff.added, "+", diff.firstLine, theme.green),
   ];
   const total = diff.removedCount + diff.addedCount;
-  if (total <= DIFF_LINES) return lines;
-  const more = total - DIFF_LINES + 1;
-  return [...lines.slice(0, DIFF_LINES - 1), theme.dim(`${INDENT}… ${more} more lines`)];
+  const note = diff.occurrences > 1
+    ? [theme.dim(`${INDENT}(the first of ${diff.occurrences} replacements)`)]
+    : [];
+  if (total > DIFF_LINES) {
+    const more = total - DIFF_LINES + 1;
+    return [
+      ...before,
+      ...changed.slice(0, DIFF_LINES - 1),
+      theme.dim(`${INDENT}… ${more} more lines`),
+      ...note,
+    ];
+  }
+  const after = numbered(diff.after, " ", diff.firstLine + diff.addedCount, theme.dim);
+  return [...before, ...changed, ...after, ...note];
 }
 
 /** A duration: `0.4 s`, `12.5 s`, `2m 05s`. */

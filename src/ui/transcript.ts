@@ -1,11 +1,15 @@
 /**
- * The compact redraw of a resumed conversation: tasks, answers, one line per tool call,
- * and a marker where a summary replaced older turns.
+ * The compact redraw of a resumed conversation, as the live session showed it: tasks (a
+ * paste as its label), answers (cut, never inside a code fence), one line per tool call with
+ * its outcome, commands run with `!`, and a marker where a summary replaced older turns.
  *
  * @module
  */
 import type { CallDescription, Message, ToolCall } from "../core/mod.ts";
-import { isNote, NO_REPLY, noteSummary } from "../agent/mod.ts";
+import { INTERRUPTED_RESULT, isNote, NO_REPLY, noteSummary, parseShellNote } from "../agent/mod.ts";
+
+/** How a tool call ended: its result succeeded, failed, or never came (interrupted, a crash). */
+export type ToolOutcome = "ok" | "failed" | "interrupted";
 
 /** One entry of the redraw. */
 export type TranscriptEntry =
@@ -13,7 +17,8 @@ export type TranscriptEntry =
   | { kind: "omitted"; tasks: number }
   | { kind: "task"; text: string }
   | { kind: "answer"; text: string; moreLines: number }
-  | { kind: "tool"; call: ToolCall; description: CallDescription; ok: boolean }
+  | { kind: "tool"; call: ToolCall; description: CallDescription; outcome: ToolOutcome }
+  | { kind: "shell"; command: string; ok: boolean }
   /** `stopped`: the note closes a task that was interrupted or failed. */
   | { kind: "note"; text: string; stopped: boolean };
 
@@ -46,11 +51,7 @@ export function buildTranscript(
   const entries: TranscriptEntry[] = [];
   const omitted = taskStarts.filter((index) => index < first).length;
   if (omitted > 0) entries.push({ kind: "omitted", tasks: omitted });
-  const failed = new Set(
-    history.flatMap((message) =>
-      message.role === "tool" && message.isError ? [message.toolCallId] : []
-    ),
-  );
+  const outcomes = toolOutcomes(history);
   if (compactedUntil > 0 && compactedUntil <= first) {
     entries.push({ kind: "summary", messages: compactedUntil });
   }
@@ -61,18 +62,15 @@ export function buildTranscript(
     }
     switch (message.role) {
       case "user":
-        entries.push(
-          isNote(message.content)
-            ? { kind: "note", ...noteSummary(message.content) }
-            : { kind: "task", text: message.content },
-        );
+        entries.push(userEntry(message.content, message.shown));
         break;
       case "assistant": {
         const text = message.content.trim();
         if (text !== "" && text !== NO_REPLY) entries.push(answer(text, maxAnswerLines));
         for (const call of message.toolCalls) {
           const description = options.describe(call);
-          entries.push({ kind: "tool", call, description, ok: !failed.has(call.id) });
+          const outcome = outcomes.get(call.id) ?? "interrupted";
+          entries.push({ kind: "tool", call, description, outcome });
         }
         break;
       }
@@ -87,12 +85,47 @@ export function buildTranscript(
   return entries;
 }
 
+/** A user message: a task (as it was shown), a command run with `!`, or a note. */
+function userEntry(content: string, shown: string | undefined): TranscriptEntry {
+  if (!isNote(content)) return { kind: "task", text: shown ?? content };
+  const shell = parseShellNote(content);
+  return shell ? { kind: "shell", ...shell } : { kind: "note", ...noteSummary(content) };
+}
+
+/** Each answered call's outcome, by call id; a call without a result has none. */
+function toolOutcomes(history: readonly Message[]): Map<string, ToolOutcome> {
+  const outcomes = new Map<string, ToolOutcome>();
+  for (const message of history) {
+    if (message.role !== "tool") continue;
+    const interrupted = message.content.endsWith(INTERRUPTED_RESULT);
+    outcomes.set(
+      message.toolCallId,
+      interrupted ? "interrupted" : message.isError ? "failed" : "ok",
+    );
+  }
+  return outcomes;
+}
+
+/** Fences open with three or more backticks or tildes, indented at most three spaces. */
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/**
+ * The first `maxLines` lines of an answer; when the cut falls inside a code fence, the fence
+ * is closed after them, so that the rest renders as the live session did.
+ */
 function answer(text: string, maxLines: number): TranscriptEntry {
   const lines = text.split("\n");
   if (lines.length <= maxLines) return { kind: "answer", text, moreLines: 0 };
-  return {
-    kind: "answer",
-    text: lines.slice(0, maxLines).join("\n"),
-    moreLines: lines.length - maxLines,
-  };
+  const kept = lines.slice(0, maxLines);
+  let open: string | undefined;
+  for (const line of kept) {
+    const fence = FENCE.exec(line)?.[1];
+    if (fence === undefined) continue;
+    if (open === undefined) open = fence;
+    else if (fence[0] === open[0] && fence.length >= open.length && line.trim() === fence) {
+      open = undefined;
+    }
+  }
+  if (open !== undefined) kept.push(open);
+  return { kind: "answer", text: kept.join("\n"), moreLines: lines.length - maxLines };
 }

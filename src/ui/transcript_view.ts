@@ -5,27 +5,41 @@
  * @module
  */
 import type { TranscriptEntry } from "./transcript.ts";
-import { sanitize, sanitizeLine, type Theme } from "../terminal/mod.ts";
+import { sanitize, sanitizeLine, textWidth, type Theme, truncateWidth } from "../terminal/mod.ts";
 import { describeCall } from "./tool_view.ts";
 
-/** One entry as terminal lines, in the colours of `theme`. */
-export function transcriptLine(entry: TranscriptEntry, theme: Theme): string {
+/**
+ * One entry as terminal lines, in the colours of `theme`, a tool's line cut to `width`
+ * columns as the live one is; tasks and answers are the renderer's, which draws them as it
+ * drew them live.
+ */
+export function transcriptLine(
+  entry: Exclude<TranscriptEntry, { kind: "answer" | "task" }>,
+  theme: Theme,
+  width = Infinity,
+): string {
   const { bold, cyan, dim, green, red } = theme;
   switch (entry.kind) {
     case "summary":
       return dim(`── the ${entry.messages} messages above are summarized for the model ──`);
     case "omitted":
       return dim(`… ${entry.tasks} earlier ${entry.tasks === 1 ? "task" : "tasks"} not shown`);
-    case "task":
-      return bold(`› ${sanitize(entry.text).replaceAll("\n", "\n  ")}`);
-    case "answer":
-      return entry.moreLines === 0
-        ? sanitize(entry.text)
-        : `${sanitize(entry.text)}\n${dim(`  … ${entry.moreLines} more lines`)}`;
-    case "tool":
-      return `${cyan("●")} ${bold(sanitizeLine(entry.call.name))} ${
-        describeCall(entry.description, dim)
-      } ${entry.ok ? green("✓") : red("✗")}`;
+    case "tool": {
+      const [mark, more] = entry.outcome === "ok"
+        ? [green("✓"), ""]
+        : entry.outcome === "failed"
+        ? [red("✗"), ""]
+        : [red("✗"), " interrupted"];
+      const name = sanitizeLine(entry.call.name);
+      const room = width - textWidth(`● ${name}  ✓${more}`);
+      const argument = truncateWidth(describeCall(entry.description), Math.max(1, room));
+      const malformed = entry.description.kind === "malformed";
+      return `${cyan("●")} ${bold(name)} ${malformed ? dim(argument) : argument} ${mark}${
+        dim(more)
+      }`;
+    }
+    case "shell":
+      return `${bold(`$ ${sanitizeLine(entry.command)}`)} ${entry.ok ? green("✓") : red("✗")}`;
     case "note":
       return dim(`${entry.stopped ? "⏹" : "·"} ${sanitize(entry.text)}`);
     default: {

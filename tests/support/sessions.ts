@@ -13,6 +13,14 @@ import {
 } from "./fake_server.ts";
 import { answerSummaries, type ScriptStep, sequence } from "./scripts.ts";
 
+/**
+ * The warning for a literal key in ./provider.json; it claims no git tracking, since the
+ * program may not look for `.git` (the temp projects are no repositories).
+ */
+export const LITERAL_KEY_WARNING = "⚠ provider.json holds a literal API key, which a commit or " +
+  'a copy of this directory shares: use "env:NAME", or a personal copy in .powercode/ ' +
+  "(--provider .powercode/provider.json)";
+
 /** The API key the tests configure; it must never reach a session file. */
 export const KEY = "sk-test-secret-4242";
 

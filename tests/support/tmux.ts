@@ -35,8 +35,13 @@ export interface TmuxPane extends AsyncDisposable {
   paste(text: string): Promise<void>;
   /** Changes the pane's width in columns. */
   resize(columns: number): Promise<void>;
-  /** The pane's text, scrollback included; with `escapes`, its colour sequences too. */
-  screen(options?: { escapes?: boolean }): Promise<string>;
+  /**
+   * The pane's text, scrollback included (only what is on screen with `visible`); with
+   * `escapes`, its colour sequences too.
+   */
+  screen(options?: { escapes?: boolean; visible?: boolean }): Promise<string>;
+  /** The pid of the shell running the pane's command. */
+  pid(): Promise<number>;
   /**
    * Polls the screen until `done` accepts it and returns that screen.
    * Contract: throws after `timeoutMs` (default 20 s) with `what` and the last screen.
@@ -84,8 +89,16 @@ export async function startTmux(options: TmuxOptions): Promise<TmuxPane> {
   }`;
   const [columns, rows] = [options.columns ?? 200, options.rows ?? 50];
   await tmux(["new-session", "-d", "-s", "main", "-x", `${columns}`, "-y", `${rows}`, command]);
-  const screen = async (escapes = false) =>
-    await tmux(["capture-pane", "-p", "-J", "-S", "-", ...(escapes ? ["-e"] : []), "-t", "main"]);
+  const screen = async (escapes = false, visible = false) =>
+    await tmux([
+      "capture-pane",
+      "-p",
+      "-J",
+      ...(visible ? [] : ["-S", "-"]),
+      ...(escapes ? ["-e"] : []),
+      "-t",
+      "main",
+    ]);
   return {
     async keys(...keys) {
       await tmux(["send-keys", "-t", "main", ...keys]);
@@ -100,7 +113,10 @@ export async function startTmux(options: TmuxOptions): Promise<TmuxPane> {
     async resize(columns) {
       await tmux(["resize-window", "-t", "main", "-x", String(columns)]);
     },
-    screen: (opts = {}) => screen(opts.escapes),
+    screen: (opts = {}) => screen(opts.escapes, opts.visible),
+    async pid() {
+      return Number((await tmux(["display-message", "-p", "-t", "main", "#{pane_pid}"])).trim());
+    },
     async waitFor(done, what, opts = {}) {
       const deadline = Date.now() + (opts.timeoutMs ?? 20_000);
       for (;;) {

@@ -1,0 +1,94 @@
+/**
+ * `@path` in a task: the file's text, with line numbers and bounded, goes with the message,
+ * read through the workspace like read_file (escapes and `.powercodeignore` refused), a
+ * binary file refused.
+ *
+ * @module
+ */
+import { formatSize, readTextHead, type Workspace } from "../tools/mod.ts";
+
+/** Most bytes and lines of one attached file, as one read_file call returns. */
+const MAX_BYTES = 50 * 1024;
+const MAX_LINES = 2000;
+/** Starts every attachment block; the typed text ends before the first. */
+const BLOCK_START = '\n\n<attached-file path="';
+/** A mention: `@` at the start or after a space, then a path; trailing punctuation is not in it. */
+const MENTION = /(?<=^|\s)@([^\s@]+?)[,;:!?)\].]*(?=\s|$)/g;
+
+/** One attached file, for the line the terminal shows. */
+export interface Attached {
+  path: string;
+  lines: number;
+  bytes: number;
+  cut: boolean;
+}
+
+/** The message with its attachments, or why a file was refused. */
+export type Attachment =
+  | { ok: true; text: string; files: Attached[] }
+  | { ok: false; error: string };
+
+/**
+ * The paths `text` mentions with `@`, in order, each once.
+ * Contract: pure.
+ */
+export function mentions(text: string): string[] {
+  return [...new Set([...text.matchAll(MENTION)].map((match) => match[1] ?? ""))].filter((p) =>
+    p !== ""
+  );
+}
+
+/**
+ * `text` with each file it mentions as `@path` attached after it. A mention of nothing that
+ * exists stays plain text (`@decorator`, an address); a file that cannot be attached refuses
+ * the whole message: outside the workspace, ignored by `.powercodeignore`, binary, not a
+ * regular file.
+ * Contract: never throws for a file; reads at most 50 KB of each.
+ */
+export async function attachFiles(text: string, workspace: Workspace): Promise<Attachment> {
+  const blocks: string[] = [];
+  const files: Attached[] = [];
+  for (const path of mentions(text)) {
+    try {
+      const head = await readTextHead(workspace, path, { action: "attach", limit: MAX_BYTES });
+      const { block, attached } = fileBlock(path, head.text, { size: head.size, cut: head.cut });
+      blocks.push(block);
+      files.push(attached);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) continue;
+      return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+  return { ok: true, text: `${text}${blocks.join("")}`, files };
+}
+
+/** `content` without the attachment blocks `attachFiles` added: the text as typed. */
+export function withoutAttachments(content: string): string {
+  const at = content.indexOf(BLOCK_START);
+  return at < 0 ? content : content.slice(0, at);
+}
+
+/** The block for one file: its lines numbered, at most {@linkcode MAX_LINES}, and a note when cut. */
+function fileBlock(
+  path: string,
+  text: string,
+  file: { size: number; cut: boolean },
+): { block: string; attached: Attached } {
+  const lines = text.split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  const shown = lines.slice(0, MAX_LINES);
+  const cut = file.cut || lines.length > MAX_LINES;
+  const width = String(shown.length).length;
+  const numbered = shown.map((line, index) => `${String(index + 1).padStart(width)}\t${line}`);
+  const note = cut
+    ? [
+      `(cut: lines 1-${shown.length} of a ${formatSize(file.size)} file; read_file with ` +
+      `offset ${shown.length + 1} reads on)`,
+    ]
+    : [];
+  const body = [...numbered, ...note].join("\n");
+  return {
+    block: `${BLOCK_START}${path}">\n${body}\n</attached-file>`,
+    attached: { path, lines: shown.length, bytes: file.size, cut },
+  };
+}

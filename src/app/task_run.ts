@@ -1,0 +1,143 @@
+/**
+ * One task at the prompt, with the input kept below it: lines typed meanwhile are queued
+ * (shown as `queued: …`), steering messages reach the model after the current step, Esc
+ * interrupts and puts the queued lines back into the input.
+ *
+ * @module
+ */
+import type { Agent } from "../agent/mod.ts";
+import type { UserMessage } from "../core/mod.ts";
+import type { LineInput, PaintedInput, Submitted } from "../editor/mod.ts";
+import type { Workspace } from "../tools/mod.ts";
+import type { TaskUndo } from "../undo/mod.ts";
+import type { Renderer } from "../ui/mod.ts";
+import { attachFiles } from "./attachments.ts";
+import type { Boundary } from "./boundary.ts";
+import type { InputQueue } from "./input_queue.ts";
+import { runBetweenSnapshots } from "./undo_setup.ts";
+
+/** What a task runs with. */
+export interface TaskContext {
+  agent: Agent;
+  renderer: Renderer;
+  boundary: Boundary;
+  /** The input shown below the task (on a terminal), the lines queued in it. */
+  input: Pick<LineInput, "busy" | "restore">;
+  queue: InputQueue;
+  /** Where `@path` mentions are read; without it they stay text. */
+  workspace?: Workspace;
+  /** Snapshots before and after the task, for /undo. */
+  undo?: TaskUndo;
+}
+
+/**
+ * Runs `entry` as a task behind the boundary, `@path` files attached.
+ * Contract: never throws; a refused attachment runs nothing (the text goes back into the
+ * input); after Esc the queued lines go back into the input; after Ctrl+C (the boundary's
+ * interrupt) they are dropped; steering left when the task ended runs next, as follow-ups do.
+ */
+export async function runTask(entry: Submitted, context: TaskContext): Promise<void> {
+  const { agent, renderer, boundary, queue } = context;
+  let giveBack = false;
+  await boundary.run(async (signal) => {
+    const message = await attach(entry, context);
+    if (!message) return;
+    renderer.startTask();
+    const shown = showInput(context, () => {
+      giveBack = true;
+      boundary.abort();
+    });
+    try {
+      const run = {
+        ...(message.shown !== undefined ? { shown: message.shown } : {}),
+        steering: () => {
+          const messages = deliver(queue.takeSteering(), renderer);
+          if (messages.length > 0) shown.redraw();
+          return messages;
+        },
+      };
+      const result = await runBetweenSnapshots(agent, message.text, signal, {
+        undo: context.undo,
+        run,
+      });
+      shown.stop();
+      renderer.finish(result);
+      if (result.status === "done") return;
+      boundary.fail();
+      // What was queued for a task that failed is not run: it goes back into the input.
+      if (result.status !== "interrupted") giveBack = true;
+    } finally {
+      shown.stop();
+    }
+  });
+  if (giveBack && !queue.empty) {
+    context.input.restore(queue.takeAll().map((item) => item.text).join("\n"));
+  }
+}
+
+/** The message with its attachments; undefined (the failure shown) when one was refused. */
+async function attach(entry: Submitted, context: TaskContext): Promise<Submitted | undefined> {
+  if (!context.workspace) return entry;
+  const attached = await attachFiles(entry.text, context.workspace);
+  if (!attached.ok) {
+    context.renderer.failure(attached.error);
+    context.boundary.fail();
+    context.input.restore(entry.text);
+    return undefined;
+  }
+  for (const file of attached.files) {
+    const lines = `${file.lines} ${file.lines === 1 ? "line" : "lines"}${file.cut ? ", cut" : ""}`;
+    context.renderer.line(context.renderer.dim(`  attached ${file.path} (${lines})`));
+  }
+  if (attached.files.length === 0) return entry;
+  return { text: attached.text, shown: entry.shown ?? entry.text };
+}
+
+/** Shows the input and the queue below the task until `stop`; `redraw` after the queue changed. */
+function showInput(
+  context: TaskContext,
+  escape: () => void,
+): { stop: () => void; redraw: () => void } {
+  const { renderer, queue } = context;
+  let input: PaintedInput = { rows: [], cursor: { row: 0, col: 0 } };
+  const draw = () => {
+    const queued = queue.rows(renderer.width - 1, (text) => renderer.dim(text));
+    const { row, col } = input.cursor;
+    renderer.dock([...queued, ...input.rows], { row: queued.length + row, col });
+  };
+  const stop = context.input.busy({
+    draw: (painted) => {
+      input = painted;
+      draw();
+    },
+    submit: (entry, kind) => {
+      queue.add(entry, kind);
+      draw();
+    },
+    escape,
+    clear: () => renderer.clearScreen(),
+    pause: () => renderer.release(),
+  });
+  let stopped = false;
+  return {
+    redraw: draw,
+    stop: () => {
+      if (stopped) return;
+      stopped = true;
+      stop();
+      renderer.dock([]);
+    },
+  };
+}
+
+/** The steering messages as user messages, each shown as the user's line where it joins. */
+function deliver(steering: Submitted[], renderer: Renderer): UserMessage[] {
+  return steering.map((entry) => {
+    renderer.userLine(entry.shown ?? entry.text);
+    return {
+      role: "user",
+      content: entry.text,
+      ...(entry.shown !== undefined ? { shown: entry.shown } : {}),
+    };
+  });
+}
