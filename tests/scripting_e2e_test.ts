@@ -13,6 +13,7 @@ import { answerUsage, toAnswer } from "./support/sse.ts";
 import { PromptCache } from "./support/prompt_cache.ts";
 import { readEventSchemas, schemaProblems } from "./support/event_schema.ts";
 import { createTempProject } from "./support/project.ts";
+import { powercodePid } from "./support/processes.ts";
 import { ENV, KEY, provider, sessionIds } from "./support/sessions.ts";
 import { screenLines, startInTmux, typeTask, waitForPrompt } from "./support/repl_pane.ts";
 import { formatTokens } from "../src/ui/status_line.ts";
@@ -281,7 +282,9 @@ Deno.test("Ctrl+C (SIGINT) on -p exits 130 with status interrupted and keeps the
     assert(waited < 20_000, "the request never reached the server");
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  child.kill("SIGINT");
+  // To powercode itself, as a terminal's Ctrl+C reaches it: `deno task` may end first when
+  // it gets the signal too.
+  Deno.kill(await powercodePid(child.pid), "SIGINT");
   const { code, stdout } = await output;
   assertEquals(code, 130);
   const events = parseLines(new TextDecoder().decode(stdout));
