@@ -29,6 +29,7 @@ import {
   type Locations,
   parseCli,
   PROJECT_MODE_HINT,
+  type ProviderProfiles,
   readProviderSecrets,
   Redactor,
   refuseInsideWorkspace,
@@ -68,7 +69,30 @@ async function main(args: string[]): Promise<number> {
 
 async function start(cli: CliOptions, locations: Locations): Promise<number> {
   await requireWorkspace(locations);
-  const { providerFile: providerPath, roots } = locations;
+  const setup = await prepare(cli, locations);
+  const assembly = await assembleAnnounced(cli, locations, setup);
+  await using _servers = assembly.mcp;
+  return await runMode(cli, locations, setup, assembly);
+}
+
+/** What a run sets up before the assembly: the provider profiles, the redactor, the store. */
+interface RunSetup {
+  providers: ProviderProfiles;
+  redactor: Redactor;
+  store: SessionStore;
+  /** Writes a line where the front end's lines will go (stdout, or stderr for -p). */
+  notice: (text: string) => void;
+  /** Piped stdin, for -p; empty otherwise. */
+  piped: string;
+  interactive: boolean;
+  /** stdin is a terminal and the run is interactive. */
+  terminal: boolean;
+  color: boolean;
+}
+
+/** Loads the provider file, opens the session store and warns of a literal key. */
+async function prepare(cli: CliOptions, locations: Locations): Promise<RunSetup> {
+  const { providerFile: providerPath } = locations;
   const providers = await loadProviderProfiles(
     providerPath,
     readEnv,
@@ -83,8 +107,6 @@ async function start(cli: CliOptions, locations: Locations): Promise<number> {
   const configs = [...providers.profiles.values()];
   const piped = cli.print === undefined || Deno.stdin.isTerminal() ? "" : await readStdin();
   const interactive = cli.print === undefined;
-  const terminal = Deno.stdin.isTerminal() && interactive;
-  const color = Deno.stdout.isTerminal() && !readEnv("NO_COLOR");
   // The keys and URL credentials, also of the other provider files, never reach the terminal
   // or a session file; the sandbox masks every one of those files.
   const others = await readProviderSecrets(knownProviderFiles(locations));
@@ -100,24 +122,44 @@ async function start(cli: CliOptions, locations: Locations): Promise<number> {
         "(--provider .powercode/provider.json)\n",
     );
   }
-  // The banner names the profile the session resumes on, so the assembly's first notices wait
-  // for it; later ones (a new session's) are printed as they come.
+  return {
+    providers,
+    redactor,
+    store,
+    notice,
+    piped,
+    interactive,
+    terminal: Deno.stdin.isTerminal() && interactive,
+    color: Deno.stdout.isTerminal() && !readEnv("NO_COLOR"),
+  };
+}
+
+/**
+ * Assembles the agent, then prints the banner and the assembly's notices after it (the banner
+ * names the profile the session resumes on); later notices print as they come.
+ */
+async function assembleAnnounced(
+  cli: CliOptions,
+  locations: Locations,
+  setup: RunSetup,
+): Promise<Assembly> {
+  const { notice, terminal } = setup;
   let early: string[] | undefined = [];
   // On a terminal a notice wraps by word (the terminal would break words), under itself.
-  const screen = Deno.stdout.isTerminal() && interactive;
+  const screen = Deno.stdout.isTerminal() && setup.interactive;
   const noticeLine = (line: string) =>
     notice(`${screen ? wrapNotice(sanitize(line), terminalColumns() - 1) : sanitize(line)}\n`);
   const report = (line: string) => early ? early.push(line) : noticeLine(line);
   let assembly: Assembly | undefined;
   try {
     assembly = await assemble({
-      providers,
+      providers: setup.providers,
       ...(cli.model !== undefined ? { profile: cli.model } : {}),
-      configFile: providerPath,
-      workspaceDir: roots[0] ?? LAYOUT_WORKSPACE,
+      configFile: locations.providerFile,
+      workspaceDir: locations.roots[0] ?? LAYOUT_WORKSPACE,
       maxSteps: cli.maxSteps,
       budget: cli.budget,
-      store,
+      store: setup.store,
       session: sessionChoice(cli),
       ...(cli.plan ? { planMode: true } : {}),
       report,
@@ -139,11 +181,21 @@ async function start(cli: CliOptions, locations: Locations): Promise<number> {
     for (const line of early) noticeLine(line);
     early = undefined;
   }
+  return assembly;
+}
+
+/** Builds the front end on the agent and runs the mode: one task (-p) or the REPL. */
+async function runMode(
+  cli: CliOptions,
+  locations: Locations,
+  setup: RunSetup,
+  assembly: Assembly,
+): Promise<number> {
   const { agent, instructions, profiles, mcp, workspace, sandbox, undo, tools } = assembly;
-  await using _servers = mcp;
+  const { redactor, interactive, terminal, color } = setup;
   const task = cli.print === undefined
     ? undefined
-    : withPipedInput(cli.print, piped, agent.slot.compactor.settings);
+    : withPipedInput(cli.print, setup.piped, agent.slot.compactor.settings);
   const renderer = await createFrontEnd(agent, {
     screen: Deno.stdout.isTerminal() && interactive,
     color,
@@ -169,7 +221,7 @@ async function start(cli: CliOptions, locations: Locations): Promise<number> {
     agent,
     ...(mcp ? { mcp } : {}),
     ...(undo ? { undo } : {}),
-    listSessions: (limit) => store.list(limit),
+    listSessions: (limit) => setup.store.list(limit),
     profiles,
     describeScope: () => scopeReport({ locations, workspace, sandbox }, terminalWidth()),
     continueCommand: continueCommand(),
