@@ -20,6 +20,7 @@ import {
 import { validateCompactionSettings } from "../context/mod.ts";
 import { ConfigError } from "./config_error.ts";
 import { readSpendingFields, SPENDING_FIELDS } from "./spending_config.ts";
+import { numberField } from "./number_field.ts";
 
 /** A validated provider configuration. The key must never be printed or stored. */
 export interface ProviderConfig {
@@ -244,16 +245,8 @@ function integerField(
   problems: string[],
   required: boolean,
 ): number | undefined {
-  const value = fields[name];
-  if (value === undefined) {
-    if (required) problems.push(`field "${name}" is required`);
-    return undefined;
-  }
-  if (!isPositiveInteger(value)) {
-    problems.push(`field "${name}" must be a positive integer, got ${JSON.stringify(value)}`);
-    return undefined;
-  }
-  return value;
+  const rule = { label: name, required, accept: isPositiveInteger, expected: "a positive integer" };
+  return numberField(fields, name, problems, rule);
 }
 
 function resolveApiKey(value: unknown, env: EnvReader, problems: string[]): string | undefined {

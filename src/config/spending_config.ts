@@ -5,6 +5,7 @@
  * @module
  */
 import { type BudgetLimits, isObject, isPositiveInteger, type Pricing } from "../core/mod.ts";
+import { numberField } from "./number_field.ts";
 
 /** The provider.json fields this module reads. */
 export const SPENDING_FIELDS = ["pricing", "budget"];
@@ -77,18 +78,13 @@ function price(
   problems: string[],
   required: boolean,
 ): number | undefined {
-  const value = fields[name];
-  if (value === undefined) {
-    if (required) problems.push(`field "pricing.${name}" is required`);
-    return undefined;
-  }
-  if (typeof value === "number" && Number.isFinite(value) && value >= 0) return value;
-  problems.push(
-    `field "pricing.${name}" must be a number of dollars per million tokens, got ${
-      JSON.stringify(value)
-    }`,
-  );
-  return undefined;
+  return numberField(fields, name, problems, {
+    label: `pricing.${name}`,
+    required,
+    accept: (value): value is number =>
+      typeof value === "number" && Number.isFinite(value) && value >= 0,
+    expected: "a number of dollars per million tokens",
+  });
 }
 
 function unknownKeys(
