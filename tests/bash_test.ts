@@ -6,7 +6,7 @@ import {
   READ_ONLY_UNSANDBOXED_MESSAGE,
   Sandbox,
   type SandboxMode,
-} from "../src/tools/sandbox.ts";
+} from "../src/sandbox/sandbox.ts";
 import type { ToolOutput } from "../src/tools/tool.ts";
 import { createSandboxProject, SECRET_KEY, SECRET_SESSION } from "./support/sandbox_project.ts";
 

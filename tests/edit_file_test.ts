@@ -1,5 +1,5 @@
 import { assertEquals, assertRejects } from "@std/assert";
-import type { Workspace } from "../src/tools/workspace.ts";
+import type { Workspace } from "../src/workspace/workspace.ts";
 import { createEditFileTool } from "../src/tools/edit_file.ts";
 import type { ToolOutput } from "../src/tools/tool.ts";
 import { withWorkspace } from "./support/workspace.ts";

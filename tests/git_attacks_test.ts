@@ -1,6 +1,6 @@
 import { assertEquals, assertStringIncludes } from "@std/assert";
 import { createBashTool } from "../src/tools/bash.ts";
-import { Sandbox } from "../src/tools/sandbox.ts";
+import { Sandbox } from "../src/sandbox/sandbox.ts";
 import {
   createSandboxProject,
   isRoot,

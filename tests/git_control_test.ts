@@ -1,7 +1,7 @@
 import { assertEquals, assertRejects } from "@std/assert";
 import { createEditFileTool } from "../src/tools/edit_file.ts";
 import { createWriteFileTool } from "../src/tools/write_file.ts";
-import { Workspace } from "../src/tools/workspace.ts";
+import { Workspace } from "../src/workspace/workspace.ts";
 import { createTempProject } from "./support/project.ts";
 import { text, toolCalls } from "./support/scripts.ts";
 import { ENV, provider, startScriptedServer } from "./support/sessions.ts";

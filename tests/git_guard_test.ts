@@ -1,6 +1,6 @@
 import { assertEquals, assertStringIncludes } from "@std/assert";
 import { createBashTool } from "../src/tools/bash.ts";
-import { Sandbox, type SandboxOptions } from "../src/tools/sandbox.ts";
+import { Sandbox, type SandboxOptions } from "../src/sandbox/sandbox.ts";
 import { createSandboxProject, type SandboxProject } from "./support/sandbox_project.ts";
 
 const HOOK = "#!/bin/sh\necho pwned\n";

@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import { type GitEntry, ScanCache, scanGit } from "../src/tools/git_scan.ts";
+import { type GitEntry, ScanCache, scanGit } from "../src/sandbox/git_scan.ts";
 import { delay } from "../src/core/mod.ts";
 
 /** What a test compares of an entry: everything but its identity. */

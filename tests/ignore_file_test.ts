@@ -1,6 +1,6 @@
 import { assertEquals } from "@std/assert";
-import { findIgnored, ignoreMounts, loadIgnoreRules } from "../src/tools/ignore_file.ts";
-import { IgnoreRules } from "../src/tools/ignore_rules.ts";
+import { findIgnored, ignoreMounts, loadIgnoreRules } from "../src/workspace/ignore_file.ts";
+import { IgnoreRules } from "../src/workspace/ignore_rules.ts";
 import { createTools } from "../src/tools/mod.ts";
 
 /** A temp dir holding `ws/` with an ignore file, ignored and kept entries, and `state/`. */

@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import { IgnoreRules } from "../src/tools/ignore_rules.ts";
+import { IgnoreRules } from "../src/workspace/ignore_rules.ts";
 
 /** The paths of `paths` that `text` ignores (by `match`, parents included); dirs end in `/`. */
 function ignored(text: string, paths: string[]): string[] {

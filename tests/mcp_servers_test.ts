@@ -8,7 +8,7 @@ import { INTERRUPTED_RESULT } from "../src/agent/agent.ts";
 import { assemble, type AssembleOptions, type Assembly } from "../src/app/assemble.ts";
 import { ConfigError } from "../src/config/mod.ts";
 import { estimateRequestTokens } from "../src/context/tokens.ts";
-import { SERVER_BWRAP_MISSING } from "../src/tools/server_launcher.ts";
+import { SERVER_BWRAP_MISSING } from "../src/sandbox/server_launcher.ts";
 import { call, ScriptedModel, type ScriptStep } from "./support/scripted_model.ts";
 import { fakeServerEntry, receivedMessages, writeMcpConfig } from "./support/mcp.ts";
 

@@ -2,7 +2,7 @@ import { assertEquals } from "@std/assert";
 import type { ToolEffect } from "../src/core/tool_result.ts";
 import { PlanGuard } from "../src/tools/plan_guard.ts";
 import type { ToolRequest } from "../src/tools/policy.ts";
-import { Sandbox } from "../src/tools/sandbox.ts";
+import { Sandbox } from "../src/sandbox/sandbox.ts";
 import { createTools } from "../src/tools/mod.ts";
 import { ToolSet } from "../src/tools/tool_set.ts";
 import { withWorkspace } from "./support/workspace.ts";

@@ -3,7 +3,7 @@ import {
   loadProjectInstructions,
   type ProjectInstructions,
 } from "../src/agent/project_instructions.ts";
-import type { Workspace } from "../src/tools/workspace.ts";
+import type { Workspace } from "../src/workspace/workspace.ts";
 import { makeFifo, within } from "./support/special_files.ts";
 import { withWorkspace } from "./support/workspace.ts";
 

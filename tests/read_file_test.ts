@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertRejects } from "@std/assert";
-import type { Workspace } from "../src/tools/workspace.ts";
+import type { Workspace } from "../src/workspace/workspace.ts";
 import { createReadFileTool } from "../src/tools/read_file.ts";
 import type { ToolOutput } from "../src/tools/tool.ts";
 import { within } from "./support/special_files.ts";

@@ -5,7 +5,7 @@
 import { assert, assertEquals, assertRejects } from "@std/assert";
 import { createEditFileTool } from "../src/tools/edit_file.ts";
 import { createReadFileTool } from "../src/tools/read_file.ts";
-import type { Workspace } from "../src/tools/workspace.ts";
+import type { Workspace } from "../src/workspace/workspace.ts";
 import { createWriteFileTool } from "../src/tools/write_file.ts";
 import {
   makeCharDevice,

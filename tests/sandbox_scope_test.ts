@@ -1,8 +1,8 @@
 import { assertEquals } from "@std/assert";
-import { bwrapArgs } from "../src/tools/bwrap_profile.ts";
-import { Sandbox } from "../src/tools/sandbox.ts";
-import { describeBwrapArgs, describeSandbox } from "../src/tools/sandbox_scope.ts";
-import { FILTER_SUMMARY } from "../src/tools/seccomp.ts";
+import { bwrapArgs } from "../src/sandbox/bwrap_profile.ts";
+import { Sandbox } from "../src/sandbox/sandbox.ts";
+import { describeBwrapArgs, describeSandbox } from "../src/sandbox/sandbox_scope.ts";
+import { FILTER_SUMMARY } from "../src/sandbox/seccomp.ts";
 
 Deno.test("describeBwrapArgs() reads binds, masks, namespaces, capabilities and the filter", () => {
   const args = bwrapArgs("/p/app", {

@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
 import { scopeReport } from "../src/app/scope_report.ts";
-import { Sandbox } from "../src/tools/sandbox.ts";
-import { Workspace } from "../src/tools/workspace.ts";
+import { Sandbox } from "../src/sandbox/sandbox.ts";
+import { Workspace } from "../src/workspace/workspace.ts";
 
 async function withScope(fn: (report: (width?: number) => Promise<string>) => Promise<void>) {
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "powercode_scope_" }));

@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import { AUDIT_ARCH_AARCH64, AUDIT_ARCH_X86_64, sandboxFilter } from "../src/tools/seccomp.ts";
+import { AUDIT_ARCH_AARCH64, AUDIT_ARCH_X86_64, sandboxFilter } from "../src/sandbox/seccomp.ts";
 
 const AUDIT_ARCH_I386 = 0x40000003;
 const ALLOW = "allow";

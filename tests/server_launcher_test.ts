@@ -7,7 +7,7 @@ import {
   SERVER_BWRAP_MISSING,
   ServerLauncher,
   type ServerSpec,
-} from "../src/tools/server_launcher.ts";
+} from "../src/sandbox/server_launcher.ts";
 import { createSandboxProject, SECRET_KEY, SECRET_SESSION } from "./support/sandbox_project.ts";
 
 /** Runs `script` as a server that first echoes one line of stdin; returns all it printed. */

@@ -1,7 +1,7 @@
 import { assertEquals, assertRejects } from "@std/assert";
 import type { TodoItem } from "../src/core/todo.ts";
 import { createTodoTool, todoItemsOf, unfinishedTodo } from "../src/tools/todo.ts";
-import type { Workspace } from "../src/tools/workspace.ts";
+import type { Workspace } from "../src/workspace/workspace.ts";
 import { withWorkspace } from "./support/workspace.ts";
 
 const ITEMS: TodoItem[] = [

@@ -1,5 +1,5 @@
 import { assertEquals, assertRejects } from "@std/assert";
-import { MAX_EDIT_BYTES, Workspace } from "../src/tools/workspace.ts";
+import { MAX_EDIT_BYTES, Workspace } from "../src/workspace/workspace.ts";
 import { makeFifo } from "./support/special_files.ts";
 
 type ErrorClass = new (message?: string) => Error;
@@ -154,7 +154,7 @@ Deno.test("Workspace works with read permission on the workspace only", async ()
   await withWorkspace(async (workspace, parent) => {
     await Deno.symlink(`${parent}/outside`, `${workspace.root}/out`);
     const script = `${parent}/check.ts`;
-    const module = new URL("../src/tools/workspace.ts", import.meta.url).href;
+    const module = new URL("../src/workspace/workspace.ts", import.meta.url).href;
     await Deno.writeTextFile(
       script,
       `import { Workspace } from "${module}";
@@ -204,7 +204,7 @@ Deno.test("the file tools work in a symlinked workspace with permissions for the
     const tools = new URL("../src/tools/", import.meta.url).href;
     await Deno.writeTextFile(
       script,
-      `import { Workspace } from "${tools}workspace.ts";
+      `import { Workspace } from "${tools}../workspace/workspace.ts";
 import { createReadFileTool } from "${tools}read_file.ts";
 import { createWriteFileTool } from "${tools}write_file.ts";
 const workspace = await Workspace.open("project");

@@ -62,3 +62,11 @@ export {
   type TodoStatus,
 } from "./todo.ts";
 export { utf8Length } from "./utf8.ts";
+export {
+  formatSize,
+  MAX_BYTES,
+  MAX_LINES,
+  TailBuffer,
+  truncate,
+  type Truncation,
+} from "./truncate.ts";

@@ -6,8 +6,8 @@
 import type { CommandEnd, ToolCall } from "../core/mod.ts";
 import { type ArgsOf, defineParams, type Params } from "./params.ts";
 import type { Tool } from "./tool.ts";
-import type { CommandRunner, RunEnd } from "./sandbox.ts";
-import { MAX_BYTES, MAX_LINES } from "./truncate.ts";
+import type { CommandRunner, RunEnd } from "../sandbox/mod.ts";
+import { MAX_BYTES, MAX_LINES } from "../core/mod.ts";
 
 /** Timeout when the model gives none. */
 export const DEFAULT_TIMEOUT_SECONDS = 120;

@@ -4,11 +4,11 @@
  * @module
  */
 import { editHunk } from "./line_diff.ts";
-import { readTextFile, writeFileAtomic } from "./text_file.ts";
-import { formatSize } from "./truncate.ts";
-import { type ArgsOf, defineParams, type Params } from "./params.ts";
+import { readTextFile, writeFileAtomic } from "../workspace/mod.ts";
+import { formatSize } from "../core/mod.ts";
+import { type ArgsOf, defineParams, type Params, PATH_PARAMETER } from "./params.ts";
 import type { Tool } from "./tool.ts";
-import { MAX_EDIT_BYTES, PATH_PARAMETER, type Workspace } from "./workspace.ts";
+import { MAX_EDIT_BYTES, type Workspace } from "../workspace/mod.ts";
 
 /** Most changed line ranges listed in a report. */
 const MAX_RANGES = 20;

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { RegularFile } from "./regular_file.ts";
+import type { RegularFile } from "../workspace/mod.ts";
 
 /** read_file scans at most this many bytes of a file to find a line or count lines. */
 export const SCAN_LIMIT_BYTES = 64 * 1024 * 1024;

@@ -4,41 +4,41 @@
  * @module
  */
 import type { Tool } from "./tool.ts";
-import { Workspace } from "./workspace.ts";
+import { Workspace } from "../workspace/mod.ts";
 import { createReadFileTool } from "./read_file.ts";
 import { createWriteFileTool } from "./write_file.ts";
 import { createEditFileTool } from "./edit_file.ts";
 import { createBashTool } from "./bash.ts";
-import { type HiddenPath, probeBwrap, Sandbox, type SandboxMode } from "./sandbox.ts";
-import { ignoreMounts } from "./ignore_file.ts";
-import { ServerLauncher } from "./server_launcher.ts";
+import { type HiddenPath, probeBwrap, Sandbox, type SandboxMode } from "../sandbox/mod.ts";
+import { ignoreMounts } from "../workspace/mod.ts";
+import { ServerLauncher } from "../sandbox/mod.ts";
 import { PlanGuard } from "./plan_guard.ts";
 import { createTodoTool } from "./todo.ts";
 
-export { Workspace } from "./workspace.ts";
+export { Workspace } from "../workspace/mod.ts";
 export { userCommandCall } from "./bash.ts";
-export { stopProcessGroup } from "./job_control.ts";
+export { stopProcessGroup } from "../sandbox/mod.ts";
 export { ToolSet, type ToolSetOptions } from "./tool_set.ts";
 export type { PolicyVerdict, ToolPolicy, ToolRequest } from "./policy.ts";
 export type { Tool, ToolContext, ToolOutput, ToolPaths } from "./tool.ts";
 export { defineParams } from "./params.ts";
-export type { Sandbox } from "./sandbox.ts";
+export type { Sandbox } from "../sandbox/mod.ts";
 export {
   describeSandbox,
   SANDBOX_PROGRAMS,
   type SandboxReport,
   type SandboxScope,
-} from "./sandbox_scope.ts";
-export { IGNORE_FILE } from "./ignore_file.ts";
+} from "../sandbox/mod.ts";
+export { IGNORE_FILE } from "../workspace/mod.ts";
 export {
   type ServerExit,
   ServerLauncher,
   type ServerOutput,
   type ServerProcess,
   type ServerSpec,
-} from "./server_launcher.ts";
-export type { SandboxMode } from "./sandbox.ts";
-export { formatSize, MAX_BYTES, MAX_LINES, truncate } from "./truncate.ts";
+} from "../sandbox/mod.ts";
+export type { SandboxMode } from "../sandbox/mod.ts";
+export { formatSize, MAX_BYTES, MAX_LINES, truncate } from "../core/mod.ts";
 export { PLAN_FILE, PlanGuard } from "./plan_guard.ts";
 export { createTodoTool, todoItemsOf, unfinishedTodo } from "./todo.ts";
 export { allOf } from "./policy.ts";
@@ -152,4 +152,4 @@ async function existing(paths: readonly string[] = []): Promise<HiddenPath[]> {
   return found;
 }
 export { createReadFileTool } from "./read_file.ts";
-export { readTextHead, type TextHead } from "./text_file.ts";
+export { readTextHead, type TextHead } from "../workspace/mod.ts";

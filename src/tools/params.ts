@@ -137,3 +137,10 @@ function expected(spec: ParamSpec): string {
       return spec.type;
   }
 }
+
+/** The `path` parameter shared by the file tools. */
+export const PATH_PARAMETER = {
+  type: "string",
+  description: "File path relative to the workspace root (an absolute path must be inside " +
+    "the workspace)",
+} as const satisfies ParamSpec;

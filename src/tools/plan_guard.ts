@@ -6,8 +6,8 @@
  * @module
  */
 import type { PolicyVerdict, ToolPolicy, ToolRequest } from "./policy.ts";
-import type { WorkspaceMode } from "./sandbox.ts";
-import type { Workspace } from "./workspace.ts";
+import type { WorkspaceMode } from "../sandbox/mod.ts";
+import type { Workspace } from "../workspace/mod.ts";
 
 /** The one file plan mode lets the tools change, at the workspace root. */
 export const PLAN_FILE = "PLAN.md";

@@ -5,12 +5,12 @@
  */
 import { isPositiveInteger } from "../core/mod.ts";
 import { readLinePage } from "./line_pages.ts";
-import { RegularFile } from "./regular_file.ts";
-import { decodeText } from "./text_file.ts";
-import { type ArgsOf, defineParams, type Params } from "./params.ts";
+import { RegularFile } from "../workspace/mod.ts";
+import { decodeText } from "../workspace/mod.ts";
+import { type ArgsOf, defineParams, type Params, PATH_PARAMETER } from "./params.ts";
 import type { Tool } from "./tool.ts";
-import { PATH_PARAMETER, type Workspace } from "./workspace.ts";
-import { formatSize, MAX_BYTES, MAX_LINES, truncate } from "./truncate.ts";
+import type { Workspace } from "../workspace/mod.ts";
+import { formatSize, MAX_BYTES, MAX_LINES, truncate } from "../core/mod.ts";
 
 const READ_FILE_PARAMS = {
   path: PATH_PARAMETER,

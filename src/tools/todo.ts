@@ -13,10 +13,10 @@ import {
   todoProgress,
   type ToolCall,
 } from "../core/mod.ts";
-import { readTextHead, writeFileAtomic } from "./text_file.ts";
+import { readTextHead, writeFileAtomic } from "../workspace/mod.ts";
 import type { Tool } from "./tool.ts";
 import { TODO_PARAMETERS, type TodoArgs } from "./todo_list.ts";
-import type { Workspace } from "./workspace.ts";
+import type { Workspace } from "../workspace/mod.ts";
 
 /** The tool's name, which its calls in history carry. */
 const NAME = "todo";

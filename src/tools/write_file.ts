@@ -3,11 +3,11 @@
  *
  * @module
  */
-import { writeFileAtomic } from "./text_file.ts";
-import { type ArgsOf, defineParams, type Params } from "./params.ts";
+import { writeFileAtomic } from "../workspace/mod.ts";
+import { type ArgsOf, defineParams, type Params, PATH_PARAMETER } from "./params.ts";
 import type { Tool } from "./tool.ts";
-import { MAX_EDIT_BYTES, PATH_PARAMETER, type Workspace } from "./workspace.ts";
-import { formatSize } from "./truncate.ts";
+import { MAX_EDIT_BYTES, type Workspace } from "../workspace/mod.ts";
+import { formatSize } from "../core/mod.ts";
 
 async function makeParents(absolute: string, path: string): Promise<void> {
   try {

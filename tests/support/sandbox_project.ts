@@ -12,7 +12,7 @@ import {
   Sandbox,
   type SandboxMode,
   type SandboxOptions,
-} from "../../src/tools/sandbox.ts";
+} from "../../src/sandbox/sandbox.ts";
 
 /** The key in the project's provider.json; no command may ever print it. */
 export const SECRET_KEY = "sk-powercode-hidden-key";

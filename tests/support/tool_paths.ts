@@ -7,7 +7,7 @@ import type { PathsOf } from "../../src/session/mod.ts";
 import { createEditFileTool } from "../../src/tools/edit_file.ts";
 import { createReadFileTool } from "../../src/tools/read_file.ts";
 import { ToolSet } from "../../src/tools/tool_set.ts";
-import { Workspace } from "../../src/tools/workspace.ts";
+import { Workspace } from "../../src/workspace/workspace.ts";
 import { createWriteFileTool } from "../../src/tools/write_file.ts";
 
 const workspace = await Workspace.open(new URL(".", import.meta.url).pathname);

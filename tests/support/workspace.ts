@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { Workspace } from "../../src/tools/workspace.ts";
+import { Workspace } from "../../src/workspace/workspace.ts";
 
 /** Runs `fn` with a fresh workspace and its parent directory; removes both afterwards. */
 export async function withWorkspace(

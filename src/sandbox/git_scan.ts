@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { GIT_LINK, GIT_MARKERS, isGitDirectory } from "./git_control.ts";
+import { GIT_LINK, GIT_MARKERS, isGitDirectory } from "../workspace/mod.ts";
 
 /** One entry git would use, found by {@linkcode scanGit}. */
 export interface GitEntry {

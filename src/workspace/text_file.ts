@@ -5,7 +5,7 @@
  * @module
  */
 import { RegularFile } from "./regular_file.ts";
-import { formatSize } from "./truncate.ts";
+import { formatSize } from "../core/mod.ts";
 import { MAX_EDIT_BYTES, type Workspace } from "./workspace.ts";
 
 /** The text of a file, or why it is not text. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { GitControl } from "./git_control.ts";
+import type { GitControl } from "../workspace/mod.ts";
 import type { Sandbox, SandboxMode, WorkspaceMode } from "./sandbox.ts";
 import { FILTER_SUMMARY } from "./seccomp.ts";
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { GIT_LINK } from "./git_control.ts";
+import { GIT_LINK } from "../workspace/mod.ts";
 import { type GitEntry, type ScanCache, scanGit } from "./git_scan.ts";
 
 /** The bwrap mounts for one run, the placeholders created for them, and what they protect. */

@@ -8,7 +8,7 @@
 import type { ChildProcess } from "node:child_process";
 import type { Writable } from "node:stream";
 import { COMMAND_ENV, type HiddenPath, serverBwrapArgs } from "./bwrap_profile.ts";
-import type { GitControl } from "./git_control.ts";
+import type { GitControl } from "../workspace/mod.ts";
 import { type GitGuard, guardGit, releaseGitGuard } from "./git_guard.ts";
 import type { SandboxMode } from "./sandbox.ts";
 import { sandboxFilter } from "./seccomp.ts";

@@ -8,18 +8,10 @@ import { refuseSpecialFile } from "./file_kind.ts";
 import { type GitControl, refuseGitWrite } from "./git_control.ts";
 import { IGNORE_FILE, loadIgnoreRules } from "./ignore_file.ts";
 import type { IgnoreRules } from "./ignore_rules.ts";
-import type { ParamSpec } from "./params.ts";
-import { formatSize } from "./truncate.ts";
+import { formatSize } from "../core/mod.ts";
 
 /** Largest file edit_file changes and largest content the file tools write (10 MB). */
 export const MAX_EDIT_BYTES = 10 * 1024 * 1024;
-
-/** The `path` parameter shared by the file tools. */
-export const PATH_PARAMETER = {
-  type: "string",
-  description: "File path relative to the workspace root (an absolute path must be inside " +
-    "the workspace)",
-} as const satisfies ParamSpec;
 
 /** Where a write goes once every guard passed, and what exists there now. */
 export interface WriteTarget {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { TailBuffer, type Truncation } from "./truncate.ts";
+import { TailBuffer, type Truncation } from "../core/mod.ts";
 import {
   bwrapArgs,
   CLOSE_INHERITED_FDS,
@@ -14,7 +14,7 @@ import {
   spawnBwrap,
   type WorkspaceMode,
 } from "./bwrap_profile.ts";
-import type { GitControl } from "./git_control.ts";
+import type { GitControl } from "../workspace/mod.ts";
 import { checkGitAfter, type GitGuard, guardGit, releaseGitGuard } from "./git_guard.ts";
 import { ScanCache } from "./git_scan.ts";
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { utf8Length } from "../core/mod.ts";
+import { utf8Length } from "./utf8.ts";
 
 /** Most lines a tool returns in one call. */
 export const MAX_LINES = 2000;

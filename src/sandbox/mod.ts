@@ -1,0 +1,28 @@
+/**
+ * The sandbox every command runs in: bubblewrap, the seccomp filter, masks, the git guard, job control and the launcher of helper programs (MCP servers).
+ *
+ * @module
+ */
+export { stopProcessGroup } from "./job_control.ts";
+export {
+  type CommandRunner,
+  type HiddenPath,
+  probeBwrap,
+  type RunEnd,
+  Sandbox,
+  type SandboxMode,
+  type WorkspaceMode,
+} from "./sandbox.ts";
+export {
+  describeSandbox,
+  SANDBOX_PROGRAMS,
+  type SandboxReport,
+  type SandboxScope,
+} from "./sandbox_scope.ts";
+export {
+  type ServerExit,
+  ServerLauncher,
+  type ServerOutput,
+  type ServerProcess,
+  type ServerSpec,
+} from "./server_launcher.ts";

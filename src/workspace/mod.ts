@@ -1,0 +1,16 @@
+/**
+ * The workspace: its roots, the confinement of every path the tools touch, file kinds and the ignore rules.
+ *
+ * @module
+ */
+export { GIT_LINK, GIT_MARKERS, type GitControl, isGitDirectory } from "./git_control.ts";
+export { IGNORE_FILE, ignoreMounts } from "./ignore_file.ts";
+export { RegularFile } from "./regular_file.ts";
+export {
+  decodeText,
+  readTextFile,
+  readTextHead,
+  type TextHead,
+  writeFileAtomic,
+} from "./text_file.ts";
+export { MAX_EDIT_BYTES, Workspace } from "./workspace.ts";
