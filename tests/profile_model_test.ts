@@ -1,7 +1,7 @@
 import { assertEquals, assertRejects } from "@std/assert";
 import { ChatError } from "../src/model/chat_model.ts";
 import type { AssistantMessage, Message } from "../src/core/messages.ts";
-import { resolveProfile } from "../src/model/profile.ts";
+import { resolveCompat } from "../src/model/compat.ts";
 import { profileModel } from "../src/model/profile_model.ts";
 import type { ReasoningEffort } from "../src/model/reasoning_effort.ts";
 import { toWireRequest } from "../src/model/wire.ts";
@@ -69,17 +69,17 @@ Deno.test("profileModel() turns a refused effort parameter into the line naming 
 
 Deno.test("toWireRequest() puts the effort where the profile says", () => {
   const request = { system: "s", messages: [], reasoningEffort: "medium" as const };
-  const plain: Record<string, unknown> = toWireRequest("m", request, resolveProfile(URL, "m"));
+  const plain: Record<string, unknown> = toWireRequest("m", request, resolveCompat(URL, "m"));
   const routed: Record<string, unknown> = toWireRequest(
     "m",
     request,
-    resolveProfile("https://openrouter.ai/api/v1", "m"),
+    resolveCompat("https://openrouter.ai/api/v1", "m"),
   );
   assertEquals([plain.reasoning_effort, plain.reasoning], ["medium", undefined]);
   assertEquals([routed.reasoning_effort, routed.reasoning], [undefined, { effort: "medium" }]);
   assertEquals(
     "reasoning_effort" in
-      toWireRequest("m", { system: "s", messages: [] }, resolveProfile(URL, "m")),
+      toWireRequest("m", { system: "s", messages: [] }, resolveCompat(URL, "m")),
     false,
   );
 });
@@ -102,7 +102,7 @@ Deno.test("toWireRequest() sends reasoning and extra back only to the model that
     const body = toWireRequest(
       target,
       { system: "s", messages },
-      resolveProfile(URL, target, compat),
+      resolveCompat(URL, target, compat),
     );
     return body.messages[2];
   };

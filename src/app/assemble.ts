@@ -18,7 +18,7 @@ import {
   type ChatModel,
   createChatClient,
   profileModel,
-  resolveProfile,
+  resolveCompat,
 } from "../model/mod.ts";
 import {
   ConfigError,
@@ -327,7 +327,7 @@ function buildSlot(
   const model = profileModel(chat, {
     model: config.model,
     effort: () => profiles.effort(name),
-    effortField: resolveProfile(config.baseURL, config.model, config.compat).reasoningEffortField,
+    effortField: resolveCompat(config.baseURL, config.model, config.compat).reasoningEffortField,
     effortRejected: (detail) =>
       `${detail}; unset "reasoningEffort"${where} in "${profiles.configFile}", or type /effort off`,
   });

@@ -4,9 +4,9 @@
  * @module
  */
 import {
+  type CompatOverrides,
   isReasoningEffort,
-  type ProfileOverrides,
-  readProfileOverrides,
+  readCompatOverrides,
   REASONING_EFFORTS,
   type ReasoningEffort,
 } from "../model/mod.ts";
@@ -35,7 +35,7 @@ export interface ProviderConfig {
    * Provider-profile fields set by hand (`"compat"`, and the top-level `outputLimitField`
    * and `cacheControl`); the rest is detected from `baseURL` and `model`.
    */
-  compat?: ProfileOverrides;
+  compat?: CompatOverrides;
   /** Set when the key is written in the file itself (not `env:NAME`, not `null`). */
   literalKey?: true;
   /** Ask for summaries at the end of the cached conversation (see the README). */
@@ -161,7 +161,7 @@ export function readProviderFields(
       ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
     }));
   }
-  const compat = readProfileOverrides(fields, problems);
+  const compat = readCompatOverrides(fields, problems);
   const summaryInConversation = booleanField(fields, "summaryInConversation", problems);
   const spending = readSpendingFields(fields, problems);
   const reasoningEffort = effortField(fields.reasoningEffort, problems);

@@ -18,7 +18,7 @@ import {
 import { classifyChatFailure, classifyStreamError, retryDelayMs, streamFailure } from "./errors.ts";
 import { type Endpoint, post } from "./http.ts";
 import { REPLY_LIMITS, type ReplyLimits } from "./limits.ts";
-import { type ProfileOverrides, type ProviderProfile, resolveProfile } from "./profile.ts";
+import { type CompatOverrides, type ProviderCompat, resolveCompat } from "./compat.ts";
 import { isWholeBody, readWholeBody } from "./reply_body.ts";
 import { readSseEvents, type SseEvent } from "./sse.ts";
 import { ReplyAssembler } from "./stream.ts";
@@ -39,8 +39,8 @@ export interface ChatClientOptions {
   requestTimeoutMs?: number;
   /** Time allowed between two streamed chunks before the stream counts as stalled (default 300 000 ms). */
   idleTimeoutMs?: number;
-  /** Fields of the provider profile that replace the ones detected from `baseURL` and `model`. */
-  compat?: ProfileOverrides;
+  /** Fields of the provider compat settings that replace the ones detected from `baseURL` and `model`. */
+  compat?: CompatOverrides;
   /** The wait before a retry (default {@linkcode delay}); tests pass one that does not sleep. */
   delay?: Delay;
   /** Caps replacing those of {@linkcode REPLY_LIMITS}; tests pass a short error-body timer. */
@@ -70,7 +70,7 @@ export function createChatClient(options: ChatClientOptions): ChatModel {
     },
     model: options.model,
     idleTimeoutMs,
-    profile: resolveProfile(options.baseURL, options.model, options.compat),
+    compat: resolveCompat(options.baseURL, options.model, options.compat),
     limits: { ...REPLY_LIMITS, ...options.limits },
   };
 
@@ -111,7 +111,7 @@ interface StreamSetup {
   endpoint: Endpoint;
   model: string;
   idleTimeoutMs: number;
-  profile: ProviderProfile;
+  compat: ProviderCompat;
   limits: ReplyLimits;
 }
 
@@ -143,7 +143,7 @@ async function streamOnce(
   try {
     options.signal?.throwIfAborted();
     armWatchdog();
-    const body = serialize(toWireRequest(model, request, setup.profile));
+    const body = serialize(toWireRequest(model, request, setup.compat));
     const { limits } = setup;
     const response = await post(setup.endpoint, body, { controller, limits });
     try {

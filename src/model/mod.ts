@@ -15,10 +15,10 @@ export {
 } from "./chat_model.ts";
 export { type ChatClientOptions, createChatClient } from "./client.ts";
 export {
-  type ProfileOverrides,
-  type ProviderProfile,
-  readProfileOverrides,
-  resolveProfile,
-} from "./profile.ts";
+  type CompatOverrides,
+  type ProviderCompat,
+  readCompatOverrides,
+  resolveCompat,
+} from "./compat.ts";
 export { profileModel, type ProfileModelOptions } from "./profile_model.ts";
 export { isReasoningEffort, REASONING_EFFORTS, type ReasoningEffort } from "./reasoning_effort.ts";

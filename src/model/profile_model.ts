@@ -7,7 +7,7 @@
  * @module
  */
 import { ChatError, type ChatModel, type ChatReply } from "./chat_model.ts";
-import type { ProviderProfile } from "./profile.ts";
+import type { ProviderCompat } from "./compat.ts";
 import type { ReasoningEffort } from "./reasoning_effort.ts";
 
 /** What {@linkcode profileModel} needs besides the model it wraps. */
@@ -17,7 +17,7 @@ export interface ProfileModelOptions {
   /** The effort the next request carries; undefined sends none. */
   effort: () => ReasoningEffort | undefined;
   /** Where the effort goes, as the provider profile says. */
-  effortField: ProviderProfile["reasoningEffortField"];
+  effortField: ProviderCompat["reasoningEffortField"];
   /** The line for a provider that refused the effort parameter, given its own message. */
   effortRejected: (detail: string) => string;
 }
@@ -60,7 +60,7 @@ function markWriter(reply: ChatReply, model: string): ChatReply {
  */
 function isEffortRejection(
   error: unknown,
-  field: ProviderProfile["reasoningEffortField"],
+  field: ProviderCompat["reasoningEffortField"],
 ): error is ChatError {
   if (!(error instanceof ChatError) || error.kind !== "bad_request") return false;
   const name = field === "reasoning.effort" ? "reasoning" : "reasoning_effort";

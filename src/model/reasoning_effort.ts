@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { ProviderProfile } from "./profile.ts";
+import type { ProviderCompat } from "./compat.ts";
 
 /** The levels `reasoningEffort` and `/effort` take, least first. */
 export const REASONING_EFFORTS = ["minimal", "low", "medium", "high"] as const;
@@ -22,7 +22,7 @@ export function isReasoningEffort(value: unknown): value is ReasoningEffort {
  * Contract: pure.
  */
 export function effortFields(
-  field: ProviderProfile["reasoningEffortField"],
+  field: ProviderCompat["reasoningEffortField"],
   effort: ReasoningEffort | undefined,
 ): Record<string, unknown> {
   if (effort === undefined) return {};

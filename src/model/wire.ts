@@ -1,13 +1,13 @@
 /**
  * Converts powercode's request into the chat-completions wire format for one endpoint, as
- * its provider profile says: the output-limit field, cache marks, reasoning sent back on
+ * its provider compat says: the output-limit field, cache marks, reasoning sent back on
  * thinking-mode tool-call turns, provider fields kept on tool calls, the tool-call id shape;
  * and, for every endpoint, tool-call arguments that are valid JSON.
  *
  * @module
  */
 import type { ChatRequest } from "./chat_model.ts";
-import type { ProviderProfile } from "./profile.ts";
+import type { ProviderCompat } from "./compat.ts";
 import { effortFields } from "./reasoning_effort.ts";
 import { alnum9ToolCallId } from "./tool_call_ids.ts";
 import {
@@ -50,21 +50,21 @@ interface WireTool {
 }
 
 /**
- * The streaming request body for `model`, shaped by `profile`.
+ * The streaming request body for `model`, shaped by `compat`.
  * Contract: pure; cache marks go on the system prompt (with the tools before it) and the
  * last message, two of the four breakpoints Anthropic allows.
  */
-export function toWireRequest(model: string, request: ChatRequest, profile: ProviderProfile) {
+export function toWireRequest(model: string, request: ChatRequest, compat: ProviderCompat) {
   const messages: WireMessage[] = [
     { role: "system", content: request.system },
-    ...mergeUserRuns(request.messages).map((message) => toWireMessage(message, profile, model)),
+    ...mergeUserRuns(request.messages).map((message) => toWireMessage(message, compat, model)),
   ];
-  if (profile.cacheControl) {
+  if (compat.cacheControl) {
     markCacheBreakpoint(messages, 0);
     markCacheBreakpoint(messages, messages.length - 1);
   }
   const limit = request.maxOutputTokens
-    ? { [profile.outputLimitField]: request.maxOutputTokens }
+    ? { [compat.outputLimitField]: request.maxOutputTokens }
     : {};
   return {
     model,
@@ -73,7 +73,7 @@ export function toWireRequest(model: string, request: ChatRequest, profile: Prov
     stream_options: { include_usage: true },
     ...(request.tools?.length ? { tools: request.tools.map(toWireTool) } : {}),
     ...limit,
-    ...effortFields(profile.reasoningEffortField, request.reasoningEffort),
+    ...effortFields(compat.reasoningEffortField, request.reasoningEffort),
   };
 }
 
@@ -111,16 +111,16 @@ function markCacheBreakpoint(messages: WireMessage[], index: number): void {
   messages[index] = { ...message, content: parts };
 }
 
-function toWireMessage(message: Message, profile: ProviderProfile, model: string): WireMessage {
+function toWireMessage(message: Message, compat: ProviderCompat, model: string): WireMessage {
   switch (message.role) {
     case "user":
       return { role: "user", content: message.content };
     case "tool": {
-      const id = wireId(message.toolCallId, profile);
+      const id = wireId(message.toolCallId, compat);
       return { role: "tool", tool_call_id: id, content: message.content };
     }
     case "assistant":
-      return toWireAssistant(message, profile, model);
+      return toWireAssistant(message, compat, model);
     default: {
       const unknown: never = message;
       throw new TypeError(`Cannot send message: unknown role in ${JSON.stringify(unknown)}`);
@@ -132,33 +132,29 @@ function toWireMessage(message: Message, profile: ProviderProfile, model: string
  * Contract: a `<think>` block that came in the content goes back before it, as sent, to the
  * model that wrote it;
  * `reasoning_content` goes only on tool-call turns whose reasoning came as
- * `reasoning_content`, and only where the profile sends it back; arguments that are not a
+ * `reasoning_content`, and only where the compat settings settings send it back; arguments that are not a
  * JSON object are sent as "{}" (the tool result already told the model), so strict servers
  * accept the history; history keeps the original. A reply another model wrote (switched
- * profiles) goes without its provider fields: no reasoning (an empty one where the profile
+ * profiles) goes without its provider fields: no reasoning (an empty one where the compat
  * wants it on every tool-call turn), no `extra`.
  */
 function toWireAssistant(
   message: AssistantMessage,
-  profile: ProviderProfile,
+  compat: ProviderCompat,
   model: string,
 ): WireAssistant {
   const own = message.model === undefined || message.model === model;
   const content = (own ? message.thinkBlock ?? "" : "") + message.content;
   if (message.toolCalls.length === 0) return { role: "assistant", content };
-  const replay = own && profile.replayReasoning && message.replayReasoning;
-  const reasoning = replay
-    ? message.reasoning ?? ""
-    : profile.reasoningOnToolCalls
-    ? ""
-    : undefined;
+  const replay = own && compat.replayReasoning && message.replayReasoning;
+  const reasoning = replay ? message.reasoning ?? "" : compat.reasoningOnToolCalls ? "" : undefined;
   return {
     role: "assistant",
     content: content || null,
     ...(reasoning !== undefined ? { reasoning_content: reasoning } : {}),
     tool_calls: message.toolCalls.map((call): WireToolCall => ({
-      ...(own && profile.extraContent ? call.extra : {}),
-      id: wireId(call.id, profile),
+      ...(own && compat.extraContent ? call.extra : {}),
+      id: wireId(call.id, compat),
       type: "function",
       function: {
         name: call.name,
@@ -168,8 +164,8 @@ function toWireAssistant(
   };
 }
 
-function wireId(id: string, profile: ProviderProfile): string {
-  return profile.toolCallIds === "alnum9" ? alnum9ToolCallId(id) : id;
+function wireId(id: string, compat: ProviderCompat): string {
+  return compat.toolCallIds === "alnum9" ? alnum9ToolCallId(id) : id;
 }
 
 function toWireTool(tool: ToolDefinition): WireTool {

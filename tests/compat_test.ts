@@ -1,13 +1,13 @@
 import { assertEquals } from "@std/assert";
 import {
-  detectProfile,
-  type ProviderProfile,
-  readProfileOverrides,
-  resolveProfile,
-} from "../src/model/profile.ts";
+  detectCompat,
+  type ProviderCompat,
+  readCompatOverrides,
+  resolveCompat,
+} from "../src/model/compat.ts";
 import { alnum9ToolCallId } from "../src/model/tool_call_ids.ts";
 
-const PLAIN: ProviderProfile = {
+const PLAIN: ProviderCompat = {
   outputLimitField: "max_tokens",
   cacheControl: false,
   replayReasoning: true,
@@ -17,8 +17,8 @@ const PLAIN: ProviderProfile = {
   reasoningEffortField: "reasoning_effort",
 };
 
-Deno.test("detectProfile() reads the endpoint's quirks from the base URL and the model name", () => {
-  const cases: [string, string, Partial<ProviderProfile>][] = [
+Deno.test("detectCompat() reads the endpoint's quirks from the base URL and the model name", () => {
+  const cases: [string, string, Partial<ProviderCompat>][] = [
     ["https://api.openai.com/v1", "gpt-4.1", {}],
     ["https://api.openai.com/v1", "gpt-5-mini", { outputLimitField: "max_completion_tokens" }],
     ["https://api.openai.com/v1", "o3", { outputLimitField: "max_completion_tokens" }],
@@ -44,24 +44,24 @@ Deno.test("detectProfile() reads the endpoint's quirks from the base URL and the
     ["not a url", "m", {}],
   ];
   for (const [baseURL, model, quirks] of cases) {
-    assertEquals(detectProfile(baseURL, model), { ...PLAIN, ...quirks }, `${baseURL} ${model}`);
+    assertEquals(detectCompat(baseURL, model), { ...PLAIN, ...quirks }, `${baseURL} ${model}`);
   }
 });
 
-Deno.test("resolveProfile() replaces only the fields an override sets", () => {
+Deno.test("resolveCompat() replaces only the fields an override sets", () => {
   assertEquals(
-    resolveProfile("https://api.openai.com/v1", "o3", { cacheControl: true }),
+    resolveCompat("https://api.openai.com/v1", "o3", { cacheControl: true }),
     { ...PLAIN, outputLimitField: "max_completion_tokens", cacheControl: true },
   );
   assertEquals(
-    resolveProfile("https://api.mistral.ai/v1", "m", { toolCallIds: "any", extraContent: false }),
+    resolveCompat("https://api.mistral.ai/v1", "m", { toolCallIds: "any", extraContent: false }),
     { ...PLAIN, extraContent: false },
   );
 });
 
-Deno.test("readProfileOverrides() reads compat and the two top-level fields", () => {
+Deno.test("readCompatOverrides() reads compat and the two top-level fields", () => {
   const problems: string[] = [];
-  const overrides = readProfileOverrides({
+  const overrides = readCompatOverrides({
     outputLimitField: "max_completion_tokens",
     compat: { cacheControl: true, replayReasoning: false, toolCallIds: "alnum9" },
   }, problems);
@@ -72,13 +72,13 @@ Deno.test("readProfileOverrides() reads compat and the two top-level fields", ()
     replayReasoning: false,
     toolCallIds: "alnum9",
   });
-  assertEquals(readProfileOverrides({ baseURL: "x" }, problems), {});
+  assertEquals(readCompatOverrides({ baseURL: "x" }, problems), {});
   assertEquals(problems, []);
 });
 
-Deno.test("readProfileOverrides() names every bad field as written", () => {
+Deno.test("readCompatOverrides() names every bad field as written", () => {
   const problems: string[] = [];
-  readProfileOverrides({
+  readCompatOverrides({
     cacheControl: "yes",
     outputLimitField: "max_output",
     compat: {
@@ -97,7 +97,7 @@ Deno.test("readProfileOverrides() names every bad field as written", () => {
     'field "compat.toolCallIds" must be "any" or "alnum9", got "mistral"',
   ]);
   const notObject: string[] = [];
-  readProfileOverrides({ compat: ["cacheControl"] }, notObject);
+  readCompatOverrides({ compat: ["cacheControl"] }, notObject);
   assertEquals(notObject, ['field "compat" must be an object, got ["cacheControl"]']);
 });
 

@@ -1,5 +1,5 @@
 /**
- * The provider profile: how to talk to one endpoint, as one value. It is detected from the
+ * The provider compat settings: how to talk to one endpoint, as one value. It is detected from the
  * base URL and the model name, overridden field by field by provider.json's `"compat"`, and
  * read by the wire code alone. A new provider quirk is a field here and its use in wire.ts.
  *
@@ -8,7 +8,7 @@
 import { isObject } from "../core/mod.ts";
 
 /** How to talk to one endpoint, where OpenAI-compatible servers differ. */
-export interface ProviderProfile {
+export interface ProviderCompat {
   /** The request parameter that carries the output limit. */
   outputLimitField: "max_tokens" | "max_completion_tokens";
   /**
@@ -41,11 +41,11 @@ export interface ProviderProfile {
   reasoningEffortField: "reasoning_effort" | "reasoning.effort";
 }
 
-/** Profile fields set by hand, each replacing the detected value. */
-export type ProfileOverrides = Partial<ProviderProfile>;
+/** Compat fields set by hand, each replacing the detected value. */
+export type CompatOverrides = Partial<ProviderCompat>;
 
 /** The values each field takes: what `"compat"` accepts, and the order error lines list them. */
-const PROFILE_VALUES: { readonly [K in keyof ProviderProfile]: readonly ProviderProfile[K][] } = {
+const COMPAT_VALUES: { readonly [K in keyof ProviderCompat]: readonly ProviderCompat[K][] } = {
   outputLimitField: ["max_tokens", "max_completion_tokens"],
   cacheControl: [true, false],
   replayReasoning: [true, false],
@@ -55,7 +55,7 @@ const PROFILE_VALUES: { readonly [K in keyof ProviderProfile]: readonly Provider
   reasoningEffortField: ["reasoning_effort", "reasoning.effort"],
 };
 
-/** provider.json fields that set a profile field directly, kept from before `"compat"`. */
+/** provider.json fields that set a compat field directly, kept from before `"compat"`. */
 const TOP_LEVEL_FIELDS: readonly string[] = ["outputLimitField", "cacheControl"];
 
 /** OpenAI's reasoning models (o1, o3, o4, gpt-5 families) reject `max_tokens`. */
@@ -69,15 +69,15 @@ const THINKING_HOST = /(^|\.)(deepseek\.com|moonshot\.ai|moonshot\.cn)$/i;
 const OPENROUTER_HOST = /(^|\.)openrouter\.ai$/i;
 
 /**
- * The profile detected for `model` at `baseURL`: `max_completion_tokens` for OpenAI's
+ * The compat settings detected for `model` at `baseURL`: `max_completion_tokens` for OpenAI's
  * reasoning models, 9-character tool-call ids for Mistral's API and models, no cache marks,
  * reasoning and `extra_content` sent back where the reply carried them (and an empty
  * `reasoning_content` on every other tool-call turn for DeepSeek's and Moonshot's APIs), the
  * reasoning effort
  * as `reasoning.effort` for OpenRouter and `reasoning_effort` elsewhere.
- * Contract: pure; any URL and model name give a profile.
+ * Contract: pure; any URL and model name give compat settings.
  */
-export function detectProfile(baseURL: string, model: string): ProviderProfile {
+export function detectCompat(baseURL: string, model: string): ProviderCompat {
   const host = hostOf(baseURL);
   const mistral = MISTRAL_HOST.test(host) || MISTRAL_MODEL.test(model);
   return {
@@ -91,13 +91,13 @@ export function detectProfile(baseURL: string, model: string): ProviderProfile {
   };
 }
 
-/** The detected profile with `overrides` in place of the fields they set. */
-export function resolveProfile(
+/** The detected compat settings with `overrides` in place of the fields they set. */
+export function resolveCompat(
   baseURL: string,
   model: string,
-  overrides: ProfileOverrides = {},
-): ProviderProfile {
-  return { ...detectProfile(baseURL, model), ...overrides };
+  overrides: CompatOverrides = {},
+): ProviderCompat {
+  return { ...detectCompat(baseURL, model), ...overrides };
 }
 
 /**
@@ -107,15 +107,15 @@ export function resolveProfile(
  * (`compat.cacheControl`, `cacheControl`): a `compat` that is not an object, an unknown
  * field, a value the field does not take, a field set both at the top level and in `compat`.
  */
-export function readProfileOverrides(
+export function readCompatOverrides(
   fields: Record<string, unknown>,
   problems: string[],
-): ProfileOverrides {
-  const overrides: ProfileOverrides = {};
+): CompatOverrides {
+  const overrides: CompatOverrides = {};
   const read = (name: string, value: unknown, label: string) => {
-    if (!isProfileField(name)) problems.push(`field "${label}" is unknown`);
+    if (!isCompatField(name)) problems.push(`field "${label}" is unknown`);
     else if (!setOverride(overrides, name, value)) {
-      const allowed = PROFILE_VALUES[name].map((item) => JSON.stringify(item)).join(" or ");
+      const allowed = COMPAT_VALUES[name].map((item) => JSON.stringify(item)).join(" or ");
       problems.push(`field "${label}" must be ${allowed}, got ${JSON.stringify(value)}`);
     }
   };
@@ -136,17 +136,17 @@ export function readProfileOverrides(
   return overrides;
 }
 
-function isProfileField(name: string): name is keyof ProviderProfile {
-  return Object.hasOwn(PROFILE_VALUES, name);
+function isCompatField(name: string): name is keyof ProviderCompat {
+  return Object.hasOwn(COMPAT_VALUES, name);
 }
 
 /** Sets `name` to `value` when the field takes that value; false when it does not. */
-function setOverride<K extends keyof ProviderProfile>(
-  overrides: ProfileOverrides,
+function setOverride<K extends keyof ProviderCompat>(
+  overrides: CompatOverrides,
   name: K,
   value: unknown,
 ): boolean {
-  const allowed: readonly ProviderProfile[K][] = PROFILE_VALUES[name];
+  const allowed: readonly ProviderCompat[K][] = COMPAT_VALUES[name];
   const found = allowed.find((item) => item === value);
   if (found === undefined) return false;
   overrides[name] = found;
