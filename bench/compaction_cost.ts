@@ -110,21 +110,20 @@ async function compactOnce(
   const onCompaction = (event: CompactionEvent) => {
     if (event.type === "compaction_end") ends.push(event);
   };
-  const { agent, compactor, overhead } = await createBenchAgent(server.url, {
+  const { agent } = await createBenchAgent(server.url, {
     store,
     sessionId: id,
     workspace,
     onCompaction,
   });
-  const { session } = agent;
   const path = `${store.dir}/${id}.jsonl`;
   await server.take();
   const sizeBefore = (await Deno.stat(path)).size;
   const start = performance.now();
-  await compactor.prepare(session, overhead);
+  await agent.compact("", new AbortController().signal, "automatic");
   const wallMs = performance.now() - start;
   const sizeAfter = (await Deno.stat(path)).size;
-  session.close();
+  agent.close();
   const served = await server.take();
   const event = ends[0];
   const request = served[0];

@@ -51,7 +51,7 @@ async function main(input: StepRunInput): Promise<number> {
     workspace: input.workspace,
   });
   const resumeMs = performance.now() - loadStart;
-  const { session } = agent;
+  const session = agent.view;
   const memory = compactor.workingMemory(session);
   const compactedUntil = session.compaction?.compactedUntil;
   const memoryTokens = estimateRequestTokens({ ...overhead, messages: memory });
@@ -72,7 +72,7 @@ async function main(input: StepRunInput): Promise<number> {
     if (result.status !== "done") throw new Error(`Task ended: ${JSON.stringify(result)}`);
     reply({ wallMs, cpuMs: (user + system) / 1000 } satisfies StepRunStep);
   }
-  session.close();
+  agent.close();
   if (session.compaction?.compactedUntil === compactedUntil) return 0;
   console.error("A compaction happened during the run; the working memory changed");
   return 1;

@@ -126,7 +126,7 @@ Deno.test("Agent.run() emits the exact event sequence of a two-step task", async
     { type: "thinking" },
     { type: "text", text: "Done: hi" },
   ]);
-  assertEquals(agent.session.history, [
+  assertEquals(agent.view.history, [
     { role: "user", content: "echo hi" },
     { role: "assistant", content: "Echoing.", toolCalls: [echo] },
     { role: "tool", toolCallId: "c1", content: "echo: hi", isError: false },
@@ -138,7 +138,7 @@ Deno.test("Agent.run() emits the exact event sequence of a two-step task", async
     content: "echo: hi",
     isError: false,
   });
-  assertEquals(agent.session.usage, { totalTokens: 70, historyLength: 4 });
+  assertEquals(agent.view.usage, { totalTokens: 70, historyLength: 4 });
 });
 
 Deno.test("Agent.run() ends with status budget before the request that would cross it", async () => {
@@ -153,13 +153,13 @@ Deno.test("Agent.run() ends with status budget before the request that would cro
   const error = result.status === "budget" ? result.error : "";
   assertStringIncludes(error, "Budget reached: this session has spent 5100 of its 8000 tokens");
   assertEquals(model.requests.length, 1);
-  assertEquals(agent.session.history.map((message) => message.role), [
+  assertEquals(agent.view.history.map((message) => message.role), [
     "user",
     "assistant",
     "tool",
     "user",
   ]);
-  assertEquals(agent.session.history.at(-1)?.content, failedNote(error));
+  assertEquals(agent.view.history.at(-1)?.content, failedNote(error));
   assertEquals(agent.spend()?.task.steps, 1);
 });
 
@@ -205,7 +205,7 @@ Deno.test("Agent.run() stops at the step limit with a message and a valid histor
       'Stopped after 2 model calls (--max-steps 2); the task is unfinished, say "continue" to go on',
   });
   assertEquals(model.requests.length, 2);
-  assertEquals(agent.session.history.map((message) => message.role), [
+  assertEquals(agent.view.history.map((message) => message.role), [
     "user",
     "assistant",
     "tool",
@@ -224,7 +224,7 @@ Deno.test("Agent.run() answers an unknown tool with an error result and goes on"
     answer: "I cannot do that.",
   });
   const message = 'Unknown tool "delete_everything": available tools are wait, echo';
-  assertEquals(agent.session.history[2], {
+  assertEquals(agent.view.history[2], {
     role: "tool",
     toolCallId: "x",
     content: `Error: ${message}`,
@@ -245,13 +245,13 @@ Deno.test("Agent.run() answers malformed JSON arguments with an error result and
     "Fixed.",
   ]);
   assertEquals(await agent.run("echo", signal), { status: "done", answer: "Fixed." });
-  assertEquals(agent.session.history[2], {
+  assertEquals(agent.view.history[2], {
     role: "tool",
     toolCallId: "m",
     content: 'Error: Cannot run echo: arguments are not valid JSON: "{\\"text\\": \\"unclosed"',
     isError: true,
   });
-  assertEquals(agent.session.history[4], {
+  assertEquals(agent.view.history[4], {
     role: "tool",
     toolCallId: "p",
     content: 'Error: Cannot run echo: unknown argument "__proto__"',
@@ -286,7 +286,7 @@ Deno.test("Agent.run() answers every tool call when interrupted during a tool", 
   }
   controller.abort();
   assertEquals(await running, { status: "interrupted" });
-  assertEquals(agent.session.history.slice(2), [
+  assertEquals(agent.view.history.slice(2), [
     {
       role: "tool",
       toolCallId: "a",
@@ -303,8 +303,8 @@ Deno.test("Agent.run() records usage against the history length it covers", asyn
   await using _ = server;
   const result = await agent.run("hi", signal);
   assertEquals(result, { status: "done", answer: "hello" });
-  assertEquals(agent.session.usage?.historyLength, 2);
-  assertEquals(agent.session.usage?.totalTokens, server.requests[0]!.promptTokens + 1);
+  assertEquals(agent.view.usage?.historyLength, 2);
+  assertEquals(agent.view.usage?.totalTokens, server.requests[0]!.promptTokens + 1);
 });
 
 Deno.test("Agent.run() compacts and retries once on overflow, then fails with one line", async () => {
@@ -323,8 +323,8 @@ Deno.test("Agent.run() compacts and retries once on overflow, then fails with on
   }
   const kinds = server.requests.map((request) => isSummaryRequest(request) ? "summary" : "task");
   assertEquals(kinds, ["task", "task", "summary", "task"], "task, overflow, summary, retried task");
-  assertEquals(agent.session.compaction?.compactedUntil, 2);
-  assertEquals(agent.session.history.slice(2), [
+  assertEquals(agent.view.compaction?.compactedUntil, 2);
+  assertEquals(agent.view.history.slice(2), [
     { role: "user", content: "two" },
     { role: "assistant", content: NO_REPLY, toolCalls: [] },
     { role: "user", content: failedNote(result.status === "failed" ? result.error : "") },
@@ -354,20 +354,20 @@ Deno.test("Agent.run() fails with one line, sending nothing, when no request fit
       message: "Nothing to compact: the working memory holds only the latest step",
     },
   ]);
-  assertEquals(agent.session.history.slice(1), [
+  assertEquals(agent.view.history.slice(1), [
     { role: "assistant", content: NO_REPLY, toolCalls: [] },
     { role: "user", content: failedNote(error) },
   ]);
-  assertEquals(agent.session.usage, undefined);
+  assertEquals(agent.view.usage, undefined);
 });
 
 Deno.test("Agent.startNewSession() continues in an empty session; context() describes it", async () => {
   const { agent } = await scripted(["one"]);
   await agent.run("first", signal);
-  const first = agent.session;
+  const first = agent.view;
   await agent.startNewSession();
   assertEquals(first.history.length, 2);
-  assertEquals(agent.session.history, []);
+  assertEquals(agent.view.history, []);
   const status = agent.context();
   assertEquals([status.messages, status.contextWindow, status.summary], [0, 32000, false]);
 });
@@ -419,7 +419,7 @@ Deno.test("Agent.run() keeps the partial answer of an interrupted reply, then a 
   };
   const { agent } = await agentWith({ model });
   assertEquals(await agent.run("explain", controller.signal), { status: "interrupted" });
-  assertEquals(agent.session.history, [
+  assertEquals(agent.view.history, [
     { role: "user", content: "explain" },
     { role: "assistant", content: "The first half", toolCalls: [] },
     { role: "user", content: interruptedNote() },
@@ -495,7 +495,7 @@ Deno.test("Agent.setPlanMode() tells the model with the next task only; the syst
   const { agent, model } = await scripted(["One.", "Two.", "Three.", "Four.", "Five."]);
   await agent.run("first", signal);
   agent.setPlanMode(true);
-  assertEquals([agent.planMode, agent.session.planMode], [true, true], "recorded at once");
+  assertEquals([agent.planMode, agent.view.planMode], [true, true], "recorded at once");
   await agent.run("second", signal);
   await agent.run("third", signal);
   agent.setPlanMode(false);
@@ -503,7 +503,7 @@ Deno.test("Agent.setPlanMode() tells the model with the next task only; the syst
   await agent.run("fourth", signal);
   agent.setPlanMode(false);
   await agent.run("fifth", signal);
-  const users = agent.session.history.flatMap((message) =>
+  const users = agent.view.history.flatMap((message) =>
     message.role === "user" ? [message.content] : []
   );
   assertEquals(users, [
@@ -528,9 +528,9 @@ Deno.test("Agent in plan mode refuses an exec tool the sandbox does not confine;
     "New session.",
   ]);
   agent.setPlanMode(true);
-  assertEquals(agent.session.planMode, false, "a session without history records it later");
+  assertEquals(agent.view.planMode, false, "a session without history records it later");
   await agent.run("wait, then echo", signal);
-  assertEquals(agent.session.planMode, true);
+  assertEquals(agent.view.planMode, true);
   assertEquals(model.requests[1]?.messages.slice(-2), [
     {
       role: "tool",
@@ -544,7 +544,7 @@ Deno.test("Agent in plan mode refuses an exec tool the sandbox does not confine;
   ]);
   await agent.startNewSession();
   await agent.run("again", signal);
-  assertEquals(agent.session.history.slice(0, 2), [
+  assertEquals(agent.view.history.slice(0, 2), [
     { role: "user", content: planOnNote() },
     { role: "user", content: "again" },
   ]);

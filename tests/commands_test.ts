@@ -1,5 +1,5 @@
 import { assertEquals } from "@std/assert";
-import { COMMANDS, findCommand, formatHelp, unknownCommand } from "../src/app/commands.ts";
+import { COMMANDS, findCommand, formatHelp, unknownCommand } from "../src/commands/table.ts";
 
 Deno.test("formatHelp() lists each command's usage and wrapped help, then the keys", () => {
   assertEquals(

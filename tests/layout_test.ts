@@ -93,3 +93,20 @@ Deno.test("importSpecifiers() reads static, type-only, re-exported and dynamic i
     "./g.ts",
   ]);
 });
+
+Deno.test("the session is the Agent's: no module outside src/agent/ reaches agent.session", async () => {
+  const reaching = [];
+  for (const path of ["main.ts", ...await typeScriptFiles("src")]) {
+    if (path.startsWith("src/agent/")) continue;
+    const source = await Deno.readTextFile(new URL(path, ROOT));
+    if (/\bagent\??\.session\b/.test(source)) reaching.push(path);
+  }
+  assertEquals(reaching, []);
+  const agent = await Deno.readTextFile(new URL("src/agent/agent.ts", ROOT));
+  assertEquals(agent.match(/^\s+(get\s+)?session\b/m), null, "Agent exposes no session member");
+});
+
+Deno.test("main.ts only parses, opens and runs a mode (at most 80 lines)", async () => {
+  const lines = (await Deno.readTextFile(new URL("main.ts", ROOT))).split("\n").length;
+  assertEquals(lines <= 80, true, `main.ts has ${lines} lines`);
+});

@@ -1,5 +1,5 @@
 import { assertEquals, assertRejects } from "@std/assert";
-import { formatMcpStatus, NO_SERVERS, runMcpCommand } from "../src/app/mcp_command.ts";
+import { formatMcpStatus, NO_SERVERS, runMcpCommand } from "../src/commands/mcp.ts";
 
 Deno.test("formatMcpStatus() shows each server's state, sandbox and tools, cut to the width", () => {
   assertEquals(

@@ -92,7 +92,7 @@ Deno.test("Ctrl+C during an MCP call interrupts the task and tells the server to
   );
   controller.abort();
   assertEquals(await running, { status: "interrupted" });
-  const result = agent.session.history.find((message) => message.role === "tool");
+  const result = agent.view.history.find((message) => message.role === "tool");
   assertStringIncludes(result?.content ?? "", INTERRUPTED_RESULT);
   await waitFor(
     async () => cancellations(await receivedMessages(project.workspace)).length === 1,

@@ -47,16 +47,16 @@ Deno.test("Agent.useModel() records the switch with the first task of an empty s
     profiles({ small: 16000, big: 64000 }, "small"),
   );
   agent.useModel(slots.slot("big"));
-  assertEquals(agent.session.profile, undefined, "nothing is written for an empty session");
+  assertEquals(agent.view.profile, undefined, "nothing is written for an empty session");
   await agent.run("first", signal);
-  assertEquals(agent.session.profile, "big");
+  assertEquals(agent.view.profile, "big");
   agent.useModel(slots.slot("small"));
-  assertEquals(agent.session.profile, "small", "recorded at once");
+  assertEquals(agent.view.profile, "small", "recorded at once");
   agent.useModel(slots.slot("big"));
-  assertEquals(agent.session.profile, "big");
+  assertEquals(agent.view.profile, "big");
   agent.useModel(slots.slot("small"));
   await agent.run("second", signal);
-  assertEquals([agent.session.profile, agent.session.history.length], ["small", 4]);
+  assertEquals([agent.view.profile, agent.view.history.length], ["small", 4]);
 });
 
 Deno.test("after a switch the other model's usage snapshot is not trusted: the estimate is the whole request", async () => {
@@ -65,13 +65,13 @@ Deno.test("after a switch the other model's usage snapshot is not trusted: the e
     profiles({ small: 16000, big: 64000 }, "small"),
   );
   await agent.run("hi", signal);
-  assertEquals(agent.session.usage, { totalTokens: 5, historyLength: 2 });
+  assertEquals(agent.view.usage, { totalTokens: 5, historyLength: 2 });
   assertEquals(agent.context().estimatedTokens, 5, "the small model's own count");
   agent.useModel(slots.slot("big"));
-  assertEquals(agent.session.usage, undefined);
+  assertEquals(agent.view.usage, undefined);
   const whole = estimateRequestTokens({
     ...agent.requestOverhead,
-    messages: agent.session.history,
+    messages: agent.view.history,
   });
   assertEquals(agent.context(), {
     estimatedTokens: whole,

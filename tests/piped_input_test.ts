@@ -1,6 +1,6 @@
 import { assertEquals, assertThrows } from "@std/assert";
 import { ConfigError } from "../src/config/provider_config.ts";
-import { withPipedInput } from "../src/app/piped_input.ts";
+import { withPipedInput } from "../src/modes/piped_input.ts";
 
 Deno.test("withPipedInput() delimits the piped text after the task, or leaves the task alone", () => {
   const settings = { contextWindow: 32_000 };

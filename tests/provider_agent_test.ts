@@ -8,7 +8,7 @@ import { assemble } from "../src/app/assemble.ts";
 import { Renderer } from "../src/ui/renderer.ts";
 import { PlainOutput } from "../src/ui/plain_output.ts";
 import { TaskView } from "../src/ui/task_view.ts";
-import { answerReport, runPrint } from "../src/app/print_task.ts";
+import { answerReport, runPrint } from "../src/modes/print.ts";
 import { type Handler, type Reply, startFakeServer } from "./support/fake_server.ts";
 import { replay, trafficTest } from "./support/provider_fixtures.ts";
 import { VirtualScreen } from "./support/screen.ts";
@@ -47,7 +47,7 @@ async function run(handler: Handler, options: { screen?: boolean } = {}) {
   });
   await Deno.remove(workspaceDir);
   const shown = () => screen ? `${terminal.lines().join("\n")}\n` : output.text;
-  return { server, agent, session: agent.session, renderer, output, shown };
+  return { server, agent, session: agent.view, renderer, output, shown };
 }
 
 trafficTest(

@@ -19,7 +19,7 @@ function setup(format: "json" | "stream-json") {
   const task = { ...emptyTally(), requests: 3, steps: 2, promptTokens: 900, cachedTokens: 500 };
   const output = new ScriptOutput({
     subscribe: (listener) => events.subscribe(listener),
-    session: { id: "s1", history },
+    view: { id: "s1", history },
     spend: () => ({ task: { ...task, completionTokens: 40 }, session: task, limits: {} }),
   }, {
     format,

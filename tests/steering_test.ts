@@ -67,7 +67,7 @@ Deno.test("Agent.run() sends messages queued during a tool call after its result
     { role: "user", content: "queued 1" },
     { role: "user", content: "queued 2" },
   ]);
-  assertEquals(agent.session.history.slice(1), [...sent ?? [], {
+  assertEquals(agent.view.history.slice(1), [...sent ?? [], {
     role: "assistant",
     content: "Both read.",
     toolCalls: [],
@@ -84,7 +84,7 @@ Deno.test("Agent.run() goes on with a message queued while the answer streamed",
   });
   assertEquals(result, { status: "done", answer: "Tests too." });
   assertEquals(model.requests.length, 2);
-  assertEquals(agent.session.history, [
+  assertEquals(agent.view.history, [
     { role: "user", content: "fix it", shown: "[pasted 2 lines]" },
     { role: "assistant", content: "First answer.", toolCalls: [] },
     { role: "user", content: "also the tests", shown: "also" },
@@ -106,5 +106,5 @@ Deno.test("Agent.run() takes no queued message once interrupted", async () => {
     },
   });
   assertEquals([result.status, taken], ["interrupted", 0]);
-  assertEquals(agent.session.history.some((message) => message.content === "never"), false);
+  assertEquals(agent.view.history.some((message) => message.content === "never"), false);
 });

@@ -5,10 +5,10 @@
  */
 import { assert, assertEquals, assertRejects } from "@std/assert";
 import type { Agent } from "../src/agent/mod.ts";
-import type { TaskUndo } from "../src/undo/mod.ts";
+import type { Undo } from "../src/undo/mod.ts";
 import { assemble } from "../src/app/assemble.ts";
-import { rewindCommand, undoCommand } from "../src/app/undo_commands.ts";
-import { runBetweenSnapshots } from "../src/app/undo_setup.ts";
+import { rewindCommand, undoCommand } from "../src/commands/undo.ts";
+import type { App } from "../src/app/mod.ts";
 import { ChatError, type ChatModel } from "../src/model/chat_model.ts";
 import { PlainOutput } from "../src/ui/plain_output.ts";
 import { Renderer } from "../src/ui/renderer.ts";
@@ -19,7 +19,7 @@ import { treeState } from "./support/tree_state.ts";
 /** What each test works with. */
 interface Setup {
   agent: Agent;
-  undo: TaskUndo;
+  undo: Undo;
   ws: string;
   renderer: Renderer;
   /** What the renderer printed so far. */
@@ -73,20 +73,20 @@ function meddling(model: ChatModel, before: () => Promise<void>): ChatModel {
 
 Deno.test("an interrupted task is undoable: files its bash made before Ctrl+C go", async () => {
   const steps = [{ toolCalls: [call("c1", "bash", { command: "echo x > made.txt; sleep 30" })] }];
-  await withAgent(steps, async ({ agent, undo, ws }) => {
+  await withAgent(steps, async ({ agent, ws }) => {
     const before = await treeState(ws);
     const controller = new AbortController();
-    const running = runBetweenSnapshots(agent, "make a file", controller.signal, { undo });
+    const running = agent.run("make a file", controller.signal);
     await waitUntil(async () => (await treeState(ws))["made.txt"] !== undefined, "made.txt");
     controller.abort();
     assertEquals((await running).status, "interrupted");
-    const outcome = await undo.back(agent.session, 1, { files: true, chat: true, force: false });
+    const outcome = await agent.undoTasks(1, { files: true, chat: true, force: false });
     assertEquals(outcome.type === "done" && [outcome.task, outcome.removed], [
       "make a file",
       ["made.txt"],
     ]);
     assertEquals(await treeState(ws), before);
-    assertEquals(agent.session.history, []);
+    assertEquals(agent.view.history, []);
   });
 });
 
@@ -95,14 +95,12 @@ Deno.test("a failed task is undoable: its write goes, and the note that it faile
     { toolCalls: [call("c1", "write_file", { path: "a.txt", content: "changed\n" })] },
     new ChatError("server", "The server failed"),
   ];
-  await withAgent(steps, async ({ agent, undo, ws }) => {
-    const result = await runBetweenSnapshots(agent, "change a", new AbortController().signal, {
-      undo,
-    });
+  await withAgent(steps, async ({ agent, ws }) => {
+    const result = await agent.run("change a", new AbortController().signal);
     assertEquals(result.status, "failed");
-    await undo.back(agent.session, 1, { files: true, chat: true, force: false });
+    await agent.undoTasks(1, { files: true, chat: true, force: false });
     assertEquals(await Deno.readTextFile(`${ws}/a.txt`), "alpha\n");
-    assertEquals(agent.session.history, []);
+    assertEquals(agent.view.history, []);
   });
 });
 
@@ -112,13 +110,15 @@ Deno.test("/rewind lists tasks; --files keeps the conversation, --chat keeps the
     "Made b.",
     "Only talk.",
   ];
-  await withAgent(steps, async ({ agent, undo, ws, renderer, out }) => {
-    const context = { agent, renderer, undo };
-    await runBetweenSnapshots(agent, "make b", new AbortController().signal, { undo });
-    await runBetweenSnapshots(agent, "just talk\nsecond line", new AbortController().signal, {
-      undo,
-    });
-    await rewindCommand("", context);
+  await withAgent(steps, async ({ agent, ws, renderer, out }) => {
+    const context = {
+      app: { agent } as unknown as App,
+      screen: renderer,
+      signal: new AbortController().signal,
+    };
+    await agent.run("make b", new AbortController().signal);
+    await agent.run("just talk\nsecond line", new AbortController().signal);
+    await rewindCommand.run(context, "");
     assertEquals(
       out().split("\n").slice(-4, -1),
       [
@@ -127,25 +127,38 @@ Deno.test("/rewind lists tasks; --files keeps the conversation, --chat keeps the
         "/rewind N goes back to before task N (files and conversation; --files or --chat for one)",
       ],
     );
-    await rewindCommand("1 --files", context);
-    assertEquals([(await treeState(ws))["b.txt"], agent.session.history.length], [undefined, 6]);
+    await rewindCommand.run(context, "1 --files");
+    assertEquals([(await treeState(ws))["b.txt"], agent.view.history.length], [undefined, 6]);
     await Deno.writeTextFile(`${ws}/mine.txt`, "by hand\n");
     const files = await treeState(ws);
-    await rewindCommand("2 --chat", context);
-    assertEquals(agent.session.history.length, 4);
+    await rewindCommand.run(context, "2 --chat");
+    assertEquals(agent.view.history.length, 4);
     assertEquals(await treeState(ws), files, "--chat leaves the files alone");
     await assertRejects(
-      () => rewindCommand("7", context),
+      async () => await rewindCommand.run(context, "7"),
       RangeError,
       "No task 7: this session has 1 (/rewind lists them)",
     );
     await assertRejects(
-      () => rewindCommand("1 --files --chat", context),
+      async () => await rewindCommand.run(context, "1 --files --chat"),
       TypeError,
       "Invalid /rewind: --files and --chat exclude each other; give neither for both",
     );
     await assertRejects(
-      () => undoCommand("", { agent, renderer }),
+      async () => {
+        const { agent: unrecorded } = await assemble({
+          config: {
+            baseURL: "http://127.0.0.1:9/v1",
+            apiKey: "k",
+            model: "m",
+            contextWindow: 32000,
+          },
+          workspaceDir: ws,
+          maxSteps: 1,
+          model: new ScriptedModel([]),
+        });
+        await undoCommand.run({ ...context, app: { agent: unrecorded } as unknown as App }, "");
+      },
       Error,
       "Undo is off in this run: tasks are not snapshotted",
     );
@@ -159,10 +172,10 @@ Deno.test("a task whose calls only read is not scanned again at its end", async 
     { toolCalls: [call("c2", "bash", { command: "true" })] },
     "Ran it.",
   ];
-  await withAgent(steps, async ({ agent, undo }) => {
-    await runBetweenSnapshots(agent, "read a", new AbortController().signal, { undo });
-    await runBetweenSnapshots(agent, "run true", new AbortController().signal, { undo });
-    const [reading, running] = agent.session.tasks;
+  await withAgent(steps, async ({ agent }) => {
+    await agent.run("read a", new AbortController().signal);
+    await agent.run("run true", new AbortController().signal);
+    const [reading, running] = agent.view.tasks;
     assertEquals(reading?.after, reading?.before);
     assert(running?.after !== running?.before, "a command may change files: scanned again");
   });
@@ -174,12 +187,12 @@ Deno.test("what .powercodeignore ignores is neither snapshotted nor touched by a
     "Wrote b.",
   ];
   const build = (ws: string) => Deno.writeTextFile(`${ws}/cache/new.bin`, "built\n");
-  await withAgent(steps, async ({ agent, undo, ws }) => {
+  await withAgent(steps, async ({ agent, ws }) => {
     await Deno.mkdir(`${ws}/cache`);
     await Deno.writeTextFile(`${ws}/cache/old.bin`, "old\n");
-    await runBetweenSnapshots(agent, "write b", new AbortController().signal, { undo });
-    assertEquals(undo.list(agent.session).map((task) => task.files), [1], "b.txt alone");
-    const outcome = await undo.back(agent.session, 1, { files: true, chat: true, force: false });
+    await agent.run("write b", new AbortController().signal);
+    assertEquals(agent.tasks().map((task) => task.files), [1], "b.txt alone");
+    const outcome = await agent.undoTasks(1, { files: true, chat: true, force: false });
     assertEquals(outcome.type === "done" && outcome.removed, ["b.txt"]);
     assertEquals(Object.keys(await treeState(`${ws}/cache`)), ["new.bin", "old.bin"]);
   }, build);

@@ -23,11 +23,19 @@ import type {
   ToolCall,
   UserMessage,
 } from "../core/mod.ts";
-import type { Session } from "../session/mod.ts";
+import type { Session, SessionView } from "../session/mod.ts";
+import {
+  type BackOptions,
+  type TaskSummary,
+  type Undo,
+  undoOff,
+  type UndoOutcome,
+} from "../undo/mod.ts";
 import { ActiveModel, type ModelSlot } from "./model_slot.ts";
 import { plainSwitch, PlanMode, type PlanSwitch } from "./plan_mode.ts";
 import { failedNote, interruptedNote, NO_REPLY, unfinishedTodoNote } from "./task_notes.ts";
-import type { ToolSet } from "../tools/mod.ts";
+import { type ToolSet, userCommandCall } from "../tools/mod.ts";
+import { shellNote } from "./shell_note.ts";
 
 /** The parts an agent works with. */
 export interface AgentOptions {
@@ -54,6 +62,8 @@ export interface AgentOptions {
   plan?: PlanSwitch;
   /** Steps of TODO.md not done at start, for a new session: its first task's note lists them. */
   unfinishedTodo?: readonly TodoItem[];
+  /** Snapshots around each task and command, for undo (default: off in this run). */
+  undo?: Undo;
 }
 
 /** How a task ended. */
@@ -84,6 +94,7 @@ export const INTERRUPTED_RESULT = "Error: interrupted by the user before this to
 export class Agent {
   #options: AgentOptions;
   #session: Session;
+  #undo: Undo;
   #system: string;
   #active: ActiveModel;
   #plan: PlanMode;
@@ -97,6 +108,7 @@ export class Agent {
   constructor(options: AgentOptions) {
     this.#options = options;
     this.#session = options.session;
+    this.#undo = options.undo ?? undoOff();
     this.#system = options.systemPrompt;
     this.#active = new ActiveModel(options.slot, options.defaultProfile);
     if (this.#session.history.length > 0) this.#active.record(this.#session);
@@ -143,9 +155,76 @@ export class Agent {
     return this.#options.events.subscribe(listener);
   }
 
-  /** The session tasks are appended to (read-only: use `startNewSession` to switch). */
-  get session(): Session {
+  /** The session tasks are appended to, to read: every change is an operation of the Agent. */
+  get view(): SessionView {
     return this.#session;
+  }
+
+  /** Whether tasks are snapshotted, so that `/undo` can take them back. */
+  get undoable(): boolean {
+    return this.#undo.on;
+  }
+
+  /** The session's tasks, oldest first, with how many files each changed (`/rewind`). */
+  tasks(): TaskSummary[] {
+    return this.#undo.list(this.#session);
+  }
+
+  /** Takes back task `number` (1 = the first) and every task after it: files, messages or both. */
+  undoTasks(number: number, options: BackOptions): Promise<UndoOutcome> {
+    return this.#undo.back(this.#session, number, options);
+  }
+
+  /** Brings back what the last undo took, until a new task starts. */
+  redo(options: { force: boolean }): Promise<UndoOutcome> {
+    return this.#undo.redo(this.#session, options);
+  }
+
+  /**
+   * Runs a command the user typed (`!cmd`) as the bash tool runs it, between snapshots like a
+   * task, so that `/undo` takes it back; listeners get `command_start`, then the call's
+   * `tool_output` and `tool_end`. With `keep`, `$ cmd` and its output join the conversation
+   * once the command has ended (not after a refusal or an interruption). Returns whether it
+   * succeeded. Contract: never throws for the command.
+   */
+  async runCommand(
+    command: string,
+    options: { keep: boolean; signal: AbortSignal },
+  ): Promise<boolean> {
+    const { signal } = options;
+    const emit = this.#options.events.emit;
+    const call = userCommandCall("user-command", command);
+    return await this.#betweenSnapshots(async () => {
+      emit({ type: "command_start", call, command });
+      this.#undo.noteCall(call);
+      const result = await this.#options.tools.execute(
+        call,
+        signal,
+        (text) => emit({ type: "tool_output", call, text }),
+      );
+      const { isError, summary, details } = result;
+      emit({ type: "tool_end", call, isError, summary, ...(details ? { details } : {}) });
+      if (options.keep && details?.kind === "command" && !signal.aborted) {
+        const content = shellNote(command, result.content);
+        this.#session.append({ role: "user", content, shown: `!${command}` });
+      }
+      return !isError;
+    });
+  }
+
+  /** Runs `work` between the snapshots of a task, however it ends. */
+  async #betweenSnapshots<T>(work: () => Promise<T>): Promise<T> {
+    const session = this.#session;
+    await this.#undo.beforeTask(session);
+    const stop = this.subscribe((event) => {
+      if (event.type === "tool_start") this.#undo.noteCall(event.call);
+    });
+    try {
+      return await work();
+    } finally {
+      stop();
+      await this.#undo.afterTask(session);
+    }
   }
 
   /** The system prompt and tool definitions the next request carries. */
@@ -174,13 +253,23 @@ export class Agent {
   }
 
   /**
-   * Compacts the session now (`/compact`), with optional focus text for the summary.
+   * Compacts the session now (`/compact`, or the demo's `automatic` round), with optional
+   * focus text for the summary.
    * Contract: as `Compactor.compact`; an abort propagates.
    */
-  compact(focus: string, signal: AbortSignal): Promise<CompactionOutcome> {
-    const options = { signal, ...(focus ? { focus } : {}) };
+  compact(
+    focus: string,
+    signal: AbortSignal,
+    reason: "manual" | "automatic" = "manual",
+  ): Promise<CompactionOutcome> {
+    const options = { signal, reason, ...(focus ? { focus } : {}) };
     this.#active.record(this.#session);
     return this.slot.compactor.compact(this.#session, this.#overhead, options);
+  }
+
+  /** Closes the session's file; the agent takes no task after it. */
+  close(): void {
+    this.#session.close();
   }
 
   /**
@@ -203,7 +292,11 @@ export class Agent {
    * Contract: a queued message follows the last tool result of a step (never comes between
    * a call and its result) and is in history, so `--continue` sends the same request.
    */
-  async run(task: string, signal: AbortSignal, options: RunOptions = {}): Promise<TaskResult> {
+  run(task: string, signal: AbortSignal, options: RunOptions = {}): Promise<TaskResult> {
+    return this.#betweenSnapshots(() => this.#runTask(task, signal, options));
+  }
+
+  async #runTask(task: string, signal: AbortSignal, options: RunOptions): Promise<TaskResult> {
     const { maxSteps } = this.#options;
     const session = this.#session;
     this.#active.record(session);

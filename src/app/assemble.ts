@@ -36,6 +36,7 @@ import {
   type BudgetLimits,
   EventChannel,
   type EventSink,
+  type Message,
   type TodoItem,
   type ToolCall,
 } from "../core/mod.ts";
@@ -64,7 +65,7 @@ import {
 } from "../tools/mod.ts";
 import type { McpServers } from "../mcp/mod.ts";
 import { type McpSetup, startMcpServers } from "./mcp_start.ts";
-import type { TaskUndo } from "../undo/mod.ts";
+import { type Undo, undoOff } from "../undo/mod.ts";
 import { createTaskUndo, type UndoSetup } from "./undo_setup.ts";
 
 /**
@@ -109,6 +110,8 @@ export interface AssembleOptions {
   budget?: BudgetLimits;
   /** Chat client options beyond the config (retries, delays, timeouts). */
   chat?: Partial<Omit<ChatClientOptions, "baseURL" | "apiKey" | "model">>;
+  /** Messages a new session starts with (the demo's file read in); default none. */
+  history?: readonly Message[];
   /** Where MCP servers are configured; without it none are started. */
   mcp?: McpSetup;
   /** Where task snapshots go; without it tasks are not snapshotted (no /undo). */
@@ -132,8 +135,8 @@ export interface Assembly {
   mcp: McpServers | undefined;
   /** What bash runs through; undefined when `tools` replaced the standard tools. */
   sandbox: Sandbox | undefined;
-  /** Snapshots around tasks and /undo, /redo, /rewind; undefined without `options.undo`. */
-  undo: TaskUndo | undefined;
+  /** Snapshots around tasks and /undo, /redo, /rewind; off without `options.undo`. */
+  undo: Undo;
   /** A new session's unfinished steps of TODO.md, which its first task's note lists. */
   unfinishedTodo: TodoItem[];
 }
@@ -184,6 +187,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
       report,
     })
     : new Session(sessionOptions);
+  for (const message of options.history ?? []) session.append(message);
   const active = startProfile(profiles, options.profile, session.profile, report);
   plan.set(options.planMode ?? session.planMode);
   const unfinished = session.history.length === 0 ? await unfinishedTodo(workspace) : [];
@@ -211,6 +215,14 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     return { instructions, prompt };
   };
   const { instructions, prompt } = await loadSystemPrompt();
+  const undo = options.undo
+    ? createTaskUndo(options.undo, {
+      workspace,
+      ...(sandbox ? { commands: sandbox } : {}),
+      warn: (message) => events.emit({ type: "warning", message }),
+      mayChange: (call) => toolSet.effectOf(call.name) !== "read",
+    })
+    : undoOff();
   const agent = built.agent = new Agent({
     slot,
     defaultProfile: profiles.defaultProfile,
@@ -229,12 +241,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     spending,
     plan,
     unfinishedTodo: unfinished,
-  });
-  const undo = options.undo && createTaskUndo(options.undo, {
-    workspace,
-    ...(sandbox ? { commands: sandbox } : {}),
-    warn: (message) => events.emit({ type: "warning", message }),
-    mayChange: (call) => toolSet.effectOf(call.name) !== "read",
+    undo,
   });
   return {
     agent,

@@ -89,11 +89,13 @@ async function run(config: ProviderConfig): Promise<number> {
   // The demo's own budget replaces the provider file's; its output limit would not fit it.
   const { maxOutputTokens: _, reserveTokens: _r, keepRecentTokens: _k, ...endpoint } = config;
   const readFile = createReadFileTool(await Workspace.open(WORKSPACE_DIR));
+  const bytes = await writeDemoFile("large-context.txt", largeContext());
   const { agent, compactor } = await assemble({
     config: { ...endpoint, ...BUDGET },
     workspaceDir: WORKSPACE_DIR,
     maxSteps: 1,
     tools: () => [readFile],
+    history: await readInBlocks(readFile),
   });
   // Plain lines, also on a terminal: no task here runs under a status line.
   const renderer = await createFrontEnd(agent, {
@@ -109,17 +111,15 @@ async function run(config: ProviderConfig): Promise<number> {
     `powercode context demo · ${config.model} · window ${BUDGET.contextWindow}, reserve ` +
       `${BUDGET.reserveTokens}, keep recent ${BUDGET.keepRecentTokens} tokens`,
   );
-  await readInBlocks(agent, readFile, renderer);
+  renderer.line(`large-context.txt: ${BLOCKS} blocks of ${LINES_PER_BLOCK} lines, ${bytes} bytes`);
   if (!await compactSession(demo)) return 1;
   return await askFromMemory(demo);
 }
 
-/** Writes the large file and reads it into the agent's session, one read_file round per block. */
-async function readInBlocks(agent: Agent, readFile: Tool, renderer: Renderer): Promise<void> {
-  const bytes = await writeDemoFile("large-context.txt", largeContext());
-  renderer.line(`large-context.txt: ${BLOCKS} blocks of ${LINES_PER_BLOCK} lines, ${bytes} bytes`);
-  const { session } = agent;
-  session.append({ role: "user", content: TASK });
+/** The session's start: the large file read in, one read_file round per block. */
+async function readInBlocks(readFile: Tool): Promise<Message[]> {
+  const session: Message[] = [];
+  session.push({ role: "user", content: TASK });
   const signal = new AbortController().signal;
   for (let block = 1; block <= BLOCKS; block++) {
     const args = {
@@ -132,11 +132,12 @@ async function readInBlocks(agent: Agent, readFile: Tool, renderer: Renderer): P
       name: readFile.name,
       arguments: JSON.stringify(args),
     };
-    session.append({ role: "assistant", content: `Reading block ${block}.`, toolCalls: [call] });
+    session.push({ role: "assistant", content: `Reading block ${block}.`, toolCalls: [call] });
     const output = await readFile.execute(args, { signal });
     const isError = output.isError ?? false;
-    session.append({ role: "tool", toolCallId: call.id, content: output.content, isError });
+    session.push({ role: "tool", toolCallId: call.id, content: output.content, isError });
   }
+  return session;
 }
 
 /** Compacts the session and writes the files; false (with one line on stderr) when it failed. */
@@ -150,10 +151,8 @@ async function compactSession(demo: Demo): Promise<boolean> {
       `${beforeBytes} bytes`,
   );
   // Over the threshold, as the demo's budget makes it: what the agent does on its own.
-  const outcome = await demo.compactor.compact(agent.session, agent.requestOverhead, {
-    reason: "automatic",
-  });
-  const compaction = agent.session.compaction;
+  const outcome = await agent.compact("", new AbortController().signal, "automatic");
+  const compaction = agent.view.compaction;
   if (outcome.type !== "compacted" || compaction === undefined) {
     const reason = outcome.type === "failed" ? outcome.reason : "nothing to compact";
     fail(`Cannot compact the demo session: ${reason}`, 1);
@@ -184,7 +183,7 @@ async function askFromMemory({ agent, renderer }: Demo): Promise<number> {
   const answer = result.status === "done" ? result.answer.trim() : "";
   renderer.finish({ status: "done", answer });
   if (answer !== "") return 0;
-  const reply = agent.session.history.findLast((message) => message.role === "assistant");
+  const reply = agent.view.history.findLast((message) => message.role === "assistant");
   const calls = reply?.role === "assistant" ? reply.toolCalls.map((call) => call.name) : [];
   return fail(`The model answered without text${calls.length ? ` (it called ${calls})` : ""}`, 1);
 }
@@ -206,7 +205,7 @@ function snapshot({ agent, compactor }: Demo): MemorySnapshot {
   return {
     estimatedTokens: status.estimatedTokens,
     compactedUntil: status.compactedUntil,
-    messages: compactor.workingMemory(agent.session),
+    messages: compactor.workingMemory(agent.view),
   };
 }
 

@@ -1,20 +1,21 @@
 /**
- * The application: the one assembly, the REPL, print mode and piped input.
+ * The run's parts: `App`, one record opened once by every mode that talks to a model, the
+ * one assembly of the agent, and the run's start that every mode reads.
  *
  * @module
  */
+export { type App, openApp } from "./app.ts";
 export { approveOnTerminal } from "./approval_prompt.ts";
 export { assemble, type Assembly } from "./assemble.ts";
-export { Profiles } from "./profiles.ts";
-export { withPipedInput } from "./piped_input.ts";
+export { Profiles, roomProblem } from "./profiles.ts";
 export { EXIT, exitCode } from "./exit_codes.ts";
-export { answerReport, type PrintReport, runPrint } from "./print_task.ts";
-export type { ReplOptions } from "./repl.ts";
+export {
+  bashOptions,
+  requireWorkspace,
+  type RunStart,
+  runStart,
+  sessionsDir,
+  snapshotsDir,
+} from "./run_start.ts";
 export { scopeReport } from "./scope_report.ts";
-export { undoFromShell } from "./undo_headless.ts";
-
-/** Runs the REPL; its modules (line editor, completion) load only when there is a REPL. */
-export async function runRepl(options: import("./repl.ts").ReplOptions): Promise<number> {
-  const repl = await import("./repl.ts");
-  return await repl.runRepl(options);
-}
+export { createTaskUndo } from "./undo_setup.ts";

@@ -1,11 +1,10 @@
 /**
  * Wiring the undo layer: snapshots in the state directory the assembly names, symbolic
  * links restored through the sandbox that runs bash (Deno creates links only with unscoped
- * permissions), and a task run wrapped in its snapshots.
+ * permissions).
  *
  * @module
  */
-import type { Agent, RunOptions, TaskResult } from "../agent/mod.ts";
 import type { ToolCall } from "../core/mod.ts";
 import type { Sandbox, Workspace } from "../tools/mod.ts";
 import { type IsIgnored, Snapshots, type Symlinker, TaskUndo } from "../undo/mod.ts";
@@ -67,31 +66,6 @@ export function sandboxSymlinker(commands: Sandbox): Symlinker | undefined {
     if (end.kind === "exit" && end.code === 0) return;
     throw new Error(`Cannot restore the link "${path}": ${output.text.trim() || end.kind}`);
   };
-}
-
-/**
- * Runs one task between its snapshots: before it starts, and after it ends however it
- * ended (an interrupted or failed task may have changed files too).
- */
-export async function runBetweenSnapshots(
-  agent: Agent,
-  task: string,
-  signal: AbortSignal,
-  options: { undo?: TaskUndo | undefined; run?: RunOptions } = {},
-): Promise<TaskResult> {
-  const { undo } = options;
-  if (!undo) return await agent.run(task, signal, options.run);
-  const session = agent.session;
-  await undo.beforeTask(session);
-  const stop = agent.subscribe((event) => {
-    if (event.type === "tool_start") undo.noteCall(event.call);
-  });
-  try {
-    return await agent.run(task, signal, options.run);
-  } finally {
-    stop();
-    await undo.afterTask(session);
-  }
 }
 
 function quote(text: string): string {

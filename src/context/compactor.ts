@@ -108,7 +108,7 @@ export class Compactor {
    * The messages to send after the system prompt, without compacting.
    * Contract: pairing repaired, tool outputs over 8000 characters shortened.
    */
-  workingMemory(session: Session): Message[] {
+  workingMemory(session: Pick<Session, "history" | "compaction">): Message[] {
     return buildWorkingMemory(session, { toolOutputLimit: TOOL_OUTPUT_LIMIT });
   }
 

@@ -36,6 +36,8 @@ export type AgentEvent =
   | { type: "reasoning"; text: string }
   | { type: "discard_partial" }
   | { type: "tool_start"; call: ToolCall; description: CallDescription }
+  /** A command the user typed (`!cmd`) begins; its output and end come as a tool call's. */
+  | { type: "command_start"; call: ToolCall; command: string }
   /** Live output of a running tool (a command's), for the terminal only. */
   | { type: "tool_output"; call: ToolCall; text: string }
   | { type: "tool_end"; call: ToolCall; isError: boolean; summary: string; details?: ToolDetails }

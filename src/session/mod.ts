@@ -5,7 +5,7 @@
  */
 export { newSession, openSession } from "./open.ts";
 export type { OpenSessionOptions, SessionChoice } from "./open.ts";
-export { Session } from "./session.ts";
+export { Session, type SessionView } from "./session.ts";
 export type {
   CompactionState,
   ModelRecord,

@@ -94,6 +94,20 @@ export interface SessionOptions {
   todoOf?: TodoOf;
 }
 
+/** What code outside the Agent may read of its session: the record, never a way to change it. */
+export interface SessionView {
+  readonly id: Session["id"];
+  readonly history: Session["history"];
+  readonly usage: Session["usage"];
+  readonly compaction: Session["compaction"];
+  readonly profile: Session["profile"];
+  readonly planMode: Session["planMode"];
+  readonly todo: readonly TodoItem[] | undefined;
+  readonly filesRead: Session["filesRead"];
+  readonly filesModified: Session["filesModified"];
+  readonly tasks: Session["tasks"];
+}
+
 /**
  * In-memory session state, optionally mirrored to a sink.
  * Contract: the file is append-only. History grows by appends; only an undo takes a tail

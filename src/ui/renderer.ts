@@ -162,6 +162,8 @@ export class Renderer {
         this.#running = { started: Date.now(), tail: new OutputTail() };
         output.activity(`running ${sanitizeLine(event.call.name)}`);
         return this.#toolLine(event.call, event.description);
+      case "command_start":
+        return this.shellStart(event.command);
       case "tool_output": {
         const tail = this.#running?.tail;
         tail?.push(event.text);

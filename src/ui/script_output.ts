@@ -22,7 +22,7 @@ import type { Writer } from "../terminal/mod.ts";
 /** What the script output reads from the agent besides its events. */
 export interface ScriptWatched {
   subscribe(listener: EventSink): () => void;
-  readonly session: { readonly id: string | undefined; readonly history: readonly Message[] };
+  readonly view: { readonly id: string | undefined; readonly history: readonly Message[] };
   spend(): SpendReport | undefined;
 }
 
@@ -84,7 +84,7 @@ export class ScriptOutput {
       status: result.status,
       result: result.status === "done" ? result.answer : "",
       ...(error === undefined ? {} : { error }),
-      session: this.#agent.session.id ?? null,
+      session: this.#agent.view.id ?? null,
       steps: task.steps,
       usage: {
         prompt: task.promptTokens,
@@ -140,6 +140,7 @@ export class ScriptOutput {
       case "warning":
         return this.#write({ type: "warning", message: event.message });
       case "thinking":
+      case "command_start":
       case "tool_output":
         return;
       default: {
@@ -151,7 +152,7 @@ export class ScriptOutput {
 
   /** Bytes of the result the model got for call `id` (just appended to history). */
   #resultBytes(id: string): number {
-    const history = this.#agent.session.history;
+    const history = this.#agent.view.history;
     for (let index = history.length - 1; index >= 0; index--) {
       const message = history[index];
       if (message?.role === "tool" && message.toolCallId === id) {
@@ -167,7 +168,7 @@ export class ScriptOutput {
       this.#started = true;
       const start = {
         type: "start",
-        session: this.#agent.session.id ?? null,
+        session: this.#agent.view.id ?? null,
         model: this.#options.model,
         roots: this.#options.roots,
       };

@@ -8,4 +8,11 @@
 export type { IsIgnored } from "./scanner.ts";
 export type { Symlinker } from "./restore.ts";
 export { Snapshots } from "./snapshots.ts";
-export { type TaskSummary, TaskUndo, type UndoOutcome } from "./task_undo.ts";
+export { TaskUndo } from "./task_undo.ts";
+export {
+  type BackOptions,
+  type TaskSummary,
+  type Undo,
+  undoOff,
+  type UndoOutcome,
+} from "./undo.ts";

@@ -6,41 +6,8 @@
  */
 import type { ToolCall } from "../core/mod.ts";
 import type { Session } from "../session/mod.ts";
+import type { BackOptions, TaskSummary, Undo, UndoOutcome } from "./undo.ts";
 import type { MoveOutcome, Snapshots } from "./snapshots.ts";
-
-/** A task as `/rewind` lists it. */
-export interface TaskSummary {
-  /** 1 for the session's first task still in the conversation. */
-  number: number;
-  /** The task's text. */
-  text: string;
-  /** How many files and links it changed; undefined when a snapshot is missing. */
-  files: number | undefined;
-}
-
-/** What to take back: files, conversation, or both. */
-export interface BackOptions {
-  files: boolean;
-  chat: boolean;
-  /** Overwrite paths that changed since powercode last left them. */
-  force: boolean;
-}
-
-/** How an undo, rewind or redo ended. */
-export type UndoOutcome =
-  | {
-    type: "done";
-    /** The text of the task taken back (undo) or brought back (redo). */
-    task: string;
-    /** Paths written, removed, and left as they were for want of content. */
-    restored: string[];
-    removed: string[];
-    notRestorable: string[];
-    /** The files were moved without a check: the last task ended without a snapshot. */
-    unchecked: boolean;
-  }
-  /** Paths that changed since powercode last left them; nothing was done. */
-  | { type: "conflict"; paths: string[] };
 
 /** How a {@linkcode TaskUndo} works. */
 export interface TaskUndoOptions {
@@ -58,7 +25,9 @@ export interface TaskUndoOptions {
  * Contract: the session file records every task's snapshots and every undo and redo, so a
  * resumed session (or `--undo` from the shell) continues where this one left off.
  */
-export class TaskUndo {
+export class TaskUndo implements Undo {
+  /** Tasks are snapshotted. */
+  readonly on = true;
   #snapshots: Snapshots;
   #options: TaskUndoOptions;
   /** The running task's snapshot before it, and whether a call of it may have changed files. */

@@ -4,16 +4,37 @@
  *
  * @module
  */
-import { Session, type SessionStore } from "../session/mod.ts";
-import { sanitizeLine } from "../terminal/mod.ts";
+import {
+  bashOptions,
+  createTaskUndo,
+  requireWorkspace,
+  type RunStart,
+  sessionsDir,
+  snapshotsDir,
+} from "../app/mod.ts";
+import { Session, SessionStore } from "../session/mod.ts";
+import { sanitizeLine, writeTo } from "../terminal/mod.ts";
 import { createTools, type CreateToolsOptions } from "../tools/mod.ts";
-import { createTaskUndo, type UndoSetup } from "./undo_setup.ts";
+
+/** `--undo`: the last task of the latest session taken back, without a provider file. */
+export async function undoMode(start: RunStart): Promise<number> {
+  await requireWorkspace(start);
+  return await undoFromShell({
+    store: new SessionStore(sessionsDir(start)),
+    workspaceDir: start.workspaceDir,
+    setup: { dir: snapshotsDir(start) },
+    bash: bashOptions(start),
+    force: start.cli.force,
+    out: (line) => writeTo(Deno.stdout)(`${line}\n`),
+    err: (line) => writeTo(Deno.stderr)(`${line}\n`),
+  });
+}
 
 /** What `--undo` works on and where it writes. */
 export interface HeadlessUndoOptions {
   store: SessionStore;
   workspaceDir: string;
-  setup: UndoSetup;
+  setup: { dir: string };
   /** How bash runs: the links restored are made where it runs. */
   bash: CreateToolsOptions;
   force: boolean;

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type Agent, isNote } from "../agent/mod.ts";
+import { isNote } from "../agent/mod.ts";
 import {
   createCompleter,
   type DirEntry,
@@ -13,42 +13,22 @@ import {
   type Submitted,
 } from "../editor/mod.ts";
 import { buildTranscript, type Renderer } from "../ui/mod.ts";
-import type { SessionInfo } from "../session/mod.ts";
-import type { McpServers } from "../mcp/mod.ts";
-import type { ToolSet, Workspace } from "../tools/mod.ts";
-import type { TaskUndo } from "../undo/mod.ts";
+import type { App } from "../app/mod.ts";
+import { type CommandOutcome, COMMANDS, findCommand, unknownCommand } from "../commands/mod.ts";
 import { withoutAttachments } from "./attachments.ts";
 import { Boundary } from "./boundary.ts";
 import { InputQueue } from "./input_queue.ts";
-import { isShellLine, runShellLine } from "./shell_command.ts";
+import { isShellLine, runShellLine } from "./shell_line.ts";
 import { runTask } from "./task_run.ts";
-import { type CommandOutcome, COMMANDS, findCommand, unknownCommand } from "./commands.ts";
-import { EFFORT_CHOICES } from "./model_commands.ts";
-import { PLAN_CHOICES, promptFor } from "./plan_command.ts";
-import type { Profiles } from "./profiles.ts";
 
-/** What the REPL drives. */
+/** What the REPL drives besides the app. */
 export interface ReplOptions {
-  agent: Agent;
-  /** Recent sessions, newest first, for /sessions. */
-  listSessions: (limit: number) => Promise<SessionInfo[]>;
-  /** The provider file's profiles, for /model and /effort. */
-  profiles: Profiles;
-  /** The text of `/scope`. */
-  describeScope: () => Promise<string>;
+  app: App;
   renderer: Renderer;
   /** Interactive terminal (prompt, line editing, hints) or piped stdin (one task per line). */
   terminal: boolean;
-  /** The MCP servers, for /mcp. */
-  mcp?: McpServers;
   /** How the session is resumed where the program was started, for the exit line. */
   continueCommand?: string;
-  /** The live tool set, whose bash runs `!` commands; without it `!` lines are tasks. */
-  tools?: ToolSet;
-  /** Where `@path` mentions are read; without it they stay text. */
-  workspace?: Workspace;
-  /** Snapshots around each task, for /undo, /redo and /rewind. */
-  undo?: TaskUndo;
   /** For the terminal's line editor: colours, the history file, and workspace listing for Tab. */
   editor?: {
     color: boolean;
@@ -69,18 +49,20 @@ const LEAVE_WORDS = ["exit", "quit"];
  * stdin was piped and a task or command failed.
  */
 export async function runRepl(options: ReplOptions): Promise<number> {
-  const { renderer, terminal, agent } = options;
+  const { renderer, terminal } = options;
+  const { agent } = options.app;
   const boundary = new Boundary(renderer);
   const queue = new InputQueue();
-  if (terminal && agent.session.history.length > 0) {
-    const compactedUntil = agent.session.compaction?.compactedUntil ?? 0;
+  const session = agent.view;
+  if (terminal && session.history.length > 0) {
+    const compactedUntil = session.compaction?.compactedUntil ?? 0;
     const describe = agent.describeCall.bind(agent);
-    renderer.transcript(buildTranscript(agent.session.history, compactedUntil, { describe }));
+    renderer.transcript(buildTranscript(session.history, compactedUntil, { describe }));
   }
   const input = await openInput(options, boundary, queue);
   try {
     for (;;) {
-      const entry = await nextEntry(input, queue, renderer, promptFor(agent));
+      const entry = await nextEntry(input, queue, renderer, agent.planMode ? "plan > " : "> ");
       if (entry === undefined) break;
       const text = entry.text.trim();
       if (text === "") continue;
@@ -92,7 +74,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   } finally {
     input.close();
   }
-  if (terminal) renderer.farewell(agent.session.id, options.continueCommand);
+  if (terminal) renderer.farewell(agent.view.id, options.continueCommand);
   return boundary.failed && !terminal ? 1 : 0;
 }
 
@@ -126,37 +108,29 @@ interface LineContext extends ReplOptions {
 
 /** Runs one line of input behind the boundary: a slash command, a `!` command, or a task. */
 async function runLine(line: Submitted, options: LineContext): Promise<CommandOutcome> {
-  const { agent, renderer, listSessions, profiles, describeScope, boundary, tools } = options;
+  const { app, renderer, boundary } = options;
   const text = line.text;
-  if (tools && isShellLine(text)) {
+  if (isShellLine(text)) {
     return await boundary.run(async (signal) => {
-      if (!await runShellLine(text, { agent, renderer, tools, signal })) boundary.fail();
+      if (!await runShellLine(text, { agent: app.agent, renderer, signal })) boundary.fail();
     });
   }
   if (!text.startsWith("/")) {
     return await runTask(line, {
-      agent,
+      agent: app.agent,
       renderer,
       boundary,
       input: options.input,
       queue: options.queue,
-      ...(options.workspace ? { workspace: options.workspace } : {}),
-      ...(options.undo ? { undo: options.undo } : {}),
+      workspace: app.workspace,
     });
   }
   const found = findCommand(COMMANDS, text);
   if (!found) return renderer.say(unknownCommand(text));
-  const context = {
-    agent,
-    renderer,
-    listSessions,
-    profiles,
-    describeScope,
-    ...(options.mcp ? { mcp: options.mcp } : {}),
-    ...(options.undo ? { undo: options.undo } : {}),
-    setInput: (text: string) => options.input.fill(text),
-  };
-  return await boundary.run((signal) => found.command.run(found.args, { ...context, signal }));
+  const setInput = (text: string) => options.input.fill(text);
+  return await boundary.run((signal) =>
+    found.command.run({ app, screen: renderer, signal, setInput }, found.args)
+  );
 }
 
 /**
@@ -173,7 +147,7 @@ async function openInput(
   let opened: LineInput | undefined;
   const input = opened = await openLineInput({
     terminal,
-    history: options.agent.session.history.flatMap((message) =>
+    history: options.app.agent.view.history.flatMap((message) =>
       message.role === "user" && !isNote(message.content)
         ? [withoutAttachments(message.content)]
         : []
@@ -199,14 +173,8 @@ async function openInput(
           ...editor,
           complete: createCompleter({
             commands: COMMANDS.map((command) => command.name),
-            commandArguments: (command) =>
-              command === "/model"
-                ? options.profiles.names()
-                : command === "/effort"
-                ? EFFORT_CHOICES
-                : command === "/plan"
-                ? PLAN_CHOICES
-                : [],
+            commandArguments: (name) =>
+              COMMANDS.find((command) => command.name === name)?.complete?.(options, "") ?? [],
             ...(editor.listDir ? { listDir: editor.listDir } : {}),
           }),
         },

@@ -6,6 +6,16 @@
  */
 import type { McpServers, McpServerStatus } from "../mcp/mod.ts";
 import { sanitizeLine, truncateWidth } from "../terminal/mod.ts";
+import type { Command } from "./command.ts";
+
+/** `/mcp [restart NAME]`. */
+export const mcpCommand: Command = {
+  name: "/mcp",
+  usage: "/mcp",
+  help: "MCP servers: state, sandbox, tools; /mcp restart NAME restarts one",
+  run: async ({ app, screen }, args) =>
+    screen.line(await runMcpCommand(args, app.mcp, screen.width)),
+};
 
 /** The line when no server is configured. */
 export const NO_SERVERS = "No MCP server is configured: add one to mcp.json in powercode's " +

@@ -5,19 +5,32 @@
  * @module
  */
 import { sanitizeLine } from "../terminal/mod.ts";
-import type { TaskSummary, TaskUndo, UndoOutcome } from "../undo/mod.ts";
-import type { Agent } from "../agent/mod.ts";
-import type { Renderer } from "../ui/mod.ts";
+import type { TaskSummary, UndoOutcome } from "../undo/mod.ts";
+import type { Command, CommandContext } from "./command.ts";
 
-/** What the three commands work with. */
-export interface UndoCommandContext {
-  agent: Agent;
-  renderer: Renderer;
-  /** Undefined when tasks are not snapshotted in this run. */
-  undo?: TaskUndo;
-  /** Puts text on the input line for the next prompt (on a terminal). */
-  setInput?: (text: string) => void;
-}
+/** `/undo [--force]`. */
+export const undoCommand: Command = {
+  name: "/undo",
+  usage: "/undo [--force]",
+  help: "take back the last task: its file changes (bash too) and its messages",
+  run: undoLast,
+};
+
+/** `/redo [--force]`. */
+export const redoCommand: Command = {
+  name: "/redo",
+  usage: "/redo [--force]",
+  help: "bring back what /undo or /rewind took, until a new task starts",
+  run: redoLast,
+};
+
+/** `/rewind [N]`. */
+export const rewindCommand: Command = {
+  name: "/rewind",
+  usage: "/rewind [N]",
+  help: "list the tasks; with N, go back to before task N (--files or --chat: only those)",
+  run: rewind,
+};
 
 /** The flags the three commands take. */
 interface UndoArgs {
@@ -28,11 +41,10 @@ interface UndoArgs {
 }
 
 /** `/undo [--force]`: the last task's files and conversation. */
-export async function undoCommand(args: string, context: UndoCommandContext): Promise<void> {
-  const undo = requireUndo(context);
+async function undoLast(context: CommandContext, args: string): Promise<void> {
+  const { agent } = context.app;
   const { force } = parseArgs(args, "/undo", { number: false, only: false });
-  const session = context.agent.session;
-  const outcome = await undo.back(session, session.tasks.length, {
+  const outcome = await agent.undoTasks(agent.view.tasks.length, {
     files: true,
     chat: true,
     force,
@@ -41,20 +53,18 @@ export async function undoCommand(args: string, context: UndoCommandContext): Pr
 }
 
 /** `/redo [--force]`: what the last undo took, until a new task starts. */
-export async function redoCommand(args: string, context: UndoCommandContext): Promise<void> {
-  const undo = requireUndo(context);
+async function redoLast(context: CommandContext, args: string): Promise<void> {
   const { force } = parseArgs(args, "/redo", { number: false, only: false });
-  const outcome = await undo.redo(context.agent.session, { force });
+  const outcome = await context.app.agent.redo({ force });
   report(outcome, context, { verb: "Redone", retry: "/redo --force", since: "the undo" });
 }
 
 /** `/rewind`: the tasks; `/rewind N [--files|--chat] [--force]`: back to before task N. */
-export async function rewindCommand(args: string, context: UndoCommandContext): Promise<void> {
-  const undo = requireUndo(context);
+async function rewind(context: CommandContext, args: string): Promise<void> {
+  const { agent } = context.app;
   const parsed = parseArgs(args, "/rewind", { number: true, only: true });
-  const session = context.agent.session;
-  if (parsed.number === undefined) return context.renderer.line(formatTasks(undo.list(session)));
-  const outcome = await undo.back(session, parsed.number, parsed);
+  if (parsed.number === undefined) return context.screen.line(formatTasks(agent.tasks()));
+  const outcome = await agent.undoTasks(parsed.number, parsed);
   report(outcome, context, {
     verb: `${parsed.chat ? "Rewound" : "Files rewound"} to before task ${parsed.number}`,
     retry: `/rewind ${args.trim()} --force`,
@@ -76,11 +86,6 @@ export function formatTasks(tasks: readonly TaskSummary[]): string {
     ...rows,
     "/rewind N goes back to before task N (files and conversation; --files or --chat for one)",
   ].join("\n");
-}
-
-function requireUndo(context: UndoCommandContext): TaskUndo {
-  if (context.undo) return context.undo;
-  throw new Error("Undo is off in this run: tasks are not snapshotted");
 }
 
 function parseArgs(
@@ -111,7 +116,7 @@ function parseArgs(
 /** Shows how the move ended; a conflict is an error naming the paths and the way on. */
 function report(
   outcome: UndoOutcome,
-  context: UndoCommandContext,
+  context: CommandContext,
   words: { verb: string; retry: string; since: string; chat?: boolean },
 ): void {
   if (outcome.type === "conflict") {
@@ -121,7 +126,7 @@ function report(
       }; ${words.retry} overwrites them (a /redo after it brings them back)`,
     );
   }
-  const { renderer } = context;
+  const renderer = context.screen;
   const first = sanitizeLine(outcome.task.split("\n")[0] ?? "");
   renderer.line(first === "" ? words.verb : `${words.verb}: ${first}`);
   renderer.line(

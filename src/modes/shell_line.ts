@@ -1,20 +1,19 @@
 /**
  * `!cmd` at the prompt: the command runs as the bash tool runs it (the same sandbox and
  * policy), its output shown live; `$ cmd` and its output, cut like the tool's, go into the
- * conversation for the model's next turn. `!!cmd` runs it without that.
+ * conversation for the model's next turn. `!!cmd` runs it without that. Either is an
+ * operation of the Agent, snapshotted like a task, so `/undo` takes it back.
  *
  * @module
  */
-import { type Agent, shellNote } from "../agent/mod.ts";
-import { type ToolSet, userCommandCall } from "../tools/mod.ts";
+import type { Agent } from "../agent/mod.ts";
 import type { Renderer } from "../ui/mod.ts";
 
 /** What a `!` command works with. */
 export interface ShellContext {
-  agent: Agent;
+  /** Runs the command as an operation of the session, so that listeners see it and /undo takes it back. */
+  agent: Pick<Agent, "runCommand">;
   renderer: Renderer;
-  /** The live tool set: its bash tool runs the command. */
-  tools: ToolSet;
   /** Aborted by Ctrl+C (or Esc) while the command runs. */
   signal: AbortSignal;
 }
@@ -39,24 +38,9 @@ export async function runShellLine(line: string, context: ShellContext): Promise
     );
     return true;
   }
-  const call = userCommandCall("user-command", command);
   renderer.startTask("running");
   try {
-    renderer.shellStart(command);
-    const sink = renderer.sink;
-    const result = await context.tools.execute(
-      call,
-      signal,
-      (text) => sink({ type: "tool_output", call, text }),
-    );
-    const { isError, summary, details } = result;
-    sink({ type: "tool_end", call, isError, summary, ...(details ? { details } : {}) });
-    // Only a command that ran and ended goes to the model (not a refusal, not an interruption).
-    if (keep && details?.kind === "command" && !signal.aborted) {
-      const content = shellNote(command, result.content);
-      context.agent.session.append({ role: "user", content, shown: `!${command}` });
-    }
-    return !isError;
+    return await context.agent.runCommand(command, { keep, signal });
   } finally {
     renderer.endTask();
   }

@@ -4,26 +4,26 @@
  *
  * @module
  */
-import type { Agent } from "../agent/mod.ts";
-import type { Renderer } from "../ui/mod.ts";
+import type { Command, CommandContext } from "./command.ts";
 
 /** The words `/plan` takes, for Tab completion. */
-export const PLAN_CHOICES: readonly string[] = ["on", "off"];
+const PLAN_CHOICES: readonly string[] = ["on", "off"];
 
-/** The REPL's prompt, which shows plan mode. */
-export function promptFor(agent: Pick<Agent, "planMode">): string {
-  return agent.planMode ? "plan > " : "> ";
-}
+/** `/plan [on|off]`. */
+export const planCommand: Command = {
+  name: "/plan",
+  usage: "/plan [on|off]",
+  help: "plan mode: only PLAN.md may change, bash read-only",
+  complete: () => PLAN_CHOICES,
+  run: switchPlanMode,
+};
 
 /**
  * `/plan` toggles plan mode, `/plan on` and `/plan off` set it; one line says what holds now.
  * Contract: throws (one line) for any other argument; then nothing changes.
  */
-export function planCommand(
-  args: string,
-  context: { agent: Agent; renderer: Renderer },
-): void {
-  const { agent, renderer } = context;
+function switchPlanMode({ app, screen: renderer }: CommandContext, args: string): void {
+  const { agent } = app;
   const word = args.trim();
   if (word !== "" && !PLAN_CHOICES.includes(word)) {
     throw new RangeError(`Unknown argument "${word}" for /plan: use /plan, /plan on or /plan off`);

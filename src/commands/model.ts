@@ -4,30 +4,41 @@
  *
  * @module
  */
-import type { Agent } from "../agent/mod.ts";
 import { compactionThreshold } from "../context/mod.ts";
 import { isReasoningEffort, REASONING_EFFORTS } from "../model/mod.ts";
 import { sanitizeLine } from "../terminal/mod.ts";
-import { formatTokens, type Renderer } from "../ui/mod.ts";
-import { type Profiles, roomProblem } from "./profiles.ts";
-
-/** What the two commands work with. */
-export interface ModelCommandContext {
-  agent: Agent;
-  renderer: Renderer;
-  profiles: Profiles;
-}
+import { formatTokens } from "../ui/mod.ts";
+import { type Profiles, roomProblem } from "../app/mod.ts";
+import type { Command, CommandContext } from "./command.ts";
 
 /** The levels `/effort` takes, for its help and Tab completion. */
-export const EFFORT_CHOICES: readonly string[] = [...REASONING_EFFORTS, "off"];
+const EFFORT_CHOICES: readonly string[] = [...REASONING_EFFORTS, "off"];
+
+/** `/model [name]`. */
+export const modelCommand: Command = {
+  name: "/model",
+  usage: "/model [name]",
+  help: "list the profiles; with a name, switch to that one",
+  complete: ({ app }) => app.profiles.names(),
+  run: switchModel,
+};
+
+/** `/effort [level]`. */
+export const effortCommand: Command = {
+  name: "/effort",
+  usage: "/effort [level]",
+  help: "reasoning effort: minimal, low, medium, high or off",
+  complete: () => EFFORT_CHOICES,
+  run: setEffort,
+};
 
 /**
  * `/model` lists the profiles; `/model NAME` sends the next requests to profile NAME.
  * Contract: throws (one line) for an unknown profile, and for one whose window cannot hold
  * the system prompt, the tool definitions and its reserve; then nothing changes.
  */
-export function modelCommand(args: string, context: ModelCommandContext): void {
-  const { agent, renderer, profiles } = context;
+function switchModel({ app, screen: renderer }: CommandContext, args: string): void {
+  const { agent, profiles } = app;
   const name = args.trim();
   if (name === "") return renderer.line(formatProfiles(profiles, agent.slot.name));
   if (name === agent.slot.name) return renderer.say(`Already on profile "${sanitizeLine(name)}"`);
@@ -55,8 +66,8 @@ export function modelCommand(args: string, context: ModelCommandContext): void {
  * of the run, `/effort off` sends none.
  * Contract: throws (one line) for a level it does not know.
  */
-export function effortCommand(args: string, context: ModelCommandContext): void {
-  const { agent, renderer, profiles } = context;
+function setEffort({ app, screen: renderer }: CommandContext, args: string): void {
+  const { agent, profiles } = app;
   const name = agent.slot.name;
   const level = args.trim();
   const where = profiles.named ? ` of profile "${sanitizeLine(name)}"` : "";

@@ -4,7 +4,7 @@
  * @module
  */
 import type { Renderer } from "../ui/mod.ts";
-import type { CommandOutcome } from "./commands.ts";
+import type { CommandOutcome } from "../commands/mod.ts";
 
 /** Work behind the boundary: a task or a command, aborted through `signal` by Ctrl+C. */
 export type Work = (signal: AbortSignal) => Promise<CommandOutcome> | CommandOutcome;

@@ -9,12 +9,10 @@ import type { Agent } from "../agent/mod.ts";
 import type { UserMessage } from "../core/mod.ts";
 import type { LineInput, PaintedInput, Submitted } from "../editor/mod.ts";
 import type { Workspace } from "../tools/mod.ts";
-import type { TaskUndo } from "../undo/mod.ts";
 import type { Renderer } from "../ui/mod.ts";
 import { attachFiles } from "./attachments.ts";
 import type { Boundary } from "./boundary.ts";
 import type { InputQueue } from "./input_queue.ts";
-import { runBetweenSnapshots } from "./undo_setup.ts";
 
 /** What a task runs with. */
 export interface TaskContext {
@@ -24,10 +22,8 @@ export interface TaskContext {
   /** The input shown below the task (on a terminal), the lines queued in it. */
   input: Pick<LineInput, "busy" | "restore">;
   queue: InputQueue;
-  /** Where `@path` mentions are read; without it they stay text. */
-  workspace?: Workspace;
-  /** Snapshots before and after the task, for /undo. */
-  undo?: TaskUndo;
+  /** Where `@path` mentions are read. */
+  workspace: Workspace;
 }
 
 /**
@@ -56,10 +52,7 @@ export async function runTask(entry: Submitted, context: TaskContext): Promise<v
           return messages;
         },
       };
-      const result = await runBetweenSnapshots(agent, message.text, signal, {
-        undo: context.undo,
-        run,
-      });
+      const result = await agent.run(message.text, signal, run);
       shown.stop();
       renderer.finish(result);
       if (result.status === "done") return;
@@ -77,7 +70,6 @@ export async function runTask(entry: Submitted, context: TaskContext): Promise<v
 
 /** The message with its attachments; undefined (the failure shown) when one was refused. */
 async function attach(entry: Submitted, context: TaskContext): Promise<Submitted | undefined> {
-  if (!context.workspace) return entry;
   const attached = await attachFiles(entry.text, context.workspace);
   if (!attached.ok) {
     context.renderer.failure(attached.error);

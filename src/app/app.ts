@@ -1,0 +1,94 @@
+/**
+ * `App`: one record of the run's parts, opened once by every mode that talks to a model. A
+ * part that is off in a run is a value that says so (undo off, no MCP server), and the
+ * behaviour lives in the parts, not here.
+ *
+ * @module
+ */
+import type { SessionChoice } from "../session/mod.ts";
+import { sanitize, terminalColumns, wrapHanging } from "../terminal/mod.ts";
+import { assemble, type Assembly } from "./assemble.ts";
+import { approveOnTerminal } from "./approval_prompt.ts";
+import { prepare, type Prepared } from "./prepare.ts";
+import { bashOptions, requireWorkspace, type RunStart, snapshotsDir } from "./run_start.ts";
+import { scopeReport } from "./scope_report.ts";
+
+/** The run's parts: the agent and what it works with, and the facts of its front end. */
+export interface App extends Assembly, Omit<Prepared, "providers"> {
+  /** The command line, the locations and the terminal's facts. */
+  start: RunStart;
+  /** The text of `/scope`: what this run may read, write and run, asked at each call. */
+  describeScope(): Promise<string>;
+  /** Stops what the run started (MCP servers). */
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/**
+ * Opens the run: loads the provider file and the session store, assembles the agent, then
+ * prints the banner and the assembly's notices after it (the banner names the profile the
+ * session resumes on); later notices print as they come.
+ * Contract: throws `ConfigError` or `SessionError` for what the user must fix, before any
+ * request is sent.
+ */
+export async function openApp(start: RunStart): Promise<App> {
+  await requireWorkspace(start);
+  const prepared = await prepare(start);
+  const { cli, locations } = start;
+  const { notice, terminal } = prepared;
+  let early: string[] | undefined = [];
+  // On a terminal a notice wraps by word (the terminal would break words), under itself.
+  const screen = start.stdoutTerminal && prepared.interactive;
+  const noticeLine = (line: string) =>
+    notice(`${screen ? wrapNotice(sanitize(line), terminalColumns() - 1) : sanitize(line)}\n`);
+  const report = (line: string) => early ? early.push(line) : noticeLine(line);
+  let assembly: Assembly | undefined;
+  try {
+    assembly = await assemble({
+      providers: prepared.providers,
+      ...(cli.model !== undefined ? { profile: cli.model } : {}),
+      configFile: locations.providerFile,
+      workspaceDir: start.workspaceDir,
+      maxSteps: cli.maxSteps,
+      budget: cli.budget,
+      store: prepared.sessions,
+      session: sessionChoice(start),
+      ...(cli.plan ? { planMode: true } : {}),
+      report,
+      bash: bashOptions(start),
+      mcp: {
+        configDir: locations.configDir,
+        stateDir: locations.stateDir,
+        env: start.env,
+        version: start.version,
+        ...(terminal ? { approve: (review) => approveOnTerminal(review, notice) } : {}),
+      },
+      undo: { dir: snapshotsDir(start) },
+    });
+  } finally {
+    if (terminal && assembly) {
+      const label = assembly.profiles.label(assembly.agent.slot.name);
+      notice(`powercode ${start.version} · ${label} · /help for commands\n`);
+    }
+    for (const line of early) noticeLine(line);
+    early = undefined;
+  }
+  const parts = assembly;
+  return {
+    ...parts,
+    ...prepared,
+    start,
+    describeScope: () => scopeReport({ locations, ...parts }, start.width()),
+    [Symbol.asyncDispose]: async () => await parts.mcp?.close(),
+  };
+}
+
+function sessionChoice({ cli }: RunStart): SessionChoice {
+  if (cli.continue) return { kind: "latest" };
+  if (cli.resume !== undefined) return { kind: "id", id: cli.resume };
+  return { kind: "new" };
+}
+
+/** Each line of `text` word-wrapped to `width` columns, its further rows indented. */
+function wrapNotice(text: string, width: number): string {
+  return text.split("\n").flatMap((line) => wrapHanging(line, width, "  ")).join("\n");
+}

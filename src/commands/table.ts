@@ -1,0 +1,92 @@
+/**
+ * The REPL's slash commands, one table: `/help`, Tab completion and the REPL all read it.
+ *
+ * @module
+ */
+import { sanitizeLine, wrapText } from "../terminal/mod.ts";
+import type { Command } from "./command.ts";
+import { compactCommand, contextCommand, costCommand } from "./context.ts";
+import { exitCommand } from "./exit.ts";
+import { mcpCommand } from "./mcp.ts";
+import { effortCommand, modelCommand } from "./model.ts";
+import { planCommand } from "./plan.ts";
+import { scopeCommand } from "./scope.ts";
+import { clearCommand, sessionsCommand } from "./sessions.ts";
+import { redoCommand, rewindCommand, undoCommand } from "./undo.ts";
+
+/** `/help`. */
+const helpCommand: Command = {
+  name: "/help",
+  usage: "/help",
+  help: "this list",
+  run: ({ screen }) => screen.line(formatHelp(COMMANDS)),
+};
+
+/** The commands, in the order `/help` lists them. */
+export const COMMANDS: readonly Command[] = [
+  helpCommand,
+  contextCommand,
+  costCommand,
+  compactCommand,
+  clearCommand,
+  sessionsCommand,
+  planCommand,
+  modelCommand,
+  effortCommand,
+  mcpCommand,
+  scopeCommand,
+  undoCommand,
+  redoCommand,
+  rewindCommand,
+  exitCommand,
+];
+
+/** Columns of `/help` before its descriptions, and the width they wrap to. */
+const USAGE_COLUMNS = 20;
+const HELP_COLUMNS = 56;
+
+const KEYS = [
+  "Keys:",
+  "  Enter             run the task; a paste is one task, however many lines",
+  "  Alt+Enter, Ctrl+J a new line (so does a trailing \\ before Enter)",
+  "  Up/Down, Ctrl+R   earlier tasks (kept across runs); search them",
+  "  Tab               complete commands, profile names and paths (after @ too)",
+  "  Ctrl+W/U/K, Ctrl+Y cut a word, to the line's start or end; put it back",
+  "  Ctrl+L, Ctrl+Z    clear the screen; suspend (fg brings powercode back)",
+  "  Ctrl+C            interrupt a running task (what was queued is dropped);",
+  "                    clear the line; twice at an empty prompt: exit",
+  "  Ctrl+D            exit, at an empty prompt",
+  "While a task runs the input stays below it: Enter queues a message the model",
+  "reads after its current step, Alt+Enter a task for after it, Esc interrupts",
+  "and gives the queue back. !cmd runs a command (!!cmd: the model does not see",
+  "it); @path attaches a file.",
+];
+
+/** The `/help` text: each command's usage and help, then the keys. Fits 80 columns. */
+export function formatHelp(commands: readonly Command[]): string {
+  const rows = commands.flatMap((command) =>
+    wrapText(command.help, HELP_COLUMNS).map((text, index) =>
+      `${(index === 0 ? `  ${command.usage}` : "").padEnd(USAGE_COLUMNS)}${text}`
+    )
+  );
+  return ["Type a task and press Enter. Commands:", ...rows, ...KEYS].join("\n");
+}
+
+/**
+ * The command `text` names, with the text after its name; undefined when none has that
+ * name. Contract: `text` starts with `/` and is trimmed.
+ */
+export function findCommand(
+  commands: readonly Command[],
+  text: string,
+): { command: Command; args: string } | undefined {
+  const [name = "", ...rest] = text.split(/\s+/);
+  const command = commands.find((candidate) => candidate.name === name);
+  return command && { command, args: rest.join(" ") };
+}
+
+/** The line for a name that is no command. */
+export function unknownCommand(text: string): string {
+  const [name = ""] = text.split(/\s+/);
+  return `Unknown command "${sanitizeLine(name)}": type /help for the list`;
+}

@@ -1,0 +1,40 @@
+/**
+ * The modes that only read: `--sessions` (and `-r` without an id), the table of recent
+ * sessions; `--scope`, the effective authority of this run, without the provider file.
+ *
+ * @module
+ */
+import {
+  bashOptions,
+  requireWorkspace,
+  type RunStart,
+  scopeReport,
+  sessionsDir,
+} from "../app/mod.ts";
+import { SessionStore } from "../session/mod.ts";
+import { writeTo } from "../terminal/mod.ts";
+import { createTools } from "../tools/mod.ts";
+import { formatSessionsTable } from "../ui/mod.ts";
+
+/** `--sessions` and `-r` without an id: the table of recent sessions. */
+export async function sessionsMode(start: RunStart): Promise<number> {
+  const store = new SessionStore(sessionsDir(start));
+  const table = formatSessionsTable(await store.list(20), { width: start.width() ?? 80 });
+  const hint = start.cli.chooseSession
+    ? "\nResume one with: powercode -r ID (any unique start of the id)"
+    : "";
+  writeTo(Deno.stdout)(`${table}${hint}\n`);
+  return 0;
+}
+
+/** `--scope`: the effective authority of this run, without loading the provider file. */
+export async function scopeMode(start: RunStart): Promise<number> {
+  await requireWorkspace(start);
+  const { workspace, sandbox } = await createTools(start.workspaceDir, bashOptions(start));
+  const report = await scopeReport(
+    { locations: start.locations, workspace, sandbox },
+    start.width(),
+  );
+  writeTo(Deno.stdout)(`${report}\n`);
+  return 0;
+}
