@@ -103,7 +103,7 @@ Deno.test("the session is the Agent's: no module outside src/agent/ reaches agen
   }
   assertEquals(reaching, []);
   const agent = await Deno.readTextFile(new URL("src/agent/agent.ts", ROOT));
-  assertEquals(agent.match(/^\s+(get\s+)?session\b/m), null, "Agent exposes no session member");
+  assertEquals(agent.match(/^ {2}(get )?session\(/m), null, "Agent exposes no session member");
 });
 
 Deno.test("main.ts only parses, opens and runs a mode (at most 80 lines)", async () => {
