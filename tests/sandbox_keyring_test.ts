@@ -1,4 +1,5 @@
 import { assert, assertStringIncludes } from "@std/assert";
+import { skipWithout } from "./support/programs.ts";
 import { createSandboxProject, isRoot } from "./support/sandbox_project.ts";
 
 const AS_ROOT = await isRoot();
@@ -15,18 +16,24 @@ function assertKeyringHidden(output: string): void {
   assertStringIncludes(output, "request_key: Operation not permitted");
 }
 
-Deno.test("Sandbox.run() cannot read the session keyring powercode was started with", async () => {
-  await using project = await createSandboxProject();
-  const { output } = await project.runInChild(READ_KEYRING, {
-    asNobody: false,
-    keyringSecret: SECRET,
-  });
-  assertKeyringHidden(output);
+const NO_KEYCTL = skipWithout("keyctl");
+
+Deno.test({
+  name: "Sandbox.run() cannot read the session keyring powercode was started with",
+  ignore: NO_KEYCTL,
+  async fn() {
+    await using project = await createSandboxProject();
+    const { output } = await project.runInChild(READ_KEYRING, {
+      asNobody: false,
+      keyringSecret: SECRET,
+    });
+    assertKeyringHidden(output);
+  },
 });
 
 Deno.test({
   name: "Sandbox.run() as nobody cannot read the session keyring either",
-  ignore: !AS_ROOT,
+  ignore: NO_KEYCTL || !AS_ROOT,
   async fn() {
     await using project = await createSandboxProject();
     const { output } = await project.runInChild(READ_KEYRING, {

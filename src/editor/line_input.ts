@@ -11,6 +11,7 @@ import process from "node:process";
 import type { Completer } from "./completion.ts";
 import type { LineInput } from "./line_source.ts";
 import { openTerminalInput } from "./terminal_input.ts";
+import type { Terminal } from "../terminal/mod.ts";
 
 export type { LineInput };
 
@@ -32,6 +33,8 @@ export interface LineInputOptions {
     complete?: Completer;
     redact?: (text: string) => string;
     stopProgram?: () => Promise<void>;
+    /** The terminal to read keys from and draw on (default: the process's). */
+    terminal?: Terminal;
   };
   /** Earlier entries for Up, newest first (a resumed session's tasks). */
   history?: string[];

@@ -8,7 +8,7 @@ import type { LineInput } from "./line_source.ts";
 import type { Completer } from "./completion.ts";
 import { historyFile, InputHistory } from "./input_history.ts";
 import { LineEditor } from "./line_editor.ts";
-import { openTerminal } from "../terminal/mod.ts";
+import { openTerminal, type Terminal } from "../terminal/mod.ts";
 
 /** How the terminal input behaves. */
 export interface TerminalInputOptions {
@@ -23,6 +23,8 @@ export interface TerminalInputOptions {
   complete?: Completer;
   /** Stops the program until it is continued (Ctrl+Z); without it Ctrl+Z does nothing. */
   stopProgram?: () => Promise<void>;
+  /** The terminal to read keys from and draw on (default: the process's, in raw mode). */
+  terminal?: Terminal;
 }
 
 const HISTORY_LIMIT = 500;
@@ -43,7 +45,7 @@ export async function openTerminalInput(options: TerminalInputOptions): Promise<
   const known = new Set(stored);
   const earlier = (options.earlier ?? []).filter((entry) => !known.has(entry));
   const history = new InputHistory([...earlier, ...stored], HISTORY_LIMIT);
-  const terminal = openTerminal();
+  const terminal = options.terminal ?? openTerminal();
   const editor = new LineEditor({
     io: terminal,
     onInterrupt: options.onInterrupt,

@@ -12,6 +12,7 @@ import {
   openLineInput,
   type Submitted,
 } from "../editor/mod.ts";
+import type { Terminal } from "../terminal/mod.ts";
 import { buildTranscript, type Renderer } from "../ui/mod.ts";
 import type { App } from "../app/mod.ts";
 import { type CommandOutcome, COMMANDS, findCommand, unknownCommand } from "../commands/mod.ts";
@@ -38,6 +39,8 @@ export interface ReplOptions {
     redact?: (text: string) => string;
     /** Stops the program until it is continued (Ctrl+Z). */
     stopProgram?: () => Promise<void>;
+    /** The terminal keys come from and the input is drawn on (default: the process's). */
+    terminal?: Terminal;
   };
 }
 

@@ -1,0 +1,119 @@
+/**
+ * The REPL driven in-process: the real `runRepl` over an assembled agent with a scripted
+ * model, keys typed into a fake terminal, and the task view drawing on the same virtual
+ * screen, so a test reads what a user at an 80x24 terminal would see.
+ *
+ * @module
+ */
+import { type App, assemble, type RunStart } from "../../src/app/mod.ts";
+import { Redactor } from "../../src/config/mod.ts";
+import { runRepl } from "../../src/modes/repl.ts";
+import { SessionStore } from "../../src/session/mod.ts";
+import type { Terminal } from "../../src/terminal/mod.ts";
+import { Renderer } from "../../src/ui/renderer.ts";
+import { TaskView } from "../../src/ui/task_view.ts";
+import { fakeTerminal, settle } from "./fake_terminal.ts";
+import { ScriptedModel, type ScriptStep } from "./scripted_model.ts";
+
+/** A running REPL: type keys, read the screen, end it. */
+export interface ReplDouble {
+  /** The workspace the agent works in. */
+  workspace: string;
+  /** Sends keys and waits until the REPL has handled them. */
+  type(text: string): Promise<void>;
+  /** Waits until `predicate` holds for the screen's rows (2 s at most). */
+  until(predicate: (lines: string[]) => boolean, what: string): Promise<void>;
+  /** The screen's rows, trailing spaces and empty rows removed. */
+  lines(): string[];
+  /** The model's requests so far. */
+  model: ScriptedModel;
+  /** Ends the input (Ctrl+D at an empty prompt) and waits for the exit code. */
+  end(): Promise<number>;
+}
+
+/** Options of {@linkcode openReplDouble}. */
+export interface ReplDoubleOptions {
+  /** Snapshots around tasks (default on). */
+  undo?: boolean;
+  width?: number;
+  height?: number;
+}
+
+/** Starts the REPL over a temporary workspace; `end()` also removes it. */
+export async function openReplDouble(
+  steps: ScriptStep[],
+  options: ReplDoubleOptions = {},
+): Promise<ReplDouble> {
+  const dir = await Deno.makeTempDir({ prefix: "powercode-repl-" });
+  const workspace = `${dir}/workspace`;
+  await Deno.mkdir(workspace);
+  const fake = fakeTerminal(options.width ?? 80, options.height ?? 24);
+  const model = new ScriptedModel(steps);
+  const sessions = new SessionStore(`${dir}/state/sessions`);
+  const assembly = await assemble({
+    config: { baseURL: "http://127.0.0.1:9/v1", apiKey: "k", model: "m", contextWindow: 32000 },
+    workspaceDir: workspace,
+    maxSteps: 5,
+    model,
+    store: sessions,
+    ...(options.undo === false ? {} : { undo: { dir: `${dir}/state/snapshots` } }),
+  });
+  const view = new TaskView({
+    io: { write: fake.io.write, columns: fake.io.columns, rows: () => fake.screen.height },
+    color: false,
+    markdown: true,
+  });
+  const renderer = new Renderer({
+    output: view,
+    color: false,
+    streamAnswer: true,
+    model: "m",
+    context: () => assembly.agent.context(),
+  });
+  assembly.agent.subscribe(renderer.sink);
+  const app: App = {
+    ...assembly,
+    start: {} as RunStart,
+    sessions,
+    redactor: new Redactor([]),
+    notice: () => {},
+    piped: "",
+    interactive: true,
+    terminal: true,
+    color: false,
+    describeScope: () => Promise.resolve("scope of the double"),
+    [Symbol.asyncDispose]: () => Promise.resolve(),
+  };
+  const terminal: Terminal = {
+    ...fake.io,
+    onResize: () => () => {},
+    suspend: (stop) => stop(),
+    close: () => {},
+  };
+  const exit = runRepl({ app, renderer, terminal: true, editor: { color: false, terminal } });
+  await settle();
+  const lines = () => fake.lines();
+  return {
+    workspace,
+    model,
+    type: (text) => fake.type(text),
+    lines,
+    async until(predicate, what) {
+      const deadline = Date.now() + 2000;
+      while (!predicate(lines())) {
+        if (Date.now() > deadline) {
+          throw new Error(`Timed out waiting for ${what}; the screen:\n${lines().join("\n")}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    },
+    async end() {
+      fake.end();
+      try {
+        return await exit;
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+      }
+    },
+  };
+}
