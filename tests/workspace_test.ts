@@ -281,7 +281,7 @@ Deno.test("Workspace with more roots resolves paths inside any of them, and noth
     await Deno.symlink(`${parent}/outside/secret.txt`, `${parent}/lib/leak`);
     const workspace = await Workspace.open(`${parent}/ws`, { moreDirs: [`${parent}/lib`] });
     assertEquals(workspace.moreRoots, [`${parent}/lib`]);
-    assertEquals(workspace.paths, [`${parent}/ws`, `${parent}/lib`]);
+    assertEquals(workspace.roots.map((root) => root.access), [`${parent}/ws`, `${parent}/lib`]);
     assertEquals(await workspace.resolve(`${parent}/lib/a.txt`), `${parent}/lib/a.txt`);
     assertEquals(await workspace.resolve("../lib/new/b.txt"), `${parent}/lib/new/b.txt`);
     assertEquals(await workspace.resolve("to-lib"), `${parent}/lib/a.txt`);

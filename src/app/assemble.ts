@@ -176,7 +176,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     get model() {
       return profiles.config(built.agent?.slot.name ?? profiles.defaultProfile).model;
     },
-    roots: [workspace.root, ...moreRoots],
+    roots: workspace.roots.map((root) => root.real),
     pathsOf: (call: ToolCall) => toolSet.pathsOf(call),
     todoOf: todoItemsOf,
   };

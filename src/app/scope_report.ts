@@ -34,7 +34,7 @@ const NARROW_HANG = 4;
  */
 export async function scopeReport(sources: ScopeSources, width?: number): Promise<string> {
   const { locations, workspace } = sources;
-  const roots = [workspace.root, ...workspace.moreRoots];
+  const roots = workspace.roots.map((root) => root.real);
   const { ignore } = workspace;
   const ignoreFile = `${workspace.root}/${IGNORE_FILE}`;
   const lines = [

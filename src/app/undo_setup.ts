@@ -34,13 +34,13 @@ export function createTaskUndo(
 ): TaskUndo {
   const { workspace } = options;
   const symlink = options.commands && sandboxSymlinker(options.commands);
-  const [first] = workspace.paths;
+  const first = workspace.roots[0].access;
   const ignored: IsIgnored = (root, path, isDirectory) =>
     root === first && workspace.ignore.size > 0 &&
     workspace.ignore.match(path, isDirectory) !== undefined;
   const snapshots = new Snapshots({
     dir: setup.dir,
-    roots: workspace.paths,
+    roots: workspace.roots.map((root) => root.access),
     isIgnored: ignored,
     ...(symlink ? { symlink } : {}),
   });

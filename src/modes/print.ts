@@ -40,7 +40,7 @@ function printReport(app: App): PrintReport {
   return new ScriptOutput(app.agent, {
     redactor: app.redactor,
     model: app.profiles.config(app.agent.slot.name).model,
-    roots: [app.workspace.root, ...app.workspace.moreRoots],
+    roots: app.workspace.roots.map((root) => root.real),
     format: cli.outputFormat,
     write: stdout,
   });

@@ -117,9 +117,13 @@ export async function createTools(
   }
   const confinement = { hidden: await existing(options.hide), gitControl: workspace.gitControl };
   // By the paths the roots were opened by: the git guard checks .git through Deno's permissions.
-  const [root, ...moreRoots] = workspace.paths;
+  const [first, ...more] = workspace.roots;
   const mounts = () => ignoreMounts(workspace.path, workspace.ignore, options.emptyFile);
-  const sandbox = new Sandbox(root ?? workspace.path, mode, { ...confinement, moreRoots, mounts });
+  const sandbox = new Sandbox(first.access, mode, {
+    ...confinement,
+    moreRoots: more.map((root) => root.access),
+    mounts,
+  });
   const bash = createBashTool(sandbox);
   return {
     workspace,

@@ -13,4 +13,4 @@ export {
   type TextHead,
   writeFileAtomic,
 } from "./text_file.ts";
-export { MAX_EDIT_BYTES, Workspace } from "./workspace.ts";
+export { MAX_EDIT_BYTES, type Root, Workspace } from "./workspace.ts";

@@ -22,9 +22,12 @@ export interface WriteTarget {
 }
 
 /** One root directory: its real path, and the absolute path it was opened by. */
-interface Root {
-  real: string;
-  access: string;
+/** One root of the workspace: the path it was opened by, and its real path. */
+export interface Root {
+  /** The real (symlink-free) absolute path. */
+  readonly real: string;
+  /** The absolute path it was opened by: what Deno's permissions cover. */
+  readonly access: string;
 }
 
 /**
@@ -53,14 +56,14 @@ export class Workspace {
   /** The absolute path the directory was opened by; file operations go through it. */
   readonly #access: string;
   /** Every root, the first one first. */
-  readonly #roots: readonly Root[];
+  readonly #roots: readonly [Root, ...Root[]];
 
   private constructor(roots: readonly Root[], gitControl: GitControl, ignore: IgnoreRules) {
-    const [first] = roots;
+    const [first, ...more] = roots;
     if (first === undefined) throw new TypeError("Cannot open a workspace without a directory");
     this.root = first.real;
     this.#access = first.access;
-    this.#roots = roots;
+    this.#roots = [first, ...more];
     this.gitControl = gitControl;
     this.ignore = ignore;
   }
@@ -73,9 +76,9 @@ export class Workspace {
     return this.#access;
   }
 
-  /** The absolute paths every root was opened by, the first root's first. */
-  get paths(): string[] {
-    return this.#roots.map((root) => root.access);
+  /** Every root, the first (the working directory) first: never empty. */
+  get roots(): readonly [Root, ...Root[]] {
+    return this.#roots;
   }
 
   /** The real paths of the roots after the first (`--add-dir`). */
