@@ -13,6 +13,7 @@
 export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   core: [],
   terminal: [],
+  settings: ["core"],
   workspace: ["core"],
   sandbox: ["core", "workspace"],
   editor: ["terminal"],
@@ -27,6 +28,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   ui: ["core", "terminal", "session", "config", "agent"],
   app: [
     "core",
+    "settings",
     "terminal",
     "editor",
     "model",
@@ -55,6 +57,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   ],
   modes: [
     "core",
+    "settings",
     "terminal",
     "editor",
     "model",
