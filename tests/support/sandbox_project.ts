@@ -148,7 +148,7 @@ async function runInChild(
   return JSON.parse(text);
 }
 
-const CHILD_SCRIPT = `import { Sandbox } from "./src/tools/sandbox.ts";
+const CHILD_SCRIPT = `import { Sandbox } from "./src/sandbox/sandbox.ts";
 const job = JSON.parse(Deno.args[0]);
 const sandbox = new Sandbox(job.root, job.mode, { hidden: job.hidden });
 const signal = new AbortController().signal;
