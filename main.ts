@@ -27,6 +27,7 @@ import {
   loadProviderProfiles,
   locate,
   type Locations,
+  ownFiles,
   parseCli,
   PROJECT_MODE_HINT,
   type ProviderProfiles,
@@ -255,14 +256,14 @@ function printReport(
   return new ScriptOutput(agent, { ...run, format: cli.outputFormat, write: stdout });
 }
 
-/** How bash is set up: every known provider file and the state directory hidden from commands. */
+/** How bash is set up: powercode's own files (see `ownFiles`) hidden from commands. */
 function bashOptions(cli: CliOptions, locations: Locations): CreateToolsOptions {
   const { stateDir } = locations;
   // bwrap reads the empty file's path itself, from its own working directory.
   const absoluteState = stateDir.startsWith("/") ? stateDir : `${Deno.cwd()}/${stateDir}`;
   return {
     unsandboxedBash: cli.unsandboxedBash,
-    hide: [...knownProviderFiles(locations), stateDir],
+    hide: ownFiles(locations),
     allowGitWrites: cli.allowGitWrites,
     moreDirs: locations.roots.slice(1),
     emptyFile: `${absoluteState}/empty`,
