@@ -15,12 +15,11 @@ const CLONE_THREAD_FLAGS = 0x3d0f00n;
  * and names the verdict. Only the instructions a seccomp filter may use are
  * understood; anything else fails the test.
  */
-function verdict(arch: number, nr: number, arg0 = 0n, arg1 = 0n): string {
+function verdict(arch: number, nr: number, ...args: bigint[]): string {
   const data = new DataView(new ArrayBuffer(64));
   data.setUint32(0, nr, true);
   data.setUint32(4, arch, true);
-  data.setBigUint64(16, BigInt.asUintN(64, arg0), true);
-  data.setBigUint64(24, BigInt.asUintN(64, arg1), true);
+  args.forEach((arg, index) => data.setBigUint64(16 + 8 * index, BigInt.asUintN(64, arg), true));
   const program = new DataView(sandboxFilter().buffer);
   let accumulator = 0;
   for (let pc = 0; pc * 8 < program.byteLength; pc++) {
@@ -119,4 +118,39 @@ Deno.test("sandboxFilter() kills calls through another system-call table", () =>
   assertEquals(verdict(AUDIT_ARCH_X86_64, 0x40000000 + 41, 1n), KILL); // x32 socket
   assertEquals(verdict(AUDIT_ARCH_X86_64, 0x40000000), KILL); // x32 read
   assertEquals(verdict(0xc00000f3, 198, 1n), KILL); // riscv64
+});
+
+Deno.test("sandboxFilter() refuses set-user-id and set-group-id modes, at creation too", () => {
+  const X86 = AUDIT_ARCH_X86_64;
+  const ARM = AUDIT_ARCH_AARCH64;
+  const cases = [
+    [X86, 90, [0n, 0o4755n], EPERM], // chmod
+    [X86, 90, [0n, 0o755n], ALLOW],
+    [X86, 91, [3n, 0o2755n], EPERM], // fchmod
+    [X86, 268, [0n, 0n, 0o6755n], EPERM], // fchmodat
+    [X86, 268, [0n, 0n, 0o644n], ALLOW],
+    [X86, 452, [0n, 0n, 0o4000n], EPERM], // fchmodat2
+    [X86, 2, [0n, 0o101n, 0o4755n], EPERM], // open(O_CREAT)
+    [X86, 2, [0n, 0o101n, 0o755n], ALLOW],
+    [X86, 257, [0n, 0n, 0o101n, 0o4755n], EPERM], // openat
+    [X86, 257, [0n, 0n, 0o101n, 0o644n], ALLOW],
+    [X86, 85, [0n, 0o2755n], EPERM], // creat
+    [X86, 83, [0n, 0o2775n], EPERM], // mkdir
+    [X86, 258, [0n, 0n, 0o2775n], EPERM], // mkdirat
+    [X86, 258, [0n, 0n, 0o775n], ALLOW],
+    [X86, 133, [0n, 0o104755n], EPERM], // mknod
+    [X86, 259, [0n, 0n, 0o104755n], EPERM], // mknodat
+    [X86, 437, [], ENOSYS], // openat2
+    [ARM, 52, [3n, 0o4755n], EPERM], // fchmod
+    [ARM, 53, [0n, 0n, 0o4755n], EPERM], // fchmodat
+    [ARM, 56, [0n, 0n, 0o101n, 0o4755n], EPERM], // openat
+    [ARM, 56, [0n, 0n, 0o101n, 0o644n], ALLOW],
+    [ARM, 34, [0n, 0n, 0o2775n], EPERM], // mkdirat
+    [ARM, 33, [0n, 0n, 0o104755n], EPERM], // mknodat
+    [ARM, 437, [], ENOSYS], // openat2
+    [ARM, 90, [0n, 0o4755n], ALLOW], // 90 is capget there, not chmod
+  ] as const;
+  for (const [arch, nr, args, expected] of cases) {
+    assertEquals(verdict(arch, nr, ...args), expected, `arch ${arch}, nr ${nr}, args ${args}`);
+  }
 });

@@ -7,9 +7,9 @@
 import {
   type CliOptions,
   ConfigError,
-  knownProviderFiles,
   LAYOUT_WORKSPACE,
   type Locations,
+  ownFiles,
   PROJECT_MODE_HINT,
 } from "../config/mod.ts";
 import { terminalColumns } from "../terminal/mod.ts";
@@ -52,7 +52,7 @@ export function runStart(cli: CliOptions, locations: Locations, version: string)
   };
 }
 
-/** How bash is set up: every known provider file and the state directory hidden from commands. */
+/** How bash is set up: powercode's own files (see `ownFiles`) hidden from commands. */
 export function bashOptions(start: RunStart): CreateToolsOptions {
   const { cli, locations } = start;
   const { stateDir } = locations;
@@ -60,7 +60,7 @@ export function bashOptions(start: RunStart): CreateToolsOptions {
   const absoluteState = stateDir.startsWith("/") ? stateDir : `${Deno.cwd()}/${stateDir}`;
   return {
     unsandboxedBash: cli.unsandboxedBash,
-    hide: [...knownProviderFiles(locations), stateDir],
+    hide: ownFiles(locations),
     allowGitWrites: cli.allowGitWrites,
     moreDirs: locations.roots.slice(1),
     emptyFile: `${absoluteState}/empty`,

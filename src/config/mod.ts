@@ -21,6 +21,7 @@ export {
 } from "./profiles.ts";
 export { Redactor } from "./redact.ts";
 export { knownProviderFiles, readProviderSecrets } from "./provider_files.ts";
+export { ownFiles } from "./own_files.ts";
 export { LAUNCH_VARIABLES } from "./launch.ts";
 export { startFlags } from "./permission_set.ts";
 export {

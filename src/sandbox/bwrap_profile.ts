@@ -52,7 +52,8 @@ function confinement(network: boolean, seccompFd: number): string[] {
   ];
 }
 
-const CONFINEMENT = confinement(false, 0);
+/** The confinement of a command, its filter read from stdin (see {@linkcode spawnBwrap}). */
+export const CONFINEMENT: readonly string[] = confinement(false, 0);
 
 /** A path the sandboxed command must not see, and whether it is a directory. */
 export interface HiddenPath {
@@ -65,7 +66,13 @@ export type WorkspaceMode = "rw" | "ro";
 
 /** What a sandboxed run mounts besides the system. */
 export interface ProfileOptions {
-  /** Real paths covered by an empty tmpfs (directories) or /dev/null (files). */
+  /**
+   * Real paths covered by a read-only empty tmpfs (directories) or /dev/null (files); one
+   * inside a root after every bind, so that no root's bind uncovers it. A directory that
+   * holds a root gets a tmpfs before the roots' binds that stays writable (a read-only one
+   * would make the roots in it read-only too): only the root shows in it, nothing written
+   * there lasts.
+   */
   hidden: readonly HiddenPath[];
   /** Mounts applied after the workspace's bind (see `guardGit`). */
   extraMounts: readonly string[];
@@ -80,10 +87,10 @@ export interface ProfileOptions {
  * from {@linkcode sandboxFilter} must be written to bwrap's stdin.
  *
  * Contract: `/` read-only, `/proc/sys` read-only, `/proc/keys` empty (the names of the
- * keys in powercode's keyrings), a private `/tmp`, the hidden paths masked, the workspace
- * and `moreRoots` read-write (read-only when `ro`), no network, own
- * pid/ipc/uts/user namespaces, no capabilities, a new session, killed with
- * its parent.
+ * keys in powercode's keyrings), a private `/tmp`, the hidden paths masked (also inside a
+ * root), the workspace and `moreRoots` read-write (read-only when `ro`), no network, own
+ * pid/ipc/uts/user namespaces, no capabilities, `no_new_privs` and no set-id modes (see
+ * `sandboxFilter`), a new session, killed with its parent.
  */
 export function bwrapArgs(root: string, options: ProfileOptions, command: string): string[] {
   return [
@@ -124,39 +131,63 @@ export function serverBwrapArgs(
 
 /** The file system of a sandboxed run, and how it is started: everything before the program. */
 function mounts(root: string, options: ProfileOptions): string[] {
+  const roots = [root, ...options.moreRoots ?? []];
+  const holdsRoot = ({ path, isDirectory }: HiddenPath) =>
+    isDirectory && roots.some((dir) => dir === path || within(path, dir));
+  const inRoot = ({ path }: HiddenPath) => roots.some((dir) => within(dir, path));
+  const [holding, rest] = partition(options.hidden, holdsRoot);
+  const [inside, outside] = partition(rest, inRoot);
   return [
     ...["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"],
     ...["--ro-bind", "/proc/sys", "/proc/sys"],
     ...["--ro-bind-try", "/proc/sysrq-trigger", "/proc/sysrq-trigger"],
     ...["--ro-bind-try", "/dev/null", "/proc/keys", "--tmpfs", "/tmp"],
-    ...options.hidden.flatMap(({ path, isDirectory }) =>
-      isDirectory ? ["--tmpfs", path, "--remount-ro", path] : ["--ro-bind", "/dev/null", path]
-    ),
-    ...[root, ...options.moreRoots ?? []].flatMap((dir) => [
-      options.workspace === "ro" ? "--ro-bind" : "--bind",
-      dir,
-      dir,
-    ]),
+    ...holding.flatMap(({ path }) => ["--tmpfs", path]),
+    ...outside.flatMap(mask),
+    ...roots.flatMap((dir) => [options.workspace === "ro" ? "--ro-bind" : "--bind", dir, dir]),
     ...options.extraMounts,
+    ...inside.flatMap(mask),
     ...["--die-with-parent", "--new-session", "--chdir", root],
   ];
 }
 
+/** The entries of `list` that pass `test`, and the others, each in order. */
+function partition<T>(list: readonly T[], test: (entry: T) => boolean): [T[], T[]] {
+  return [list.filter(test), list.filter((entry) => !test(entry))];
+}
+
+/** The bwrap arguments that cover `hidden`: a read-only empty tmpfs, or /dev/null. */
+function mask({ path, isDirectory }: HiddenPath): string[] {
+  return isDirectory ? ["--tmpfs", path, "--remount-ro", path] : ["--ro-bind", "/dev/null", path];
+}
+
+/** Whether `path` lies inside `dir` (not `dir` itself). */
+function within(dir: string, path: string): boolean {
+  return path.startsWith(dir === "/" ? "/" : `${dir}/`);
+}
+
 /**
- * Starts bwrap with `args` and hands it the seccomp filter through stdin.
+ * Starts bwrap with `args` and hands it the seccomp filter through stdin; bwrap and the
+ * program get {@linkcode COMMAND_ENV} only, or powercode's whole environment with
+ * `inheritEnv` (for powercode's own probes, never for a command).
  * Contract: throws `Deno.errors.NotFound` when bwrap is missing; a bwrap
  * that fails at once reports it through its exit status.
  */
 export async function spawnBwrap(
   args: readonly string[],
-  options: { stdout: "piped" | "null"; stderr: "piped" | "null"; signal?: AbortSignal },
+  options: {
+    stdout: "piped" | "null";
+    stderr: "piped" | "null";
+    signal?: AbortSignal;
+    inheritEnv?: boolean;
+  },
 ): Promise<Deno.ChildProcess> {
+  const { inheritEnv, ...stdio } = options;
   const child = new Deno.Command("bwrap", {
     args: [...args],
-    clearEnv: true,
-    env: COMMAND_ENV,
+    ...(inheritEnv ? {} : { clearEnv: true, env: COMMAND_ENV }),
     stdin: "piped",
-    ...options,
+    ...stdio,
   }).spawn();
   const writer = child.stdin.getWriter();
   try {

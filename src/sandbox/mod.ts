@@ -4,6 +4,7 @@
  * @module
  */
 export { stopProcessGroup } from "./job_control.ts";
+export { resolveHidden } from "./hidden_paths.ts";
 export {
   type CommandRunner,
   type HiddenPath,

@@ -22,6 +22,14 @@ interface SyscallTable {
   ioUringSetup: number;
   /** The kernel keyring: `add_key`, `request_key`, `keyctl`. */
   keyring: readonly number[];
+  /**
+   * The calls that set a file's mode, by the argument that holds it: `chmod`, `fchmod`,
+   * `creat`, `mkdir`, `mknod` (1); `open`, `fchmodat`, `fchmodat2`, `mkdirat`, `mknodat` (2);
+   * `openat` (3).
+   */
+  modeArg: readonly [readonly number[], readonly number[], readonly number[]];
+  /** `openat2`: its mode lies in a structure the filter cannot read. */
+  openat2: number;
   /** x86_64 only: the x32 ABI sets this bit in the number. */
   x32Bit?: number;
 }
@@ -35,6 +43,8 @@ const X86_64: SyscallTable = {
   clone3: 435,
   ioUringSetup: 425,
   keyring: [248, 249, 250],
+  modeArg: [[90, 91, 85, 83, 133], [2, 268, 452, 258, 259], [257]],
+  openat2: 437,
   x32Bit: 0x40000000,
 };
 const AARCH64: SyscallTable = {
@@ -46,6 +56,8 @@ const AARCH64: SyscallTable = {
   clone3: 435,
   ioUringSetup: 425,
   keyring: [217, 218, 219],
+  modeArg: [[52], [53, 452, 34, 33], [56]],
+  openat2: 437,
 };
 
 const AF_UNIX = 1;
@@ -53,6 +65,8 @@ const SOCK_STREAM = 1;
 /** `SOCK_TYPE_MASK`: the socket type without `SOCK_NONBLOCK`/`SOCK_CLOEXEC`. */
 const SOCK_TYPE_MASK = 0xf;
 const CLONE_NEWUSER = 0x10000000;
+/** `S_ISUID | S_ISGID`: the set-user-id and set-group-id bits of a mode. */
+const SET_ID_BITS = 0o6000;
 const EPERM = 1;
 const ENOSYS = 38;
 
@@ -70,6 +84,8 @@ const OFFSET_NR = 0;
 const OFFSET_ARCH = 4;
 const OFFSET_ARG0_LOW = 16;
 const OFFSET_ARG1_LOW = 24;
+const OFFSET_ARG2_LOW = 32;
+const OFFSET_ARG3_LOW = 40;
 
 /** One BPF instruction; `jt`/`jf` are label names resolved by {@linkcode assemble}. */
 interface Instruction {
@@ -88,15 +104,21 @@ interface Instruction {
  * user namespace (inside one a command would hold every capability again),
  * and `add_key`, `request_key` and `keyctl` (the session keyring powercode was
  * started with would be readable, as Docker's default profile also refuses);
- * `clone3` and `io_uring_setup` fail with ENOSYS (their arguments cannot be
- * inspected: libc falls back to `clone`, and io_uring could create sockets
- * without passing through the filter). Every other call is allowed.
+ * so does giving a file or directory a set-user-id or set-group-id mode, by
+ * `chmod` and its kin or at creation (`open`, `creat`, `mkdir`, `mknod` and their
+ * `at` forms: a set-id program left in the project would run with powercode's user's
+ * rights for anyone, root's when powercode runs as root);
+ * `clone3`, `io_uring_setup` and `openat2` fail with ENOSYS (their arguments cannot be
+ * inspected: libc falls back to `clone` and `openat`, and io_uring could create sockets
+ * or files without passing through the filter). Every other call is allowed.
  *
  * Contract: only x86_64 and aarch64 system calls pass; any other
  * architecture (32-bit x86 through `int 0x80`, the x32 ABI) kills the process,
  * so no second system-call table can bypass the checks. Stream `socketpair`s
  * stay allowed: their two ends are connected only to each other, and libuv
- * (Node) and Python's asyncio need them.
+ * (Node) and Python's asyncio need them. Bubblewrap sets `no_new_privs` before it installs
+ * the filter, so nothing in the sandbox gains privileges through `execve` either.
+ * Limit: a mode is refused whether or not the call creates (`O_CREAT`); callers pass 0 then.
  */
 export function sandboxFilter(): Uint8Array {
   return assemble([
@@ -112,6 +134,10 @@ export function sandboxFilter(): Uint8Array {
     { code: BPF_JEQ_K, k: SOCK_STREAM, jt: "allow", jf: "eperm" },
     { label: "namespace", code: BPF_LD_W_ABS, k: OFFSET_ARG0_LOW },
     { code: BPF_JSET_K, k: CLONE_NEWUSER, jt: "eperm", jf: "allow" },
+    ...[OFFSET_ARG1_LOW, OFFSET_ARG2_LOW, OFFSET_ARG3_LOW].flatMap((offset, index) => [
+      { label: `mode${index + 1}`, code: BPF_LD_W_ABS, k: offset },
+      { code: BPF_JSET_K, k: SET_ID_BITS, jt: "eperm", jf: "allow" },
+    ]),
     { label: "allow", code: BPF_RET_K, k: RET_ALLOW },
     { label: "eperm", code: BPF_RET_K, k: RET_ERRNO | EPERM },
     { label: "enosys", code: BPF_RET_K, k: RET_ERRNO | ENOSYS },
@@ -132,6 +158,10 @@ function archBlock(label: string, table: SyscallTable): Instruction[] {
     { code: BPF_JEQ_K, k: table.clone, jt: "namespace" },
     { code: BPF_JEQ_K, k: table.unshare, jt: "namespace" },
     ...table.keyring.map((nr): Instruction => ({ code: BPF_JEQ_K, k: nr, jt: "eperm" })),
+    ...table.modeArg.flatMap((calls, index) =>
+      calls.map((nr): Instruction => ({ code: BPF_JEQ_K, k: nr, jt: `mode${index + 1}` }))
+    ),
+    { code: BPF_JEQ_K, k: table.openat2, jt: "enosys" },
     { code: BPF_JEQ_K, k: table.clone3, jt: "enosys" },
     { code: BPF_JEQ_K, k: table.ioUringSetup, jt: "enosys", jf: "allow" },
   ];
@@ -169,5 +199,6 @@ function assemble(program: readonly Instruction[]): Uint8Array {
 
 /** What {@linkcode sandboxFilter} refuses, in one line (for `--scope`). */
 export const FILTER_SUMMARY = "socket(AF_UNIX), socketpair other than stream pairs, the " +
-  "kernel keyring (add_key, request_key, keyctl) and new user namespaces refused (EPERM), " +
-  "clone3 and io_uring unavailable (ENOSYS), other system-call tables killed";
+  "kernel keyring (add_key, request_key, keyctl), new user namespaces and set-user-id or " +
+  "set-group-id modes (chmod, open, mkdir, mknod) refused (EPERM), clone3, openat2 and " +
+  "io_uring unavailable (ENOSYS), other system-call tables killed";

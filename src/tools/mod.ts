@@ -9,7 +9,7 @@ import { createReadFileTool } from "./read_file.ts";
 import { createWriteFileTool } from "./write_file.ts";
 import { createEditFileTool } from "./edit_file.ts";
 import { createBashTool } from "./bash.ts";
-import { type HiddenPath, probeBwrap, Sandbox, type SandboxMode } from "../sandbox/mod.ts";
+import { probeBwrap, resolveHidden, Sandbox, type SandboxMode } from "../sandbox/mod.ts";
 import { ignoreMounts } from "../workspace/mod.ts";
 import { ServerLauncher } from "../sandbox/mod.ts";
 import { PlanGuard } from "./plan_guard.ts";
@@ -50,8 +50,10 @@ export interface CreateToolsOptions {
   /** Replaces {@linkcode probeBwrap}, for tests. */
   probe?: () => Promise<boolean>;
   /**
-   * Paths outside the workspace that sandboxed commands must not read (the
-   * provider file, the sessions directory); missing ones are skipped.
+   * powercode's own files and directories, which sandboxed commands and servers must neither
+   * read nor write, even inside a root (the provider files, `mcp.json`, the state directory
+   * of every project); missing ones are skipped, `~/` is powercode's user's home directory
+   * (see {@linkcode resolveHidden}).
    */
   hide?: readonly string[];
   /**
@@ -115,7 +117,8 @@ export async function createTools(
         "--unsandboxed-bash",
     );
   }
-  const confinement = { hidden: await existing(options.hide), gitControl: workspace.gitControl };
+  const hidden = mode === "bwrap" ? await resolveHidden(options.hide ?? []) : [];
+  const confinement = { hidden, gitControl: workspace.gitControl };
   // By the paths the roots were opened by: the git guard checks .git through Deno's permissions.
   const [first, ...more] = workspace.roots;
   const mounts = () => ignoreMounts(workspace.path, workspace.ignore, options.emptyFile);
@@ -142,18 +145,5 @@ export async function createTools(
   };
 }
 
-async function existing(paths: readonly string[] = []): Promise<HiddenPath[]> {
-  const found: HiddenPath[] = [];
-  for (const path of paths) {
-    try {
-      // Stat by the name given: permission to read the real path may be missing.
-      const { isDirectory } = await Deno.stat(path);
-      found.push({ path: await Deno.realPath(path), isDirectory });
-    } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-    }
-  }
-  return found;
-}
 export { createReadFileTool } from "./read_file.ts";
 export { readTextHead, type TextHead } from "../workspace/mod.ts";

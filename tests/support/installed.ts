@@ -33,9 +33,20 @@ export interface InstalledHome extends AsyncDisposable {
   run(args: string[], options?: InstalledRunOptions): Promise<RunResult>;
 }
 
-/** Installs powercode with `deno task install` and makes a temp home with a project. */
-export async function createInstalledHome(): Promise<InstalledHome> {
-  const home = await Deno.realPath(await Deno.makeTempDir({ prefix: "powercode-home-" }));
+/**
+ * Installs powercode with `deno task install` and makes a temp home with a project, in
+ * `parent` when given (outside /tmp, for a test of what the sandbox, whose /tmp is its own,
+ * sees of the home).
+ */
+export async function createInstalledHome(
+  options: { parent?: string } = {},
+): Promise<InstalledHome> {
+  const home = await Deno.realPath(
+    await Deno.makeTempDir({
+      prefix: "powercode-home-",
+      ...(options.parent ? { dir: options.parent } : {}),
+    }),
+  );
   const bin = `${home}/bin`;
   const install = await new Deno.Command("deno", {
     args: ["task", "--quiet", "install", bin],
