@@ -73,6 +73,8 @@ export interface ProfileOptions {
   workspace?: WorkspaceMode;
   /** Further roots, bound like the workspace, before `extraMounts`. */
   moreRoots?: readonly string[];
+  /** The workspace's real path when `root` is a symbolic link to it (default: `root`). */
+  realRoot?: string;
 }
 
 /**
@@ -124,6 +126,9 @@ export function serverBwrapArgs(
 
 /** The file system of a sandboxed run, and how it is started: everything before the program. */
 function mounts(root: string, options: ProfileOptions): string[] {
+  const at = mountPoint(root, options.realRoot ?? root);
+  const onto = (arg: string) =>
+    arg === root ? at : arg.startsWith(`${root}/`) ? `${at}${arg.slice(root.length)}` : arg;
   return [
     ...["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"],
     ...["--ro-bind", "/proc/sys", "/proc/sys"],
@@ -132,14 +137,25 @@ function mounts(root: string, options: ProfileOptions): string[] {
     ...options.hidden.flatMap(({ path, isDirectory }) =>
       isDirectory ? ["--tmpfs", path, "--remount-ro", path] : ["--ro-bind", "/dev/null", path]
     ),
-    ...[root, ...options.moreRoots ?? []].flatMap((dir) => [
+    ...[at, ...options.moreRoots ?? []].flatMap((dir) => [
       options.workspace === "ro" ? "--ro-bind" : "--bind",
       dir,
       dir,
     ]),
-    ...options.extraMounts,
+    ...options.extraMounts.map(onto),
     ...["--die-with-parent", "--new-session", "--chdir", root],
   ];
+}
+
+/**
+ * Where bwrap mounts the workspace `root` whose real path is `real`: `root` itself under
+ * /tmp (the private /tmp hides a link there, and bwrap makes a directory in its place), else
+ * the real path. bwrap cannot mount onto a symbolic link with an absolute target (it
+ * resolves the target outside the new root: "Can't bind mount … No such file or
+ * directory"); the link itself stays the working directory and leads to the mount.
+ */
+function mountPoint(root: string, real: string): string {
+  return root === "/tmp" || root.startsWith("/tmp/") ? root : real;
 }
 
 /**
