@@ -20,6 +20,7 @@ Deno.test("parseCli() reads every flag and its alias", () => {
     force: false,
     addDirs: [],
     scope: false,
+    layout: false,
   });
   assertEquals(
     parseCli(["-p", "fix it", "--max-steps", "5", "--unsandboxed-bash", "--provider", "p.json"]),
@@ -42,6 +43,7 @@ Deno.test("parseCli() reads every flag and its alias", () => {
       force: false,
       addDirs: [],
       scope: false,
+      layout: false,
     },
   );
   assertEquals(parseCli(["-c"]).continue, true);

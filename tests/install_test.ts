@@ -3,24 +3,11 @@ import denoConfig from "../deno.json" with { type: "json" };
 import { installDir, launcherScript } from "../src/app/install.ts";
 import { createTempProject } from "./support/project.ts";
 
-Deno.test("launcherScript() starts the workspace layout at once, else runs the launch step", () => {
-  const flags = denoConfig.tasks.start.slice("deno run ".length, -" main.ts".length).split(" ")
-    .map((flag) => `'${flag}'`).join(" ");
+Deno.test("launcherScript() always runs the launch step, never the workspace layout", () => {
   assertEquals(
-    launcherScript("/opt/power 'code'", denoConfig.tasks.start),
+    launcherScript("/opt/power 'code'"),
     "#!/bin/sh\n" +
       `# powercode, installed by "deno task install" from /opt/power 'code'\n` +
-      "if [ -d workspace ]; then\n" +
-      "  layout=yes\n" +
-      '  for arg in "$@"; do\n' +
-      "    case $arg in --dir* | --add-dir*) layout= ;; --*) ;; -*C*) layout= ;; esac\n" +
-      "  done\n" +
-      '  if [ -n "$layout" ]; then\n' +
-      "    unset POWERCODE_PROJECT\n" +
-      `    exec deno run --config '/opt/power '\\''code'\\''/deno.json' ${flags} ` +
-      `'/opt/power '\\''code'\\''/main.ts' "$@"\n` +
-      "  fi\n" +
-      "fi\n" +
       "command=$(deno run --config '/opt/power '\\''code'\\''/deno.json' --allow-read " +
       "--allow-env=HOME,XDG_STATE_HOME,XDG_CONFIG_HOME,POWERCODE_PROVIDER --no-prompt " +
       `'/opt/power '\\''code'\\''/src/config/launch.ts' "$@") || exit\n` +
@@ -28,7 +15,7 @@ Deno.test("launcherScript() starts the workspace layout at once, else runs the l
   );
 });
 
-Deno.test("deno task install writes a launcher that keeps the workspace layout where workspace/ is", async () => {
+Deno.test("deno task install writes a launcher that works on a project holding workspace/", async () => {
   const bin = await Deno.makeTempDir();
   const project = await Deno.makeTempDir();
   try {
@@ -46,15 +33,8 @@ Deno.test("deno task install writes a launcher that keeps the workspace layout w
     const scope = await new Deno.Command(`${bin}/powercode`, { args: ["--scope"], cwd: project })
       .output();
     const report = new TextDecoder().decode(scope.stdout);
-    assertStringIncludes(report, "powercode scope (workspace layout)\n");
-    assertStringIncludes(report, `\n  ${await Deno.realPath(project)}/workspace\n`);
-    assertStringIncludes(report, "State directory: .powercode\n");
-    // A project flag leaves the layout, also here (--scope writes nothing).
-    const moved = await new Deno.Command(`${bin}/powercode`, {
-      args: ["-C", "workspace", "--scope"],
-      cwd: project,
-    }).output();
-    assertStringIncludes(new TextDecoder().decode(moved.stdout), "(project mode)\n");
+    assertStringIncludes(report, "(project mode)\n");
+    assertStringIncludes(report, `\n  ${await Deno.realPath(project)}\n`);
   } finally {
     await Deno.remove(bin, { recursive: true });
     await Deno.remove(project, { recursive: true });

@@ -64,22 +64,19 @@ Deno.test("launchCommand() starts project mode with its permission set and proje
   });
 });
 
-Deno.test("launchCommand() keeps the workspace layout and start's flags where workspace/ is", async () => {
+Deno.test("launchCommand() works on the project also where workspace/ is, and refuses --workspace-layout", async () => {
   await withHome(async (home, bin) => {
     const dir = `${home}/my 'app'`;
     await Deno.mkdir(`${dir}/workspace`);
     const options = { env: env(home, dir), checkout: CHECKOUT, startTask: denoConfig.tasks.start };
-    assertEquals(await evaluate(await launchCommand([], options), bin, ["-c"]), [
-      "PROJECT=unset",
-      "run",
-      "--config",
-      "/opt/pc/deno.json",
-      ...startFlags(denoConfig.tasks.start),
-      "/opt/pc/main.ts",
-      "-c",
-    ]);
-    const project = await launchCommand(["--dir", "."], options);
-    assertEquals((await evaluate(project, bin, []))[0]?.startsWith('PROJECT={"roots"'), true);
+    const [project] = await evaluate(await launchCommand([], options), bin, ["-c"]);
+    assertEquals(JSON.parse(project?.slice("PROJECT=".length) ?? "").roots, [dir]);
+    await assertRejects(
+      () => launchCommand(["--workspace-layout"], options),
+      ConfigError,
+      "Cannot use --workspace-layout: the installed command works on the directory it is " +
+        'started in (or --dir); the workspace layout is "deno task start" in powercode\'s checkout',
+    );
   });
 });
 

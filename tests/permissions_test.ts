@@ -59,4 +59,8 @@ Deno.test("deno task compile bakes the same permissions into the binary", async 
     },
   );
   assert(!binary.includes("gpt-tokenizer"), "a test-only npm package was bundled");
+  // The binary is the workspace layout: the argument that chooses it is baked in.
+  assertEquals(JSON.parse(binary.match(/"argv":(\[[^\]]*\])/)?.[1] ?? "null"), [
+    "--workspace-layout",
+  ]);
 });

@@ -51,7 +51,16 @@ export interface CliOptions {
   undo: boolean;
   /** `--force` (with `--undo`): overwrite files changed since the task ended. */
   force: boolean;
+  /** {@linkcode LAYOUT_FLAG} came first: the checkout's own task or binary started this run. */
+  layout: boolean;
 }
+
+/**
+ * The first argument of the checkout's `start` task and compiled binary (baked into both in
+ * deno.json): the only way to the workspace layout. Accepted first only; the installed
+ * command never passes it and refuses it.
+ */
+export const LAYOUT_FLAG = "--workspace-layout";
 
 /** Model calls per task when --max-steps is not given. */
 export const DEFAULT_MAX_STEPS = 100;
@@ -95,8 +104,10 @@ Type /help at the prompt for commands.`;
  * Contract: throws a TypeError with a one-line message on unknown or bad flags.
  */
 export function parseCli(args: string[]): CliOptions {
+  const layout = args[0] === LAYOUT_FLAG;
+  const rest = layout ? args.slice(1) : args;
   // `deno task start -- -p "task"` passes the `--` on; it must not turn the flags into text.
-  const parsed = parseArgs(args[0] === "--" ? args.slice(1) : args, {
+  const parsed = parseArgs(rest[0] === "--" ? rest.slice(1) : rest, {
     string: [
       "print",
       "resume",
@@ -190,6 +201,7 @@ export function parseCli(args: string[]): CliOptions {
     ...(parsed.dir !== undefined ? { dir: parsed.dir } : {}),
     addDirs,
     scope: parsed.scope,
+    layout,
   };
 }
 

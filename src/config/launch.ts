@@ -3,10 +3,11 @@
  * command that starts it, which the launcher `deno task install` writes then runs with
  * `exec`, appending the user's arguments.
  *
- * - In a directory holding `workspace/` (and without `--dir`/`--add-dir`): the workspace
- *   layout, with exactly the `start` task's flags.
- * - Anywhere else, or with `--dir`/`--add-dir`: project mode, with the permission set of
- *   `permission_set.ts` and the resolved project in `POWERCODE_PROJECT`.
+ * - Always project mode, with the permission set of `permission_set.ts` and the resolved
+ *   project in `POWERCODE_PROJECT`, whatever the directory holds: a `workspace/`,
+ *   `provider.json` or `.powercode/` in it is the project's, never powercode's own (a cloned
+ *   repository could ship them). The workspace layout is the checkout's `start` task and
+ *   compiled binary only; `--workspace-layout` is refused here.
  * - `-h`, `-V` or flags that do not parse: the program with no permission at all, to print.
  *
  * Why a process of its own: Deno fixes a process's permissions when it starts and can
@@ -18,7 +19,7 @@
  * @module
  */
 import denoConfig from "../../deno.json" with { type: "json" };
-import { type CliOptions, parseCli } from "./cli.ts";
+import { type CliOptions, LAYOUT_FLAG, parseCli } from "./cli.ts";
 import { ConfigError } from "./config_error.ts";
 import { projectFlags, startFlags } from "./permission_set.ts";
 import {
@@ -58,23 +59,15 @@ export async function launchCommand(
     return `unset ${PROJECT_VARIABLE}; exec ${run(["--no-prompt"])}`;
   }
   if (cli.help || cli.version) return `unset ${PROJECT_VARIABLE}; exec ${run(["--no-prompt"])}`;
-  const start = startFlags(options.startTask);
-  if (cli.dir === undefined && cli.addDirs.length === 0 && await isLayout(env.cwd)) {
-    return `unset ${PROJECT_VARIABLE}; exec ${run(start)}`;
+  if (cli.layout) {
+    throw new ConfigError(
+      `Cannot use ${LAYOUT_FLAG}: the installed command works on the directory it is started ` +
+        'in (or --dir); the workspace layout is "deno task start" in powercode\'s checkout',
+    );
   }
   const project = await resolveProject(cli, env);
   return `${PROJECT_VARIABLE}=${quote(encodeProject(project))}; export ${PROJECT_VARIABLE}; ` +
-    `exec ${run(projectFlags(project, start))}`;
-}
-
-/** Whether `cwd` holds the workspace layout's `workspace/` directory. */
-async function isLayout(cwd: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(`${cwd}/workspace`)).isDirectory;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
+    `exec ${run(projectFlags(project, startFlags(options.startTask)))}`;
 }
 
 /** `word` as one single-quoted `sh` word. */

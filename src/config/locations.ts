@@ -32,10 +32,14 @@ export interface Locations {
 
 /**
  * The locations of this run: the project in {@linkcode PROJECT_VARIABLE} when the launcher
- * set it, else the workspace layout in the current directory.
- * Contract: throws a one-line `ConfigError` when the project's paths are not granted to
- * this process by Deno (it was not started by the launcher), and when `--dir` or
- * `--add-dir` is given without a project (they need the launcher's permissions).
+ * set it, the workspace layout in the current directory when `--workspace-layout` came
+ * first (the checkout's `start` task and compiled binary), else none: what the current
+ * directory holds never chooses the layout.
+ * Contract: throws a one-line `ConfigError` when neither is given, when the
+ * project's paths are not granted to this process by Deno (it was not started by the
+ * launcher), when MCP's `mcp.json` beside the provider file's real path lies inside a root,
+ * and when `--dir` or `--add-dir` is given without a project (they need the launcher's
+ * permissions).
  */
 export function locate(cli: CliOptions, env: (name: string) => string | undefined): Locations {
   const text = env(PROJECT_VARIABLE);
@@ -43,9 +47,18 @@ export function locate(cli: CliOptions, env: (name: string) => string | undefine
     const project = decodeProject(text);
     requireGranted(project.roots, ["read", "write"]);
     requireGranted([project.stateDir], ["read", "write"]);
+    requireGranted([project.providerFile], ["read"]);
     const configDir = configDirOf(project.providerFile);
-    requireGranted([project.providerFile, `${configDir}/${MCP_FILE}`], ["read"]);
+    requireGranted([`${configDir}/${MCP_FILE}`], ["read"]);
+    refuseInsideRoots(`${configDir}/${MCP_FILE}`, project.roots);
     return { mode: "project", ...project, configDir };
+  }
+  if (!cli.layout) {
+    throw new ConfigError(
+      "Cannot start: no project and no workspace layout given; run the powercode command " +
+        '"deno task install" writes (run it again if yours is older), or "deno task start" in ' +
+        "powercode's checkout",
+    );
   }
   const flag = cli.dir !== undefined ? "--dir" : cli.addDirs.length > 0 ? "--add-dir" : undefined;
   if (flag !== undefined) {
@@ -61,6 +74,26 @@ export function locate(cli: CliOptions, env: (name: string) => string | undefine
     configDir: LAYOUT_STATE,
     stateDir: LAYOUT_STATE,
   };
+}
+
+/**
+ * Refuses MCP's user file when its real path lies inside a root: the agent's tools could
+ * write the servers powercode starts without asking.
+ */
+function refuseInsideRoots(mcpFile: string, roots: readonly string[]): void {
+  let real: string;
+  try {
+    real = Deno.realPathSync(mcpFile);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return;
+    throw error;
+  }
+  const root = roots.find((root) => real === root || real.startsWith(`${root}/`));
+  if (root === undefined) return;
+  throw new ConfigError(
+    `Cannot use MCP config "${mcpFile}": it lies inside the directory "${root}" the tools may ` +
+      `write (real path "${real}"); keep it beside the provider file, outside the project`,
+  );
 }
 
 function requireGranted(paths: readonly string[], kinds: readonly ("read" | "write")[]): void {

@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { LAYOUT_FLAG } from "./cli.ts";
 import { configDirOf, MCP_FILE, type Project } from "./project.ts";
 
 /** The flags of the `start` task kept as they are in project mode. */
@@ -22,14 +23,18 @@ const START_PREFIX = "deno run ";
 const START_SUFFIX = " main.ts";
 
 /**
- * The permission flags of the `start` task (`deno run FLAGS main.ts`), in order.
+ * The permission flags of the `start` task (`deno run FLAGS main.ts`, followed by
+ * `--workspace-layout`, the argument that chooses the layout), in order.
  * Contract: throws a `TypeError` when the task has another shape.
  */
 export function startFlags(startTask: string): string[] {
-  if (!startTask.startsWith(START_PREFIX) || !startTask.endsWith(START_SUFFIX)) {
+  const task = startTask.endsWith(` ${LAYOUT_FLAG}`)
+    ? startTask.slice(0, -LAYOUT_FLAG.length - 1)
+    : startTask;
+  if (!task.startsWith(START_PREFIX) || !task.endsWith(START_SUFFIX)) {
     throw new TypeError(`Cannot read the start task: it is not "deno run FLAGS main.ts"`);
   }
-  return startTask.slice(START_PREFIX.length, -START_SUFFIX.length).split(" ");
+  return task.slice(START_PREFIX.length, -START_SUFFIX.length).split(" ");
 }
 
 /**

@@ -10,9 +10,23 @@ import { ConfigError } from "./config_error.ts";
 /** MCP's configuration, beside the provider file (read by `src/mcp/`). */
 export const MCP_FILE = "mcp.json";
 
-/** The directory of the provider file, which holds MCP's configuration in project mode. */
+/**
+ * The directory of the provider file's real path, which holds MCP's configuration in project
+ * mode: a provider file named through a link (say, one inside the project) does not make the
+ * link's directory powercode's configuration. Falls back to the directory of the path as
+ * named when it cannot be resolved (no such file: the run then fails on the provider file).
+ * Contract: the launcher (for the permission set) and the program (for what it reads) get the
+ * same answer as long as the links do not change between them; if they do, the program's
+ * check of its grants refuses to start.
+ */
 export function configDirOf(providerFile: string): string {
-  return providerFile.slice(0, providerFile.lastIndexOf("/")) || "/";
+  let real = providerFile;
+  try {
+    real = Deno.realPathSync(providerFile);
+  } catch {
+    // Unreadable, missing or a loop: the provider file's own check reports it.
+  }
+  return real.slice(0, real.lastIndexOf("/")) || "/";
 }
 
 /** The variable through which the launcher hands the resolved project to the program. */

@@ -80,6 +80,8 @@ export interface ProfileOptions {
   workspace?: WorkspaceMode;
   /** Further roots, bound like the workspace, before `extraMounts`. */
   moreRoots?: readonly string[];
+  /** The workspace's real path when `root` is a symbolic link to it (default: `root`). */
+  realRoot?: string;
 }
 
 /**
@@ -131,7 +133,10 @@ export function serverBwrapArgs(
 
 /** The file system of a sandboxed run, and how it is started: everything before the program. */
 function mounts(root: string, options: ProfileOptions): string[] {
-  const roots = [root, ...options.moreRoots ?? []];
+  const at = mountPoint(root, options.realRoot ?? root);
+  const onto = (arg: string) =>
+    arg === root ? at : arg.startsWith(`${root}/`) ? `${at}${arg.slice(root.length)}` : arg;
+  const roots = [at, ...options.moreRoots ?? []];
   const holdsRoot = ({ path, isDirectory }: HiddenPath) =>
     isDirectory && roots.some((dir) => dir === path || within(path, dir));
   const inRoot = ({ path }: HiddenPath) => roots.some((dir) => within(dir, path));
@@ -145,7 +150,7 @@ function mounts(root: string, options: ProfileOptions): string[] {
     ...holding.flatMap(({ path }) => ["--tmpfs", path]),
     ...outside.flatMap(mask),
     ...roots.flatMap((dir) => [options.workspace === "ro" ? "--ro-bind" : "--bind", dir, dir]),
-    ...options.extraMounts,
+    ...options.extraMounts.map(onto),
     ...inside.flatMap(mask),
     ...["--die-with-parent", "--new-session", "--chdir", root],
   ];
@@ -164,6 +169,17 @@ function mask({ path, isDirectory }: HiddenPath): string[] {
 /** Whether `path` lies inside `dir` (not `dir` itself). */
 function within(dir: string, path: string): boolean {
   return path.startsWith(dir === "/" ? "/" : `${dir}/`);
+}
+
+/**
+ * Where bwrap mounts the workspace `root` whose real path is `real`: `root` itself under
+ * /tmp (the private /tmp hides a link there, and bwrap makes a directory in its place), else
+ * the real path. bwrap cannot mount onto a symbolic link with an absolute target (it
+ * resolves the target outside the new root: "Can't bind mount … No such file or
+ * directory"); the link itself stays the working directory and leads to the mount.
+ */
+function mountPoint(root: string, real: string): string {
+  return root === "/tmp" || root.startsWith("/tmp/") ? root : real;
 }
 
 /**

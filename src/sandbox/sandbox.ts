@@ -227,6 +227,7 @@ export class Sandbox implements CommandRunner {
       moreRoots: this.#moreRoots,
       extraMounts: [...guardArgs, ...await this.#mounts()],
       workspace: this.workspace,
+      realRoot: await Deno.realPath(this.root).catch(() => this.root),
     };
     return bwrapArgs(this.root, profile, command);
   }

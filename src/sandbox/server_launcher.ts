@@ -126,6 +126,7 @@ export class ServerLauncher {
       extraMounts: [...guard?.args ?? [], ...await this.#mounts()],
       network: spec.network,
       unset,
+      realRoot: await Deno.realPath(this.root).catch(() => this.root),
     };
     const args = serverBwrapArgs(this.root, profile, [spec.command, ...spec.args]);
     const child = spawn("bwrap", args, { env, stdio: ["pipe", "pipe", "pipe", "pipe"] });
