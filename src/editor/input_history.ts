@@ -39,13 +39,18 @@ export function historyFile(path: string, limit: number): HistoryStore {
     async append(entry) {
       if (entry.length > MAX_STORED_CHARS) return;
       try {
-        await Deno.writeTextFile(path, `${JSON.stringify(entry)}\n`, { append: true });
+        await Deno.writeTextFile(path, `${JSON.stringify(entry)}\n`, {
+          append: true,
+          mode: 0o600,
+        });
         if (++lines > 2 * limit) {
           const kept = (await Deno.readTextFile(path)).split("\n").flatMap(parseEntry).slice(
             -limit,
           );
           const temp = `${path}.tmp`;
-          await Deno.writeTextFile(temp, kept.map((e) => `${JSON.stringify(e)}\n`).join(""));
+          await Deno.writeTextFile(temp, kept.map((e) => `${JSON.stringify(e)}\n`).join(""), {
+            mode: 0o600,
+          });
           await Deno.rename(temp, path);
           lines = kept.length;
         }

@@ -99,12 +99,14 @@ export class SessionStore {
    * Contract: the file is locked for this process until the SessionFile is closed.
    */
   create(options: { model: string; roots?: readonly string[] }): SessionFile {
-    Deno.mkdirSync(this.dir, { recursive: true });
+    // Private to the user, also when an older powercode made it readable.
+    Deno.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    Deno.chmodSync(this.dir, 0o700);
     const created = new Date().toISOString();
     const id = newId(created);
     const path = this.#path(id);
     // `createNew` never clobbers an existing session, however unlikely an id collision is.
-    const file = Deno.openSync(path, { append: true, createNew: true });
+    const file = Deno.openSync(path, { append: true, createNew: true, mode: 0o600 });
     file.lockSync(true);
     const { model, roots } = options;
     const header = {

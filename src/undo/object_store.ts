@@ -26,6 +26,7 @@ export function isHash(value: unknown): value is Hash {
  * The objects under `<dir>/objects/`.
  * Contract: an object appears whole or not at all (written to a temp file, then renamed);
  * writing one that exists writes nothing; several processes may share the directory.
+ * Objects are private to the user (0600, in 0700 directories), whatever the original's mode.
  */
 export class ObjectStore {
   readonly dir: string;
@@ -43,9 +44,9 @@ export class ObjectStore {
     const path = this.#path(hash);
     if (!exists(path)) {
       const folder = path.slice(0, path.lastIndexOf("/"));
-      Deno.mkdirSync(folder, { recursive: true });
+      Deno.mkdirSync(folder, { recursive: true, mode: 0o700 });
       const temp = `${folder}/.tmp-${crypto.randomUUID()}`;
-      Deno.writeFileSync(temp, bytes);
+      Deno.writeFileSync(temp, bytes, { createNew: true, mode: 0o600 });
       Deno.renameSync(temp, path);
     }
     this.#known.add(hash);

@@ -52,10 +52,20 @@ const GIT_DIR = ".git";
 /** Node's synchronous file API, for opening without blocking on a FIFO swapped in (loaded when first needed). */
 let nodeFs: typeof import("node:fs") | undefined;
 
+/** A directory of the walk: its path and identity when it was entered. */
+interface Held {
+  path: string;
+  dev: number;
+  ino: number;
+}
+
 /**
  * Takes snapshots into a store, each compared with the one before.
  * Contract: never follows a symbolic link; never reads a FIFO, socket or device; a file
- * that vanishes during the scan is left out.
+ * that vanishes during the scan is left out. A file is kept only when the file opened is
+ * the one `lstat` saw and every directory above it (up to the root) is still the directory
+ * the walk entered, checked before the open and after the read; a directory is listed only
+ * when the same holds after the listing.
  */
 export class Scanner {
   #store: ObjectStore;
@@ -83,7 +93,8 @@ export class Scanner {
     const roots: Snapshot["roots"] = [];
     for (const [index, dir] of this.#options.roots.entries()) {
       const old = previous?.snapshot.roots[index];
-      const tree = await walk.dir(dir, "", dir, old?.dir === dir ? old.tree : undefined);
+      const top = [held(dir, Deno.statSync(dir))];
+      const tree = await walk.dir(top, "", dir, old?.dir === dir ? old.tree : undefined);
       roots.push({ dir, tree });
     }
     const snapshot: Snapshot = { version: 1, scanned, sizeCap: this.#options.sizeCap, roots };
@@ -106,12 +117,18 @@ class Walk {
     this.#trusted = (previous?.snapshot.scanned ?? 0) - RACY_MS;
   }
 
-  /** Snapshots directory `path` (`rel` below `root`); returns its tree's hash. */
-  async dir(path: string, rel: string, root: string, old: Hash | undefined): Promise<Hash> {
+  /**
+   * Snapshots the last directory of `chain` (`rel` below `root`, the chain its directories
+   * from the root down); returns its tree's hash.
+   */
+  async dir(chain: Held[], rel: string, root: string, old: Hash | undefined): Promise<Hash> {
+    const path = chain.at(-1)!.path;
     const before = old === undefined ? undefined : this.#tree(old);
     const byName = new Map(before?.entries.map((entry) => [entry.name, entry]));
     const entries: Entry[] = [];
-    for (const item of listDir(path, rel, root, this.options.isIgnored)) {
+    const items = listDir(path, rel, root, this.options.isIgnored);
+    // A directory swapped for a link while listed: its names are not this one's.
+    for (const item of intact(chain) ? items : []) {
       const full = `${path}/${item.name}`;
       const info = lstatOrUndefined(full);
       if (!info) continue;
@@ -119,7 +136,7 @@ class Walk {
       if (info.isDirectory) {
         const below = rel === "" ? item.name : `${rel}/${item.name}`;
         const tree = await this.dir(
-          full,
+          [...chain, held(full, info)],
           below,
           root,
           previous?.kind === "dir" ? previous.tree : undefined,
@@ -131,7 +148,7 @@ class Walk {
           entries.push({ kind: "link", name: item.name, ...statOf(info), target });
         }
       } else if (info.isFile) {
-        entries.push(await this.#file(full, item.name, info, previous));
+        entries.push(await this.#file(chain, item.name, info, previous));
       }
     }
     if (old !== undefined && before && sameEntries(before.entries, entries)) {
@@ -145,11 +162,12 @@ class Walk {
   }
 
   async #file(
-    path: string,
+    chain: Held[],
     name: string,
     info: Deno.FileInfo,
     previous: Entry | undefined,
   ): Promise<FileEntry> {
+    const path = `${chain.at(-1)!.path}/${name}`;
     const stat = statOf(info);
     const mode = modeOf(info);
     if (
@@ -163,7 +181,7 @@ class Walk {
     if (stat.size <= this.options.sizeCap) nodeFs ??= await import("node:fs");
     const bytes = stat.size > this.options.sizeCap
       ? undefined
-      : readRegular(path, this.options.sizeCap);
+      : readChecked(chain, path, info, this.options.sizeCap);
     const hash = bytes === undefined ? null : await this.store.put(bytes);
     return { kind: "file", name, mode, ...stat, hash };
   }
@@ -197,11 +215,48 @@ function listDir(
   return items.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
+function held(path: string, info: Deno.FileInfo): Held {
+  return { path, dev: info.dev, ino: info.ino ?? 0 };
+}
+
+/** Whether every directory of `chain` below the root is still the one the walk entered. */
+function intact(chain: readonly Held[]): boolean {
+  return chain.slice(1).every((dir) => {
+    const info = lstatOrUndefined(dir.path);
+    return info !== undefined && info.isDirectory && info.dev === dir.dev &&
+      (info.ino ?? 0) === dir.ino;
+  });
+}
+
 /**
- * The bytes of the regular file at `path`, opened without following a link or blocking;
- * undefined when it is not a regular file (any more), is larger than `cap`, or unreadable.
+ * The bytes of file `path` in the last directory of `chain`, when the file opened is the
+ * one `seen` (its `lstat`) describes and the chain is intact before and after; undefined
+ * otherwise, or when it is larger than `cap` or unreadable.
  */
-function readRegular(path: string, cap: number): Uint8Array<ArrayBuffer> | undefined {
+function readChecked(
+  chain: readonly Held[],
+  path: string,
+  seen: Deno.FileInfo,
+  cap: number,
+): Uint8Array<ArrayBuffer> | undefined {
+  if (!intact(chain)) return undefined;
+  const read = readRegular(path, cap);
+  if (read === undefined || read.dev !== seen.dev || read.ino !== (seen.ino ?? 0)) return undefined;
+  // The file is where it was read (not behind a link since), then its directories are.
+  const now = lstatOrUndefined(path);
+  if (now === undefined || now.dev !== read.dev || (now.ino ?? 0) !== read.ino) return undefined;
+  return intact(chain) ? read.bytes : undefined;
+}
+
+/**
+ * The bytes and identity of the regular file at `path`, opened without following a link
+ * or blocking; undefined when it is not a regular file (any more), is larger than `cap`, or
+ * unreadable.
+ */
+function readRegular(
+  path: string,
+  cap: number,
+): { bytes: Uint8Array<ArrayBuffer>; dev: number; ino: number } | undefined {
   const fs = nodeFs!;
   const { O_RDONLY, O_NONBLOCK, O_NOFOLLOW, O_NOCTTY } = fs.constants;
   let fd: number;
@@ -214,9 +269,12 @@ function readRegular(path: string, cap: number): Uint8Array<ArrayBuffer> | undef
     const stats = fs.fstatSync(fd);
     if (!stats.isFile() || stats.size > cap) return undefined;
     const bytes = fs.readFileSync(fd);
-    return bytes.length > cap
-      ? undefined
-      : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
+    if (bytes.length > cap) return undefined;
+    return {
+      bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length),
+      dev: stats.dev,
+      ino: stats.ino,
+    };
   } catch {
     return undefined;
   } finally {

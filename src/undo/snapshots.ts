@@ -75,7 +75,7 @@ export class Snapshots {
   async take(): Promise<Hash> {
     if (!this.#started) this.#continueFromLast();
     const { id } = await this.#scanner.scan();
-    Deno.writeTextFileSync(`${this.#dir}/${LAST_FILE}`, `${id}\n`);
+    Deno.writeTextFileSync(`${this.#dir}/${LAST_FILE}`, `${id}\n`, { mode: 0o600 });
     return id;
   }
 
@@ -152,7 +152,10 @@ export class Snapshots {
   /** The first scan of a run compares with the last snapshot any run took, when it is there. */
   #continueFromLast(): void {
     this.#started = true;
-    Deno.mkdirSync(this.#dir, { recursive: true });
+    // Private to the user, also when an older powercode made it readable: the objects are
+    // copies of files whatever their modes.
+    Deno.mkdirSync(this.#dir, { recursive: true, mode: 0o700 });
+    Deno.chmodSync(this.#dir, 0o700);
     try {
       const last = Deno.readTextFileSync(`${this.#dir}/${LAST_FILE}`).trim();
       if (isHash(last)) this.#scanner.usePrevious(last);
