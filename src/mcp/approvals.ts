@@ -36,7 +36,7 @@ export class Approvals {
   async approve(path: string, hash: string): Promise<void> {
     const approvals = { ...(await this.#read()), [path]: hash };
     const temp = `${this.#file}.${crypto.randomUUID()}.tmp`;
-    await Deno.writeTextFile(temp, `${JSON.stringify({ approvals }, null, 2)}\n`);
+    await Deno.writeTextFile(temp, `${JSON.stringify({ approvals }, null, 2)}\n`, { mode: 0o600 });
     await Deno.rename(temp, this.#file);
   }
 
