@@ -37,16 +37,19 @@ Deno.test("findIgnored() lists ignored entries, not what ignored directories hol
   });
 });
 
-Deno.test("ignoreMounts() covers files with the empty file, directories with a tmpfs, and keeps the ignore file read-only", async () => {
+Deno.test("ignoreMounts() covers files with the empty file, directories with a tmpfs, pins their directories, and keeps the ignore file read-only", async () => {
   await withIgnoredTree(async (ws, parent) => {
     await Deno.writeTextFile(`${parent}/state/empty`, "not empty");
     await Deno.remove(`${ws}/app/.env`);
     const args = await ignoreMounts(ws, await loadIgnoreRules(ws), `${parent}/state/empty`);
-    assertEquals(args, [
-      ...["--ro-bind", `${parent}/state/empty`, `${ws}/.env`],
-      ...["--tmpfs", `${ws}/app/secrets`, "--remount-ro", `${ws}/app/secrets`],
-      ...["--ro-bind", `${ws}/.powercodeignore`, `${ws}/.powercodeignore`],
-    ]);
+    assertEquals(args, {
+      pins: ["--bind", `${ws}/app`, `${ws}/app`],
+      masks: [
+        ...["--ro-bind", `${parent}/state/empty`, `${ws}/.env`],
+        ...["--tmpfs", `${ws}/app/secrets`, "--remount-ro", `${ws}/app/secrets`],
+        ...["--ro-bind", `${ws}/.powercodeignore`, `${ws}/.powercodeignore`],
+      ],
+    });
     assertEquals(await Deno.readTextFile(`${parent}/state/empty`), "");
   });
 });

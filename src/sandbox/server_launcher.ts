@@ -8,7 +8,7 @@
 import type { ChildProcess } from "node:child_process";
 import type { Writable } from "node:stream";
 import { COMMAND_ENV, type HiddenPath, serverBwrapArgs } from "./bwrap_profile.ts";
-import type { GitControl } from "../workspace/mod.ts";
+import type { GitControl, IgnoreMounts } from "../workspace/mod.ts";
 import { type GitGuard, guardGit, releaseGitGuard } from "./git_guard.ts";
 import type { SandboxMode } from "./sandbox.ts";
 import { sandboxFilter } from "./seccomp.ts";
@@ -69,8 +69,8 @@ export interface ServerLauncherOptions {
   hidden?: readonly HiddenPath[];
   /** `protected`: every git directory is read-only for the server, as for bash. */
   gitControl?: GitControl;
-  /** bwrap arguments computed at each start, after the workspace's bind (`.powercodeignore`). */
-  mounts?: () => Promise<string[]>;
+  /** bwrap arguments computed at each start (`.powercodeignore`, placed as bash's are). */
+  mounts?: () => Promise<IgnoreMounts>;
 }
 
 /**
@@ -86,7 +86,7 @@ export class ServerLauncher {
   readonly mode: SandboxMode;
   #hidden: readonly HiddenPath[];
   #gitControl: GitControl;
-  #mounts: () => Promise<string[]>;
+  #mounts: () => Promise<IgnoreMounts>;
   /** One git guard for all running servers (guards of the same .git must not race). */
   #guard: { guard: Promise<GitGuard>; users: number } | undefined;
 
@@ -96,7 +96,7 @@ export class ServerLauncher {
     this.mode = mode;
     this.#hidden = options.hidden ?? [];
     this.#gitControl = mode === "bwrap" ? options.gitControl ?? "protected" : "writable";
-    this.#mounts = options.mounts ?? (() => Promise.resolve([]));
+    this.#mounts = options.mounts ?? (() => Promise.resolve({ pins: [], masks: [] }));
   }
 
   /**
@@ -121,9 +121,10 @@ export class ServerLauncher {
     }
     const guarded = this.#gitControl === "protected";
     const guard = guarded ? await this.#acquireGuard() : undefined;
+    const { pins, masks } = await this.#mounts();
     const profile = {
       hidden: this.#hidden,
-      extraMounts: [...guard?.args ?? [], ...await this.#mounts()],
+      extraMounts: [...pins, ...guard?.args ?? [], ...masks],
       network: spec.network,
       unset,
     };
