@@ -9,19 +9,20 @@ import { sanitizeLine } from "../terminal/mod.ts";
 
 /**
  * Shows `review` through `write` and reads the answer from stdin (still in line mode).
- * Contract: only `y` or `yes` (any case) approves; EOF declines.
+ * Contract: only `y` or `yes` (any case) approves; EOF declines; every text shown (the
+ * project's path included: a directory name can hold escape sequences) is sanitized.
  */
 export async function approveOnTerminal(
   review: ProjectReview,
   write: (text: string) => void,
 ): Promise<boolean> {
-  const names = review.servers.map((server) => server.name).join(", ");
+  const names = review.servers.map((server) => sanitizeLine(server.name)).join(", ");
   const lines = review.text.replace(/\n$/, "").split("\n").map((line) =>
     `  │ ${sanitizeLine(line)}`
   );
   write(
     [
-      `${review.file} asks powercode to start MCP servers (${names}):`,
+      `${sanitizeLine(review.file)} asks powercode to start MCP servers (${names}):`,
       ...lines,
       "Their programs run in the sandbox, like bash: the workspace writable, no network unless",
       '"network": true. The agent can write this file: approve only content you have read.',
