@@ -78,7 +78,7 @@ Deno.test("an MCP server in the sandbox reads ignored files as empty too", async
     let stdout = "";
     const server = await servers.launch({
       command: "bash",
-      args: ["-c", "cat .env app/.env; ls app/secrets; cat app/main.ts"],
+      args: ["-c", `cd ${ws} && cat .env app/.env; ls app/secrets; cat app/main.ts`],
       env: {},
       network: false,
     }, {

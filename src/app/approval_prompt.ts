@@ -24,6 +24,7 @@ export async function approveOnTerminal(
     [
       `${sanitizeLine(review.file)} asks powercode to start MCP servers (${names}):`,
       ...lines,
+      ...programLines(review.programs),
       "Their programs run in the sandbox, like bash: the workspace writable, no network unless",
       '"network": true. The agent can write this file: approve only content you have read.',
       "Use this exact content now and in later sessions? [y/N] ",
@@ -31,6 +32,15 @@ export async function approveOnTerminal(
   );
   const answer = (await readLine()).trim().toLowerCase();
   return answer === "y" || answer === "yes";
+}
+
+/** The program files in the project the approval covers, one line each. */
+function programLines(programs: readonly string[]): string[] {
+  if (programs.length === 0) return [];
+  return [
+    "It runs these files of the project; the approval covers their current content too:",
+    ...programs.map((path) => `  ${sanitizeLine(path)}`),
+  ];
 }
 
 /** One line from stdin; what came after it in the same read is dropped. */

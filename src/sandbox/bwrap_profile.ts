@@ -102,12 +102,13 @@ export interface ServerProfileOptions extends ProfileOptions {
 }
 
 /**
- * bwrap arguments that run a long-lived server `argv` in the workspace at `root`, talking
+ * bwrap arguments that run a long-lived server `argv` for the workspace at `root`, talking
  * through stdin and stdout; the filter from {@linkcode sandboxFilter} must be written to
  * bwrap's fd 3 (stdin is the server's).
  *
  * Contract: the mounts, namespaces and capabilities of {@linkcode bwrapArgs}; no network
- * unless `network`; the server's environment is bwrap's own, less `unset`.
+ * unless `network`; the server's environment is bwrap's own, less `unset`; its working
+ * directory is {@linkcode SERVER_CWD}, outside every root.
  */
 export function serverBwrapArgs(
   root: string,
@@ -116,14 +117,21 @@ export function serverBwrapArgs(
 ): string[] {
   return [
     ...confinement(options.network, 3),
-    ...mounts(root, options),
+    ...mounts(root, options, SERVER_CWD),
     ...options.unset.flatMap((name) => ["--unsetenv", name]),
     ...["--", "bash", "-c", SERVER_ENTRY, "bash", ...argv],
   ];
 }
 
+/**
+ * A server's working directory: `/`, read-only and outside every root, so what the agent
+ * wrote in the workspace is never found through it (`python3 -m`, `npx`, a relative script
+ * path, a `deno.json` or `package.json` an interpreter looks for).
+ */
+export const SERVER_CWD = "/";
+
 /** The file system of a sandboxed run, and how it is started: everything before the program. */
-function mounts(root: string, options: ProfileOptions): string[] {
+function mounts(root: string, options: ProfileOptions, cwd = root): string[] {
   return [
     ...["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"],
     ...["--ro-bind", "/proc/sys", "/proc/sys"],
@@ -138,7 +146,7 @@ function mounts(root: string, options: ProfileOptions): string[] {
       dir,
     ]),
     ...options.extraMounts,
-    ...["--die-with-parent", "--new-session", "--chdir", root],
+    ...["--die-with-parent", "--new-session", "--chdir", cwd],
   ];
 }
 

@@ -7,7 +7,7 @@
  */
 import type { ChildProcess } from "node:child_process";
 import type { Writable } from "node:stream";
-import { COMMAND_ENV, type HiddenPath, serverBwrapArgs } from "./bwrap_profile.ts";
+import { COMMAND_ENV, type HiddenPath, SERVER_CWD, serverBwrapArgs } from "./bwrap_profile.ts";
 import type { GitControl, IgnoreMounts } from "../workspace/mod.ts";
 import { type GitGuard, guardGit, releaseGitGuard } from "./git_guard.ts";
 import type { SandboxMode } from "./sandbox.ts";
@@ -74,14 +74,15 @@ export interface ServerLauncherOptions {
 }
 
 /**
- * Starts servers in the workspace at `root`, in the sandbox mode bash uses.
+ * Starts servers for the workspace at `root`, in the sandbox mode bash uses.
  * Contract (bwrap): as the sandbox of bash (see `Sandbox`), except that stdin carries the
- * server's messages, the server lives until stopped and, with `network`, keeps the host's
- * network. Contract (unsandboxed): the program runs with the user's rights and network, in
- * the workspace, with the same cleared environment.
+ * server's messages, the server lives until stopped, starts in `/` (never in a root: what
+ * the agent wrote there must not become the server's program) and, with `network`, keeps
+ * the host's network. Contract (unsandboxed): the program runs with the user's rights and
+ * network, in `/`, with the same cleared environment.
  */
 export class ServerLauncher {
-  /** The real workspace root, the server's working directory. */
+  /** The real workspace root. */
   readonly root: string;
   readonly mode: SandboxMode;
   #hidden: readonly HiddenPath[];
@@ -112,7 +113,7 @@ export class ServerLauncher {
     if (this.mode === "unsandboxed") {
       const entry = `${unset.map((name) => `unset ${name}; `).join("")}exec "$@"`;
       const child = spawn("bash", ["-c", entry, "bash", spec.command, ...spec.args], {
-        cwd: this.root,
+        cwd: SERVER_CWD,
         env,
         stdio: ["pipe", "pipe", "pipe"],
         detached: true,
