@@ -37,16 +37,19 @@ Deno.test("findIgnored() lists ignored entries, not what ignored directories hol
   });
 });
 
-Deno.test("ignoreMounts() covers files with the empty file, directories with a tmpfs, and keeps the ignore file read-only", async () => {
+Deno.test("ignoreMounts() covers files with the empty file, directories with a tmpfs, pins their directories, and keeps the ignore file read-only", async () => {
   await withIgnoredTree(async (ws, parent) => {
     await Deno.writeTextFile(`${parent}/state/empty`, "not empty");
     await Deno.remove(`${ws}/app/.env`);
     const args = await ignoreMounts(ws, await loadIgnoreRules(ws), `${parent}/state/empty`);
-    assertEquals(args, [
-      ...["--ro-bind", `${parent}/state/empty`, `${ws}/.env`],
-      ...["--tmpfs", `${ws}/app/secrets`, "--remount-ro", `${ws}/app/secrets`],
-      ...["--ro-bind", `${ws}/.powercodeignore`, `${ws}/.powercodeignore`],
-    ]);
+    assertEquals(args, {
+      pins: ["--bind", `${ws}/app`, `${ws}/app`],
+      masks: [
+        ...["--ro-bind", `${parent}/state/empty`, `${ws}/.env`],
+        ...["--tmpfs", `${ws}/app/secrets`, "--remount-ro", `${ws}/app/secrets`],
+        ...["--ro-bind", `${ws}/.powercodeignore`, `${ws}/.powercodeignore`],
+      ],
+    });
     assertEquals(await Deno.readTextFile(`${parent}/state/empty`), "");
   });
 });
@@ -75,7 +78,7 @@ Deno.test("an MCP server in the sandbox reads ignored files as empty too", async
     let stdout = "";
     const server = await servers.launch({
       command: "bash",
-      args: ["-c", "cat .env app/.env; ls app/secrets; cat app/main.ts"],
+      args: ["-c", `cd ${ws} && cat .env app/.env; ls app/secrets; cat app/main.ts`],
       env: {},
       network: false,
     }, {

@@ -38,7 +38,9 @@ Deno.test("describeSandbox() reports the mode, and the profile only under bubble
     filter: FILTER_SUMMARY,
   });
   const sandboxed = await describeSandbox(
-    new Sandbox("/p/app", "bwrap", { mounts: () => Promise.resolve(["--ro-bind", "/e", "/f"]) }),
+    new Sandbox("/p/app", "bwrap", {
+      mounts: () => Promise.resolve({ pins: [], masks: ["--ro-bind", "/e", "/f"] }),
+    }),
   );
   assertEquals([sandboxed.gitControl, sandboxed.scope?.readWrite, sandboxed.scope?.masked], [
     "protected",

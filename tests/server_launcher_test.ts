@@ -43,6 +43,8 @@ Deno.test("ServerLauncher runs a server in the sandbox: workspace writable, the 
   const { stdout, code } = await serve(
     launcher,
     [
+      "pwd",
+      `cd ${project.root}`,
       "echo made > made.txt && echo WROTE",
       "touch /usr/powercode-test 2>/dev/null || echo READONLY",
       "echo x > .git/hooks/pre-commit 2>/dev/null || echo HOOKS-READONLY",
@@ -51,7 +53,8 @@ Deno.test("ServerLauncher runs a server in the sandbox: workspace writable, the 
     ].join("; "),
   );
   assertEquals(code, 0);
-  assertStringIncludes(stdout, "got hello\nWROTE\nREADONLY\nHOOKS-READONLY\n");
+  // It starts in "/", outside the workspace: nothing the agent wrote is found from there.
+  assertStringIncludes(stdout, "got hello\n/\nWROTE\nREADONLY\nHOOKS-READONLY\n");
   assertStringIncludes(stdout, "cat: ../.powercode/sessions/s.jsonl: No such file or directory\n");
   assertStringIncludes(stdout, "CapEff:\t0000000000000000\n");
   assert(!stdout.includes(SECRET_KEY) && !stdout.includes(SECRET_SESSION), stdout);
@@ -106,7 +109,7 @@ Deno.test("ServerLauncher refuses servers without bubblewrap, and runs them dire
     SERVER_BWRAP_MISSING,
   );
   const direct = new ServerLauncher(project.root, "unsandboxed");
-  const { stdout, code } = await serve(direct, "cat ../provider.json; echo; pwd");
+  const { stdout, code } = await serve(direct, `cat ${project.dir}/provider.json; echo; pwd`);
   assertEquals(code, 0);
-  assertEquals(stdout, `got hello\n{"apiKey": "${SECRET_KEY}"}\n\n${project.root}\n`);
+  assertEquals(stdout, `got hello\n{"apiKey": "${SECRET_KEY}"}\n\n/\n`);
 });

@@ -139,6 +139,13 @@ type Read = (field: string, text: string) => string;
 function stdioFields(value: Record<string, unknown>, at: At, read: Read) {
   if (!isString(value.command) || value.command.trim() === "") {
     at("command", "must be a non-empty string");
+  } else if (value.command.includes("/") && !value.command.startsWith("/")) {
+    // Servers start in "/", not in the workspace: a relative path would name nothing useful.
+    at(
+      "command",
+      `is the relative path ${JSON.stringify(value.command)}: name a program found through ` +
+        "PATH or give its absolute path",
+    );
   }
   if (value.headers !== undefined) at("headers", "applies only to servers with a url");
   return {

@@ -5,7 +5,8 @@
  * @module
  */
 import { ConfigError } from "../config/mod.ts";
-import { Approvals, sha256 } from "./approvals.ts";
+import { Approvals } from "./approvals.ts";
+import { approvalHash, programFiles } from "./program_files.ts";
 import { type EnvReader, parseMcpConfig, type ServerConfig } from "./config.ts";
 
 /** The user's config file's name in the config directory. */
@@ -22,6 +23,8 @@ export interface ProjectReview {
   /** Its exact content. */
   text: string;
   servers: readonly ServerConfig[];
+  /** The files in the project its servers run (see `programFiles`), covered by the approval. */
+  programs: readonly string[];
 }
 
 /** Where the config files are and how to decide about a project file. */
@@ -95,7 +98,9 @@ async function projectServers(options: LoadOptions): Promise<ServerConfig[]> {
   }
   const approvals = new Approvals(options.stateDir);
   const key = await Deno.realPath(file);
-  const hash = await sha256(bytes);
+  // The agent can change a program in the project after the approval: it is covered too.
+  const programs = await programFiles(parsed.servers, options.workspaceDir);
+  const hash = await approvalHash(bytes, programs);
   if (await approvals.approved(key, hash)) return parsed.servers;
   if (!options.approve) {
     options.report(
@@ -104,7 +109,8 @@ async function projectServers(options: LoadOptions): Promise<ServerConfig[]> {
     );
     return [];
   }
-  if (!await options.approve({ file, text, servers: parsed.servers })) {
+  const review = { file, text, servers: parsed.servers, programs: programs.map((p) => p.path) };
+  if (!await options.approve(review)) {
     options.report(`MCP servers of "${file}" are skipped this time; you will be asked again`);
     return [];
   }

@@ -111,12 +111,13 @@ export interface ServerProfileOptions extends ProfileOptions {
 }
 
 /**
- * bwrap arguments that run a long-lived server `argv` in the workspace at `root`, talking
+ * bwrap arguments that run a long-lived server `argv` for the workspace at `root`, talking
  * through stdin and stdout; the filter from {@linkcode sandboxFilter} must be written to
  * bwrap's fd 3 (stdin is the server's).
  *
  * Contract: the mounts, namespaces and capabilities of {@linkcode bwrapArgs}; no network
- * unless `network`; the server's environment is bwrap's own, less `unset`.
+ * unless `network`; the server's environment is bwrap's own, less `unset`; its working
+ * directory is {@linkcode SERVER_CWD}, outside every root.
  */
 export function serverBwrapArgs(
   root: string,
@@ -125,14 +126,21 @@ export function serverBwrapArgs(
 ): string[] {
   return [
     ...confinement(options.network, 3),
-    ...mounts(root, options),
+    ...mounts(root, options, SERVER_CWD),
     ...options.unset.flatMap((name) => ["--unsetenv", name]),
     ...["--", "bash", "-c", SERVER_ENTRY, "bash", ...argv],
   ];
 }
 
+/**
+ * A server's working directory: `/`, read-only and outside every root, so what the agent
+ * wrote in the workspace is never found through it (`python3 -m`, `npx`, a relative script
+ * path, a `deno.json` or `package.json` an interpreter looks for).
+ */
+export const SERVER_CWD = "/";
+
 /** The file system of a sandboxed run, and how it is started: everything before the program. */
-function mounts(root: string, options: ProfileOptions): string[] {
+function mounts(root: string, options: ProfileOptions, cwd = root): string[] {
   const at = mountPoint(root, options.realRoot ?? root);
   const onto = (arg: string) =>
     arg === root ? at : arg.startsWith(`${root}/`) ? `${at}${arg.slice(root.length)}` : arg;
@@ -152,7 +160,7 @@ function mounts(root: string, options: ProfileOptions): string[] {
     ...roots.flatMap((dir) => [options.workspace === "ro" ? "--ro-bind" : "--bind", dir, dir]),
     ...options.extraMounts.map(onto),
     ...inside.flatMap(mask),
-    ...["--die-with-parent", "--new-session", "--chdir", root],
+    ...["--die-with-parent", "--new-session", "--chdir", cwd],
   ];
 }
 

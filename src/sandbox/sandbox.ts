@@ -14,7 +14,7 @@ import {
   spawnBwrap,
   type WorkspaceMode,
 } from "./bwrap_profile.ts";
-import type { GitControl } from "../workspace/mod.ts";
+import type { GitControl, IgnoreMounts } from "../workspace/mod.ts";
 import { checkGitAfter, type GitGuard, guardGit, releaseGitGuard } from "./git_guard.ts";
 import { ScanCache } from "./git_scan.ts";
 
@@ -118,10 +118,10 @@ export interface SandboxOptions {
   /** Further roots (`--add-dir`), bound and guarded like the first. */
   moreRoots?: readonly string[];
   /**
-   * bwrap arguments computed at each command's start and applied after the roots' binds
-   * (the masks of `.powercodeignore`, see `ignoreMounts`).
+   * bwrap arguments computed at each command's start (`.powercodeignore`, see
+   * `ignoreMounts`): the pins right after the roots' binds, the masks after git's guard.
    */
-  mounts?: () => Promise<string[]>;
+  mounts?: () => Promise<IgnoreMounts>;
 }
 
 /**
@@ -152,7 +152,7 @@ export class Sandbox implements CommandRunner {
   workspace: WorkspaceMode;
   #hidden: readonly HiddenPath[];
   #moreRoots: readonly string[];
-  #mounts: () => Promise<string[]>;
+  #mounts: () => Promise<IgnoreMounts>;
   /** The git guard's directory listings of each root, kept from run to run. */
   #gitScans = new Map<string, ScanCache>();
 
@@ -162,7 +162,7 @@ export class Sandbox implements CommandRunner {
     this.mode = mode;
     this.#hidden = options.hidden ?? [];
     this.#moreRoots = options.moreRoots ?? [];
-    this.#mounts = options.mounts ?? (() => Promise.resolve([]));
+    this.#mounts = options.mounts ?? (() => Promise.resolve({ pins: [], masks: [] }));
     this.gitControl = mode === "bwrap" ? options.gitControl ?? "protected" : "writable";
     this.workspace = options.workspace ?? "rw";
   }
@@ -222,10 +222,13 @@ export class Sandbox implements CommandRunner {
   }
 
   async #profile(command: string, guardArgs: readonly string[]): Promise<string[]> {
+    const { pins, masks } = await this.#mounts();
+    // A read-only workspace needs no pins (nothing in it can be renamed), and a pin is writable.
+    const pinned = this.workspace === "rw" ? pins : [];
     const profile = {
       hidden: this.#hidden,
       moreRoots: this.#moreRoots,
-      extraMounts: [...guardArgs, ...await this.#mounts()],
+      extraMounts: [...pinned, ...guardArgs, ...masks],
       workspace: this.workspace,
       realRoot: await Deno.realPath(this.root).catch(() => this.root),
     };

@@ -7,8 +7,8 @@
  */
 import type { ChildProcess } from "node:child_process";
 import type { Writable } from "node:stream";
-import { COMMAND_ENV, type HiddenPath, serverBwrapArgs } from "./bwrap_profile.ts";
-import type { GitControl } from "../workspace/mod.ts";
+import { COMMAND_ENV, type HiddenPath, SERVER_CWD, serverBwrapArgs } from "./bwrap_profile.ts";
+import type { GitControl, IgnoreMounts } from "../workspace/mod.ts";
 import { type GitGuard, guardGit, releaseGitGuard } from "./git_guard.ts";
 import type { SandboxMode } from "./sandbox.ts";
 import { sandboxFilter } from "./seccomp.ts";
@@ -69,24 +69,25 @@ export interface ServerLauncherOptions {
   hidden?: readonly HiddenPath[];
   /** `protected`: every git directory is read-only for the server, as for bash. */
   gitControl?: GitControl;
-  /** bwrap arguments computed at each start, after the workspace's bind (`.powercodeignore`). */
-  mounts?: () => Promise<string[]>;
+  /** bwrap arguments computed at each start (`.powercodeignore`, placed as bash's are). */
+  mounts?: () => Promise<IgnoreMounts>;
 }
 
 /**
- * Starts servers in the workspace at `root`, in the sandbox mode bash uses.
+ * Starts servers for the workspace at `root`, in the sandbox mode bash uses.
  * Contract (bwrap): as the sandbox of bash (see `Sandbox`), except that stdin carries the
- * server's messages, the server lives until stopped and, with `network`, keeps the host's
- * network. Contract (unsandboxed): the program runs with the user's rights and network, in
- * the workspace, with the same cleared environment.
+ * server's messages, the server lives until stopped, starts in `/` (never in a root: what
+ * the agent wrote there must not become the server's program) and, with `network`, keeps
+ * the host's network. Contract (unsandboxed): the program runs with the user's rights and
+ * network, in `/`, with the same cleared environment.
  */
 export class ServerLauncher {
-  /** The real workspace root, the server's working directory. */
+  /** The real workspace root. */
   readonly root: string;
   readonly mode: SandboxMode;
   #hidden: readonly HiddenPath[];
   #gitControl: GitControl;
-  #mounts: () => Promise<string[]>;
+  #mounts: () => Promise<IgnoreMounts>;
   /** One git guard for all running servers (guards of the same .git must not race). */
   #guard: { guard: Promise<GitGuard>; users: number } | undefined;
 
@@ -96,7 +97,7 @@ export class ServerLauncher {
     this.mode = mode;
     this.#hidden = options.hidden ?? [];
     this.#gitControl = mode === "bwrap" ? options.gitControl ?? "protected" : "writable";
-    this.#mounts = options.mounts ?? (() => Promise.resolve([]));
+    this.#mounts = options.mounts ?? (() => Promise.resolve({ pins: [], masks: [] }));
   }
 
   /**
@@ -112,7 +113,7 @@ export class ServerLauncher {
     if (this.mode === "unsandboxed") {
       const entry = `${unset.map((name) => `unset ${name}; `).join("")}exec "$@"`;
       const child = spawn("bash", ["-c", entry, "bash", spec.command, ...spec.args], {
-        cwd: this.root,
+        cwd: SERVER_CWD,
         env,
         stdio: ["pipe", "pipe", "pipe"],
         detached: true,
@@ -121,9 +122,10 @@ export class ServerLauncher {
     }
     const guarded = this.#gitControl === "protected";
     const guard = guarded ? await this.#acquireGuard() : undefined;
+    const { pins, masks } = await this.#mounts();
     const profile = {
       hidden: this.#hidden,
-      extraMounts: [...guard?.args ?? [], ...await this.#mounts()],
+      extraMounts: [...pins, ...guard?.args ?? [], ...masks],
       network: spec.network,
       unset,
       realRoot: await Deno.realPath(this.root).catch(() => this.root),

@@ -172,18 +172,38 @@ export class ScriptOutput {
         model: this.#options.model,
         roots: this.#options.roots,
       };
-      write(`${JSON.stringify(redactor.redactAll(start))}\n`);
+      write(`${jsonLine(redactor.redactAll(start))}\n`);
     }
     // Streamed text was redacted piece by piece on its way here.
     const shown = event.type === "text_delta" || event.type === "reasoning_delta"
       ? event
       : redactor.redactAll(event);
-    write(`${JSON.stringify(shown)}\n`);
+    write(`${jsonLine(shown)}\n`);
   }
 
   #now(): number {
     return this.#options.now?.() ?? performance.now();
   }
+}
+
+/**
+ * What `JSON.stringify` leaves raw although a terminal would act on it or a reader split
+ * lines on it: DEL, the C1 controls, the line and paragraph separators and the bidi marks,
+ * embeddings, overrides and isolates (it escapes only C0 itself).
+ */
+const RAW_IN_JSON = /[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * `value` as one line of JSON in which every control character is escaped.
+ * Contract: the result holds no C0, DEL, C1, line separator or bidi control character;
+ * `JSON.parse` gives back the same value (they occur only inside strings, where `\uXXXX`
+ * means the same character).
+ */
+function jsonLine(value: unknown): string {
+  return JSON.stringify(value).replace(
+    RAW_IN_JSON,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 /** The error of a task that did not finish, in one line; undefined when it did. */

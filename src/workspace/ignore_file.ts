@@ -77,29 +77,57 @@ export function findIgnored(dir: string, rules: IgnoreRules): IgnoredEntry[] {
   return found;
 }
 
+/** The bwrap arguments of `.powercodeignore` for one command, in two groups by place. */
+export interface IgnoreMounts {
+  /**
+   * Each directory on the way from the root to an ignored entry, bound onto itself: a mount
+   * point cannot be renamed or removed (EBUSY), so no command can move an ignored entry to
+   * a name the rules do not match. They follow the root's bind and precede every other mount
+   * inside it (bwrap binds from the host's view, which would cover an earlier mount).
+   */
+  pins: string[];
+  /** The masks and the read-only ignore file; they come last. */
+  masks: string[];
+}
+
 /**
  * The bwrap arguments that apply `rules` at a command's start in the root at `dir`:
  * each ignored file is covered by `empty`, an empty file outside the sandbox's reach,
  * bound read-only (it reads empty and cannot be written; `/dev/null` would refuse to open,
  * since bwrap mounts it without device access), each ignored directory by an empty
- * read-only tmpfs, and the ignore file itself is read-only, so a command cannot loosen the
- * rules for later sessions.
+ * read-only tmpfs, the directories holding them are pinned (see {@linkcode IgnoreMounts}),
+ * and the ignore file itself is read-only, so a command cannot loosen the rules for later
+ * sessions.
  * Without `empty`, files are covered by `/dev/null` (they cannot be opened at all).
- * Contract: `empty` is made (or emptied) when a file is to be covered; the arguments must
- * follow the root's own bind.
+ * Contract: `empty` is made (or emptied) when a file is to be covered; an ignored entry,
+ * the ignore file and every directory holding an ignored entry are mount points, so none
+ * can be renamed, moved or removed.
  */
 export async function ignoreMounts(
   dir: string,
   rules: IgnoreRules,
   empty: string | undefined,
-): Promise<string[]> {
+): Promise<IgnoreMounts> {
   const ignored = findIgnored(dir, rules);
   if (empty !== undefined && ignored.some((entry) => !entry.isDirectory)) await makeEmpty(empty);
   const cover = empty ?? "/dev/null";
-  const args = ignored.flatMap(({ path, isDirectory }) =>
+  const masks = ignored.flatMap(({ path, isDirectory }) =>
     isDirectory ? ["--tmpfs", path, "--remount-ro", path] : ["--ro-bind", cover, path]
   );
   const file = `${dir}/${IGNORE_FILE}`;
   const exists = await Deno.lstat(file).then(() => true, () => false);
-  return exists ? [...args, "--ro-bind", file, file] : args;
+  if (exists) masks.push("--ro-bind", file, file);
+  return { pins: parentsOf(dir, ignored).flatMap((path) => ["--bind", path, path]), masks };
+}
+
+/** The directories below `dir` that hold an entry of `entries`, each parent before its children. */
+function parentsOf(dir: string, entries: readonly IgnoredEntry[]): string[] {
+  const parents = new Set<string>();
+  for (const { path } of entries) {
+    const below = path.slice(dir.length + 1).split("/").slice(0, -1);
+    for (let end = 1; end <= below.length; end++) {
+      parents.add(`${dir}/${below.slice(0, end).join("/")}`);
+    }
+  }
+  return [...parents];
 }

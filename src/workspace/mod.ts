@@ -4,7 +4,7 @@
  * @module
  */
 export { GIT_LINK, GIT_MARKERS, type GitControl, isGitDirectory } from "./git_control.ts";
-export { IGNORE_FILE, ignoreMounts } from "./ignore_file.ts";
+export { IGNORE_FILE, type IgnoreMounts, ignoreMounts } from "./ignore_file.ts";
 export { RegularFile } from "./regular_file.ts";
 export {
   decodeText,

@@ -2,7 +2,8 @@
  * A small MCP server over stdio for the tests, run as its own Deno program (in powercode's
  * sandbox): newline-delimited JSON-RPC, the handshake, a paged tool list and a few tools
  * that echo, fail, crash, hang, report their environment or try the network. Every
- * message it receives is appended to `mcp-received.jsonl` in its working directory.
+ * message it receives is appended to the file `--log=PATH` names (default
+ * `mcp-received.jsonl` in its working directory).
  *
  * Flags: `--hang` never answers `initialize`; `--exit` ends at once with a line on stderr;
  * `--prefix P` puts P before every tool name.
@@ -12,7 +13,8 @@
 
 const args = Deno.args;
 const prefix = args.includes("--prefix") ? args[args.indexOf("--prefix") + 1] ?? "" : "";
-const LOG = "mcp-received.jsonl";
+const LOG = args.find((arg) => arg.startsWith("--log="))?.slice("--log=".length) ??
+  "mcp-received.jsonl";
 
 if (args.includes("--exit")) {
   console.error("fake server: refusing to start");

@@ -11,21 +11,28 @@ export const FAKE_SERVER_FILE = "fake_mcp_server.ts";
 export const RECEIVED_FILE = "mcp-received.jsonl";
 
 /**
- * Copies the fake stdio server into `workspace` (a temp project's /tmp path is hidden
- * inside the sandbox, the workspace is not) and returns its `mcpServers` entry, with
- * `flags` for the fake and `extra` fields for the entry.
+ * The `mcpServers` entry of the fake stdio server, run from the checkout by its absolute
+ * path (servers start in "/", and a program in the workspace is the agent's to change), with
+ * `flags` for the fake and `extra` fields for the entry; it logs what it receives to
+ * `workspace/mcp-received.jsonl` (a temp project's /tmp path is hidden inside the sandbox,
+ * the workspace is not).
  */
-export async function fakeServerEntry(
+export function fakeServerEntry(
   workspace: string,
   flags: string[] = [],
   extra: Record<string, unknown> = {},
 ): Promise<Record<string, unknown>> {
-  await Deno.copyFile(FAKE_SERVER, `${workspace}/${FAKE_SERVER_FILE}`);
-  return {
+  const log = `--log=${workspace}/${RECEIVED_FILE}`;
+  return Promise.resolve({
     command: Deno.execPath(),
-    args: ["run", "-A", "--quiet", "--no-config", "--no-lock", FAKE_SERVER_FILE, ...flags],
+    args: ["run", "-A", "--quiet", "--no-config", "--no-lock", FAKE_SERVER.pathname, log, ...flags],
     ...extra,
-  };
+  });
+}
+
+/** Copies the fake stdio server into `workspace`, as the agent could write a server there. */
+export async function copyFakeServer(workspace: string): Promise<void> {
+  await Deno.copyFile(FAKE_SERVER, `${workspace}/${FAKE_SERVER_FILE}`);
 }
 
 /** Writes `{"mcpServers": servers}` to `path`. */
