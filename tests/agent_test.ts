@@ -16,11 +16,12 @@ import {
 } from "../src/agent/task_notes.ts";
 import { defineParams, type Tool, type ToolPolicy } from "../src/tools/mod.ts";
 import { type Handler, startFakeServer } from "./support/fake_server.ts";
-import { call, ScriptedModel, type ScriptStep } from "./support/scripted_model.ts";
+import { call, ScriptedModel } from "./support/scripted_model.ts";
 import {
   answerSummaries,
   httpError,
   isSummaryRequest,
+  type ScriptStep,
   sequence,
   text,
   toolCalls,

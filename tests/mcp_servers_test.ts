@@ -9,7 +9,8 @@ import { assemble, type AssembleOptions, type Assembly } from "../src/app/assemb
 import { ConfigError } from "../src/config/mod.ts";
 import { estimateRequestTokens } from "../src/context/tokens.ts";
 import { SERVER_BWRAP_MISSING } from "../src/sandbox/server_launcher.ts";
-import { call, ScriptedModel, type ScriptStep } from "./support/scripted_model.ts";
+import { call, ScriptedModel } from "./support/scripted_model.ts";
+import type { ScriptStep } from "./support/scripts.ts";
 import { fakeServerEntry, receivedMessages, writeMcpConfig } from "./support/mcp.ts";
 
 const signal = new AbortController().signal;

@@ -9,7 +9,8 @@ import type { AgentEvent } from "../src/core/events.ts";
 import type { ProviderProfiles } from "../src/config/profiles.ts";
 import type { ChatModel, ChatRequest } from "../src/model/chat_model.ts";
 import { estimateRequestTokens } from "../src/context/tokens.ts";
-import { ScriptedModel, type ScriptStep } from "./support/scripted_model.ts";
+import { ScriptedModel } from "./support/scripted_model.ts";
+import type { ScriptStep } from "./support/scripts.ts";
 
 const ENDPOINT = { baseURL: "http://127.0.0.1:9/v1", apiKey: "k" };
 

@@ -404,7 +404,8 @@ Deno.test("each provider's overflow body shape is a context overflow with its me
       }),
       "This model's maximum context length is 131072 tokens. However, you requested 351430 tokens",
     ],
-    // llama.cpp: its error type (oobabooga/textgen #7257).
+    // llama.cpp: its error type (ggml-org/llama.cpp tools/server, exceed_context_size_error), an
+    // older wording (oobabooga/textgen #7257), our numbers.
     [
       "llama.cpp",
       json(400, {
@@ -413,8 +414,8 @@ Deno.test("each provider's overflow body shape is a context overflow with its me
           message:
             "the request exceeds the available context size. try increasing the context size or enable context shift",
           type: "exceed_context_size_error",
-          "n_prompt_tokens": 5219,
-          "n_ctx": 4096,
+          "n_prompt_tokens": 16800,
+          "n_ctx": 16384,
         },
       }),
       "the request exceeds the available context size. try increasing the context size or enable context shift",

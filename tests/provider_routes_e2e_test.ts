@@ -210,18 +210,20 @@ Deno.test("17.3 NIM: a name repeated in every piece is the name once", async () 
 });
 
 Deno.test("17.4 Copilot: its prompt-token overflow compacts and retries once", async () => {
-  // Body verbatim as quoted in microsoft/vscode issue #289219.
+  // Our body in Copilot's wording and code ("prompt token count of N exceeds the limit of M",
+  // `model_max_prompt_tokens_exceeded`; undocumented API, wording as reported in microsoft/vscode
+  // issue #289219).
   const overflow = raw(
     400,
     "application/json",
-    '{"error":{"message":"prompt token count of 1236658 exceeds the limit of 128000","code":"model_max_prompt_tokens_exceeded"}}',
+    '{"error":{"message":"prompt token count of 70412 exceeds the limit of 64000","code":"model_max_prompt_tokens_exceeded"}}',
   );
   const { results, requests } = await printTasks([overflow, text("Recovered.")], [["-p", "hi"]]);
   const [run] = results;
   assertEquals([run?.code, run?.stdout], [0, "Recovered.\n"], run?.stderr);
   assertStringIncludes(
     run?.stderr ?? "",
-    "⚠ The request is too long for the model: prompt token count of 1236658 exceeds the limit of 128000; compacting and retrying once",
+    "⚠ The request is too long for the model: prompt token count of 70412 exceeds the limit of 64000; compacting and retrying once",
   );
   assertEquals(requests.map((request) => request.status), [400, 200]);
 });
@@ -246,13 +248,14 @@ Deno.test("17.5 MiniMax: a bad key answered inside HTTP 200 is one line at once"
 
 Deno.test("17.5 llama-server: an overflow in an `error:` line after HTTP 200 compacts", async () => {
   // Older llama-server wrote a stream error as `error: <json>` (its server_sent_event(sink,
-  // "error", …)), then `data: [DONE]` (ggml-org/llama.cpp, before PR #16486).
+  // "error", …)), then `data: [DONE]` (ggml-org/llama.cpp, before PR #16486). Our numbers in
+  // its wording and error type (ggml-org/llama.cpp tools/server: ERROR_TYPE_EXCEED_CONTEXT_SIZE).
   const inStream: Reply = {
     type: "raw",
     status: 200,
     contentType: "text/event-stream",
     parts: [
-      'error: {"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":5219,"n_ctx":4096}\n\n',
+      'error: {"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":9350,"n_ctx":8192}\n\n',
       "data: [DONE]\n\n",
     ],
   };
@@ -267,18 +270,19 @@ Deno.test("17.5 llama-server: an overflow in an `error:` line after HTTP 200 com
 });
 
 Deno.test("17.6 OpenAI: a 429 for an account without quota is not retried", async () => {
-  // Body verbatim from ChatGPTNextWeb/NextChat issue #3664.
+  // Our body with OpenAI's documented 429 wording and code `insufficient_quota`
+  // (https://platform.openai.com/docs/guides/error-codes, "You exceeded your current quota").
   const quota = raw(
     429,
     "application/json",
-    '{"error":{"message":"You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.","type":"insufficient_quota","param":null,"code":"insufficient_quota"}}',
+    '{"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","code":"insufficient_quota"}}',
   );
   const { results, requests } = await printTasks([quota, quota], [["-p", "hi"]]);
   const [run] = results;
   assertEquals([run?.code, run?.stdout], [1, ""]);
   assertEquals(
     run?.stderr.trim().split("\n").at(-1),
-    "✗ The account has no quota left (429 insufficient_quota): You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors; check its plan and billing",
+    "✗ The account has no quota left (429 insufficient_quota): You exceeded your current quota, please check your plan and billing details; check its plan and billing",
   );
   assertEquals(run?.stderr.includes("↻"), false, run?.stderr);
   assertEquals(requests.length, 1);

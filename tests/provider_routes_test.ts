@@ -62,14 +62,15 @@ function chunk(delta: Fields, finish: string | null = null): Fields {
 Deno.test("17.4 every new overflow wording is a context overflow", async (t) => {
   const cases: [string, RawReply, string][] = [
     [
-      // microsoft/vscode issue #289219 (verbatim).
+      // Our numbers in Copilot's wording and code (undocumented API; wording as reported in
+      // microsoft/vscode issue #289219).
       "GitHub Copilot",
       raw(
         400,
         "application/json",
-        '{"error":{"message":"prompt token count of 1236658 exceeds the limit of 128000","code":"model_max_prompt_tokens_exceeded"}}',
+        '{"error":{"message":"prompt token count of 131072 exceeds the limit of 128000","code":"model_max_prompt_tokens_exceeded"}}',
       ),
-      "prompt token count of 1236658 exceeds the limit of 128000",
+      "prompt token count of 131072 exceeds the limit of 128000",
     ],
     [
       // badlogic/pi-mono packages/ai/src/utils/overflow.ts: "Cerebras: Returns 400/413 status
@@ -79,14 +80,16 @@ Deno.test("17.4 every new overflow wording is a context overflow", async (t) => 
       "HTTP 413 with an empty body",
     ],
     [
-      // huggingface/huggingface_hub issue #2763 (verbatim, HTTP 422).
+      // Our numbers in TGI's wording (huggingface/text-generation-inference
+      // router/src/validation.rs, ValidationError::MaxTotalTokens), HTTP 422 in the Hugging Face
+      // router's envelope.
       "Hugging Face TGI",
       raw(
         422,
         "application/json",
-        '{"error":{"message":"Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096. Given: 8740 `inputs` tokens and 500 `max_new_tokens`","http_status_code":422}}',
+        '{"error":{"message":"Input validation error: `inputs` tokens + `max_new_tokens` must be <= 2048. Given: 1900 `inputs` tokens and 512 `max_new_tokens`","http_status_code":422}}',
       ),
-      "Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096. Given: 8740 `inputs` tokens and 500 `max_new_tokens`",
+      "Input validation error: `inputs` tokens + `max_new_tokens` must be <= 2048. Given: 1900 `inputs` tokens and 512 `max_new_tokens`",
     ],
     [
       // Bedrock's wording as listed by pi-mono's overflow.ts; OpenAI's error envelope.

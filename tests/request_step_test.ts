@@ -7,7 +7,8 @@ import { Session } from "../src/session/session.ts";
 import type { CompactionEvent } from "../src/core/events.ts";
 import type { AssistantMessage } from "../src/core/messages.ts";
 import { calls, result } from "./support/messages.ts";
-import { ScriptedModel, type ScriptStep } from "./support/scripted_model.ts";
+import { ScriptedModel } from "./support/scripted_model.ts";
+import type { ScriptStep } from "./support/scripts.ts";
 import { pathsOf } from "./support/tool_paths.ts";
 
 const OVERHEAD = { system: "You are powercode.", tools: [] };

@@ -8,7 +8,8 @@ import { assertEquals } from "@std/assert";
 import { assemble } from "../src/app/assemble.ts";
 import type { UserMessage } from "../src/core/messages.ts";
 import { defineParams, type Tool } from "../src/tools/mod.ts";
-import { call, ScriptedModel, type ScriptStep } from "./support/scripted_model.ts";
+import { call, ScriptedModel } from "./support/scripted_model.ts";
+import type { ScriptStep } from "./support/scripts.ts";
 
 const signal = new AbortController().signal;
 

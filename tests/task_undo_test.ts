@@ -13,7 +13,8 @@ import { ChatError, type ChatModel } from "../src/model/chat_model.ts";
 import { PlainOutput } from "../src/ui/plain_output.ts";
 import { Renderer } from "../src/ui/renderer.ts";
 import { waitUntil } from "./support/processes.ts";
-import { call, ScriptedModel, type ScriptStep } from "./support/scripted_model.ts";
+import { call, ScriptedModel } from "./support/scripted_model.ts";
+import type { ScriptStep } from "./support/scripts.ts";
 import { treeState } from "./support/tree_state.ts";
 
 /** What each test works with. */

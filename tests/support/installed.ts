@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { RunResult } from "./project.ts";
+import { run, type RunResult } from "./runner.ts";
 
 const ROOT = decodeURIComponent(new URL("../../", import.meta.url).pathname);
 
@@ -65,27 +65,13 @@ export async function createInstalledHome(
       await Deno.mkdir(`${home}/.config/powercode`, { recursive: true });
       await Deno.writeTextFile(providerFile, JSON.stringify(config));
     },
-    async run(args, options = {}) {
-      const child = new Deno.Command(`${bin}/powercode`, {
+    run: (args, options = {}) =>
+      run(`${bin}/powercode`, {
         args,
         cwd: options.cwd ?? project,
-        clearEnv: true,
         env: { ...baseEnv(home), ...options.env },
-        stdin: "piped",
-        stdout: "piped",
-        stderr: "piped",
-      }).spawn();
-      const writer = child.stdin.getWriter();
-      await writer.write(new TextEncoder().encode(options.stdin ?? ""));
-      await writer.close();
-      const output = await child.output();
-      const decoder = new TextDecoder();
-      return {
-        code: output.code,
-        stdout: decoder.decode(output.stdout),
-        stderr: decoder.decode(output.stderr),
-      };
-    },
+        stdin: options.stdin ?? "",
+      }),
     async [Symbol.asyncDispose]() {
       await Deno.remove(home, { recursive: true });
     },

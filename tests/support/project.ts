@@ -4,15 +4,12 @@
  *
  * @module
  */
+import { finish, type RunResult, spawnProgram } from "./runner.ts";
+
+export type { RunResult } from "./runner.ts";
+
 const ROOT = new URL("../../", import.meta.url);
 const COPIED = ["deno.json", "deno.lock", "main.ts", "src", "vendor"];
-
-/** What a finished run printed and returned. */
-export interface RunResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 /** Options for one powercode run. */
 export interface RunOptions {
@@ -49,15 +46,11 @@ export async function createTempProject(options: { parent?: string } = {}): Prom
   }
   await Deno.mkdir(`${dir}/workspace`);
   const spawn = (args: string[], options: RunOptions = {}) =>
-    new Deno.Command("deno", {
+    spawnProgram("deno", {
       args: ["task", "--quiet", options.task ?? "start", ...args],
       cwd: dir,
-      clearEnv: true,
       env: childEnv(options.env),
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
+    });
   return {
     dir,
     workspace: `${dir}/workspace`,
@@ -65,19 +58,7 @@ export async function createTempProject(options: { parent?: string } = {}): Prom
       await Deno.writeTextFile(`${dir}/provider.json`, JSON.stringify(config, null, 2));
     },
     spawn,
-    async run(args, options = {}) {
-      const child = spawn(args, options);
-      const writer = child.stdin.getWriter();
-      await writer.write(new TextEncoder().encode(options.stdin ?? ""));
-      await writer.close();
-      const output = await child.output();
-      const decoder = new TextDecoder();
-      return {
-        code: output.code,
-        stdout: decoder.decode(output.stdout),
-        stderr: decoder.decode(output.stderr),
-      };
-    },
+    run: (args, options = {}) => finish(spawn(args, options), options.stdin ?? ""),
     async [Symbol.asyncDispose]() {
       await Deno.remove(dir, { recursive: true });
     },

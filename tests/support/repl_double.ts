@@ -13,7 +13,8 @@ import type { Terminal } from "../../src/terminal/mod.ts";
 import { Renderer } from "../../src/ui/renderer.ts";
 import { TaskView } from "../../src/ui/task_view.ts";
 import { fakeTerminal, settle } from "./fake_terminal.ts";
-import { ScriptedModel, type ScriptStep } from "./scripted_model.ts";
+import { ScriptedModel } from "./scripted_model.ts";
+import type { ScriptStep } from "./scripts.ts";
 
 /** A running REPL: type keys, read the screen, end it. */
 export interface ReplDouble {

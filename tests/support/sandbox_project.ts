@@ -13,6 +13,7 @@ import {
   type SandboxMode,
   type SandboxOptions,
 } from "../../src/sandbox/sandbox.ts";
+import { run } from "./runner.ts";
 
 /** The key in the project's provider.json; no command may ever print it. */
 export const SECRET_KEY = "sk-powercode-hidden-key";
@@ -131,9 +132,8 @@ async function runInChild(
   ];
   const open = options.fd7 === undefined ? "" : 'exec 7<"$FD7"; ';
   const command = [...user, ...keyring, ...deno, JSON.stringify(job)];
-  const { code, stdout, stderr } = await new Deno.Command("bash", {
+  const { code, stdout, stderr } = await run("bash", {
     args: ["-c", `${open}exec "$@"`, "bash", ...command],
-    clearEnv: true,
     env: {
       PATH: "/usr/local/bin:/usr/bin:/bin",
       DENO_DIR: `${copy}/deno_dir`,
@@ -141,11 +141,10 @@ async function runInChild(
       ...options.env,
     },
     cwd: copy,
-    stdin: "null",
-  }).output();
-  const text = new TextDecoder().decode(stdout);
-  if (code !== 0) throw new Error(`child run failed: ${new TextDecoder().decode(stderr)}`);
-  return JSON.parse(text);
+    stdin: null,
+  });
+  if (code !== 0) throw new Error(`child run failed: ${stderr}`);
+  return JSON.parse(stdout);
 }
 
 const CHILD_SCRIPT = `import { Sandbox } from "./src/sandbox/sandbox.ts";

@@ -1,6 +1,7 @@
 /**
  * A deterministic in-process model for agent-loop and compactor tests: it replays a
- * script of replies, streams their text through `onText`, and records every request.
+ * script (the {@link ScriptStep}s the fake server also takes), streams its text through
+ * `onText`, and records every request.
  *
  * @module
  */
@@ -10,15 +11,9 @@ import {
   type ChatOptions,
   type ChatReply,
   type ChatRequest,
-  type ReplyUsage,
 } from "../../src/model/chat_model.ts";
 import type { ToolCall } from "../../src/core/messages.ts";
-
-/** One scripted reply: text, tool calls, or a failure thrown as the chat client would. */
-export type ScriptStep =
-  | string
-  | { text?: string; toolCalls?: ToolCall[]; totalTokens?: number; usage?: ReplyUsage }
-  | ChatError;
+import type { ScriptStep, Turn } from "./scripts.ts";
 
 /** The reply when the script has run out: a summary-shaped answer. */
 const DEFAULT_REPLY = "## User Goal\nread files\n## Next Steps\ncontinue";
@@ -28,6 +23,7 @@ export class ScriptedModel implements ChatModel {
   /** Every request received, in order. */
   readonly requests: ChatRequest[] = [];
   #steps: ScriptStep[];
+  #calls = 0;
 
   /** Creates a model that answers with `steps`, then with a default summary text. */
   constructor(steps: ScriptStep[]) {
@@ -37,18 +33,50 @@ export class ScriptedModel implements ChatModel {
   /** Answers the next step; text is streamed through `options.onText` first. */
   complete(request: ChatRequest, options: ChatOptions = {}): Promise<ChatReply> {
     this.requests.push(request);
-    if (options.signal?.aborted) return Promise.reject(new ChatError("aborted", "Interrupted"));
+    try {
+      return Promise.resolve(this.#answer(options));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  #answer(options: ChatOptions): ChatReply {
+    if (options.signal?.aborted) throw new ChatError("aborted", "Interrupted");
     const step = this.#steps.shift() ?? DEFAULT_REPLY;
-    if (step instanceof ChatError) return Promise.reject(step);
-    const { text = "", toolCalls = [], totalTokens, usage } = typeof step === "string"
-      ? { text: step }
-      : step;
+    if (step instanceof ChatError) throw step;
+    const { text = "", toolCalls = [], totalTokens, usage } = this.#turnOf(step);
     if (text !== "") options.onText?.(text);
-    return Promise.resolve({
+    return {
       message: { role: "assistant", content: text, toolCalls },
       totalTokens,
       ...(usage ? { usage } : {}),
-    });
+    };
+  }
+
+  /** A text or tool-call reply as a turn; calls without an id get `call_<n>`, as on the wire. */
+  #turnOf(step: Exclude<ScriptStep, ChatError>): Turn {
+    if (typeof step === "string") return { text: step };
+    if (typeof step === "function") {
+      throw new TypeError("Cannot play a handler in process: it needs the fake server's request");
+    }
+    if (!("type" in step)) return step;
+    switch (step.type) {
+      case "text":
+        return { text: step.content };
+      case "tool_calls":
+        return {
+          text: step.content ?? "",
+          toolCalls: step.calls.map((spec): ToolCall => ({
+            id: spec.id ?? `call_${++this.#calls}`,
+            name: spec.name,
+            arguments: spec.arguments,
+          })),
+        };
+      default:
+        throw new TypeError(
+          `Cannot play a "${step.type}" reply in process: it needs the fake server`,
+        );
+    }
   }
 }
 

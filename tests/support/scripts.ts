@@ -1,9 +1,13 @@
 /**
- * Reply builders and handler combinators for the fake server, so a test reads as a script:
+ * Scripts of model turns, one vocabulary for the fake server and the in-process
+ * `ScriptedModel`: the {@link ScriptStep} type, reply builders and handler combinators, so a
+ * test reads as a script:
  * `handler: answerSummaries(sequence([toolCall("read_file", {path: "a"}), text("done")]))`.
  *
  * @module
  */
+import { ChatError, type ReplyUsage } from "../../src/model/chat_model.ts";
+import type { ToolCall } from "../../src/core/messages.ts";
 import type {
   ChatMessage,
   ChatRequest,
@@ -23,8 +27,41 @@ import type {
 /** A recorded or handled request; one without a valid body reads as having no messages. */
 export type RequestLike = Pick<RecordedRequest, "body">;
 
-/** One step of a {@link sequence}: a fixed reply or a handler deciding from the request. */
-export type ScriptStep = Reply | Handler;
+/** A model turn written the short way: its text, its tool calls and the counts it reports. */
+export interface Turn {
+  text?: string;
+  toolCalls?: ToolCall[];
+  /** `usage.total_tokens` as the in-process model reports it. */
+  totalTokens?: number;
+  /** Token counts as the in-process model reports them. */
+  usage?: ReplyUsage;
+}
+
+/**
+ * One step of a script, taken by the fake server's {@link sequence} and by the in-process
+ * `ScriptedModel` alike: a turn (or just its text), a reply on the wire, a handler deciding
+ * from the request, or the `ChatError` the chat client would throw.
+ *
+ * Limits: the fake server counts tokens itself, so it ignores a turn's `totalTokens` and
+ * `usage`, and it cannot send a `ChatError` (what a client makes of a reply); the in-process
+ * model plays text and tool-call replies only, since the others need HTTP.
+ */
+export type ScriptStep = string | Turn | ChatError | Reply | Handler;
+
+/** The step as a reply or handler of the fake server; see {@link ScriptStep} for the limits. */
+export function onTheWire(step: ScriptStep): Reply | Handler {
+  if (typeof step === "string") return text(step);
+  if (step instanceof ChatError) {
+    throw new TypeError(
+      `Cannot send a ChatError from the fake server: script the HTTP reply that causes "${step.kind}"`,
+    );
+  }
+  if (typeof step === "function" || "type" in step) return step;
+  const { text: content = "", toolCalls: calls = [] } = step;
+  if (calls.length === 0) return text(content);
+  const specs = calls.map((call) => ({ id: call.id, name: call.name, args: call.arguments }));
+  return toolCalls(specs, content === "" ? {} : { content });
+}
 
 /** Options of {@link text}. */
 export interface TextOptions extends ReplyTiming {
@@ -127,7 +164,8 @@ export function sequence(steps: readonly ScriptStep[]): Handler {
         { code: "script_exhausted" },
       );
     }
-    return typeof step === "function" ? step(request, index) : step;
+    const reply = onTheWire(step);
+    return typeof reply === "function" ? reply(request, index) : reply;
   };
 }
 
