@@ -70,8 +70,8 @@ function json(status: number, body: unknown): RawReply {
 }
 
 Deno.test("Azure: empty choices first, a choice without delta after the finish, annotations", async () => {
-  // MicrosoftDocs/azure-ai-docs articles/ai-services/openai/concepts/content-streaming.md
-  // ("Sample response stream (passes filters)"); vercel/ai azure-model-router fixture.
+  // The shape of MicrosoftDocs/azure-ai-docs articles/ai-services/openai/concepts/
+  // content-streaming.md ("Sample response stream (passes filters)"); our text.
   const filter = { "content_filter_results": { hate: { filtered: false, severity: "safe" } } };
   const reply = await answer(sseReply([
     {
@@ -83,41 +83,41 @@ Deno.test("Azure: empty choices first, a choice without delta after the finish, 
       "prompt_filter_results": [{ "prompt_index": 0 }],
     },
     chunk([choice({ role: "assistant", content: "" }, null, filter)]),
-    chunk([choice({ content: "Hello" }, null, filter)]),
-    chunk([choice({ content: " World" }, null, filter)]),
+    chunk([choice({ content: "Good" }, null, filter)]),
+    chunk([choice({ content: " morning" }, null, filter)]),
     chunk([choice({}, "stop")]),
     chunk([
       choice(undefined, undefined, { ...filter, "content_filter_offsets": { "check_offset": 0 } }),
     ]),
   ]));
-  assertEquals([reply.message.content, reply.finishReason], ["Hello World", "stop"]);
+  assertEquals([reply.message.content, reply.finishReason], ["Good morning", "stop"]);
 });
 
 Deno.test("finish reasons length and content_filter reach the reply", async () => {
   // vercel/ai openai-text (cut at the limit) and azure-model-router (content filter).
   for (const finish of ["length", "content_filter"]) {
-    const reply = await answer(sseReply([chunk([choice({ content: "Capital" }, finish)])]));
+    const reply = await answer(sseReply([chunk([choice({ content: "Partly" }, finish)])]));
     assertEquals(reply.finishReason, finish);
   }
 });
 
 Deno.test("Mistral: typed thinking and text parts; empty choices mid-stream", async () => {
-  // vercel/ai packages/mistral/src/__fixtures__/mistral-reasoning.chunks.txt and
-  // mistral-empty-choices.chunks.txt.
+  // The part shapes of vercel/ai packages/mistral/src/__fixtures__/mistral-reasoning.chunks.txt
+  // and mistral-empty-choices.chunks.txt; our text.
   const thinking = (text: string) => [{ type: "thinking", thinking: [{ type: "text", text }] }];
   const { outcome, seen } = await ask([sseReply([
-    chunk([choice({ role: "assistant", content: thinking("The user asks 2+2.") })]),
+    chunk([choice({ role: "assistant", content: thinking("Three and four make seven.") })]),
     chunk([]),
-    chunk([choice({ content: [{ type: "text", text: "2 + 2 = 4" }] })]),
+    chunk([choice({ content: [{ type: "text", text: "3 + 4 = 7" }] })]),
     chunk([choice({ content: "" }, "stop")]),
   ])]);
   assertEquals((outcome as ChatReply).message, {
     role: "assistant",
-    content: "2 + 2 = 4",
+    content: "3 + 4 = 7",
     toolCalls: [],
-    reasoning: "The user asks 2+2.",
+    reasoning: "Three and four make seven.",
   });
-  assertEquals(seen, ["reasoning:The user asks 2+2.", "text:2 + 2 = 4"]);
+  assertEquals(seen, ["reasoning:Three and four make seven.", "text:3 + 4 = 7"]);
 });
 
 Deno.test("reasoning: reasoning_content is kept for replay, Groq's reasoning is not", async () => {
@@ -192,7 +192,7 @@ Deno.test("tool calls: split arguments, whole parallel calls, name-only first pi
     await calls([
       piece({
         index: 0,
-        id: "chatcmpl-tool-ca99",
+        id: "chatcmpl-tool-5d1e",
         type: "function",
         function: { name: "run_command" },
       }),
@@ -200,15 +200,16 @@ Deno.test("tool calls: split arguments, whole parallel calls, name-only first pi
       piece({ index: 0, id: "", type: "function", function: { arguments: '"ls"}' } }),
       chunk([choice({}, "tool_calls")]),
     ]),
-    [["chatcmpl-tool-ca99", "run_command", '{"command": "ls"}']],
+    [["chatcmpl-tool-5d1e", "run_command", '{"command": "ls"}']],
   );
-  // Mistral: no index, no type, the whole call in the finish chunk (vercel/ai mistral-tool-call).
+  // Mistral: no index, no type, the whole call in the finish chunk (vercel/ai mistral-tool-call);
+  // our 9-character id.
   assertEquals(
     await calls([
       chunk([
         choice({
           "tool_calls": [{
-            id: "gSIMJiOkT",
+            id: "Qx7pL2mZa",
             function: { name: "weather", arguments: '{"city": "Paris"}' },
           }],
         }, "tool_calls"),
@@ -216,25 +217,26 @@ Deno.test("tool calls: split arguments, whole parallel calls, name-only first pi
         usage: { "total_tokens": 9 },
       }),
     ]),
-    [["gSIMJiOkT", "weather", '{"city": "Paris"}']],
+    [["Qx7pL2mZa", "weather", '{"city": "Paris"}']],
   );
 });
 
 Deno.test("Gemini: extra_content with the thought signature stays with its call", async () => {
-  // https://ai.google.dev/gemini-api/docs/thought-signatures (OpenAI compatibility).
+  // https://ai.google.dev/gemini-api/docs/thought-signatures (OpenAI compatibility); our
+  // signature and id.
   const reply = await answer(sseReply([
     chunk([choice({
       role: "assistant",
       "tool_calls": [{
-        "extra_content": { google: { "thought_signature": "CrICAdHt" } },
-        function: { arguments: '{"path":"notes.md"}', name: "read_file" },
-        id: "function-call-1",
+        "extra_content": { google: { "thought_signature": "U2lnT3du" } },
+        function: { arguments: '{"path":"todo.txt"}', name: "read_file" },
+        id: "function-call-7",
         type: "function",
       }],
     }, "tool_calls")]),
   ]));
   assertEquals(reply.message.toolCalls[0]?.extra, {
-    "extra_content": { google: { "thought_signature": "CrICAdHt" } },
+    "extra_content": { google: { "thought_signature": "U2lnT3du" } },
   });
 });
 
@@ -268,24 +270,26 @@ Deno.test("OpenRouter: comment lines are skipped; a mid-stream error is retried,
 });
 
 Deno.test("a mid-stream overflow (OpenRouter's object, LM Studio's string) is not retried", async () => {
-  // OpenRouter streaming docs (as above); LM Studio's `{"error": "<text>"}` (dyad-sh/dyad #925).
+  // OpenRouter streaming docs (as above) with its wording ("maximum context length is X tokens.
+  // However, you requested about Y tokens", badlogic/pi-mono packages/ai/src/utils/overflow.ts); LM Studio's
+  // `{"error": "<text>"}` (dyad-sh/dyad #925) in its wording (src/model/overflow.ts). Our numbers.
   const cases: [Reply, string][] = [
     [
       sseReply([chunk([choice({ content: "" }, "error")], {
         error: {
           code: 400,
           message:
-            "This endpoint's maximum context length is 163840 tokens. However, you requested about 170113 tokens",
+            "This endpoint's maximum context length is 65536 tokens. However, you requested about 70210 tokens",
         },
       })]),
-      "This endpoint's maximum context length is 163840 tokens. However, you requested about 170113 tokens",
+      "This endpoint's maximum context length is 65536 tokens. However, you requested about 70210 tokens",
     ],
     [
       sseReply([{
         error:
-          "Trying to keep the first 14538 tokens when context the overflows. However, the model is loaded with context length of only 2048 tokens",
+          "Trying to keep the first 6200 tokens when context the overflows. However, the model is loaded with context length of only 4096 tokens",
       }]),
-      "Trying to keep the first 14538 tokens when context the overflows. However, the model is loaded with context length of only 2048 tokens",
+      "Trying to keep the first 6200 tokens when context the overflows. However, the model is loaded with context length of only 4096 tokens",
     ],
   ];
   for (const [reply, message] of cases) {
@@ -301,21 +305,23 @@ Deno.test("a mid-stream overflow (OpenRouter's object, LM Studio's string) is no
 
 Deno.test("each provider's overflow body shape is a context overflow with its message", async (t) => {
   const cases: [string, RawReply, string][] = [
-    // OpenAI's envelope and wording (chathub-dev/chathub #126).
+    // OpenAI's envelope and code (`context_length_exceeded`) with its older wording, the one
+    // vLLM keeps (vllm-project/vllm vllm/entrypoints/openai/serving_engine.py); our numbers.
     [
       "OpenAI",
       json(400, {
         error: {
           message:
-            "This model's maximum context length is 4097 tokens. However, your messages resulted in 4294 tokens.",
+            "This model's maximum context length is 16385 tokens. However, your messages resulted in 17020 tokens.",
           type: "invalid_request_error",
           param: "messages",
           code: "context_length_exceeded",
         },
       }),
-      "This model's maximum context length is 4097 tokens. However, your messages resulted in 4294 tokens",
+      "This model's maximum context length is 16385 tokens. However, your messages resulted in 17020 tokens",
     ],
-    // Anthropic through OpenRouter: the message nested in metadata.raw (OpenRouter errors docs).
+    // Anthropic through OpenRouter: the message nested in metadata.raw (OpenRouter errors docs),
+    // Anthropic's wording (badlogic/pi-mono packages/ai/src/utils/overflow.ts); our count.
     [
       "OpenRouter",
       json(400, {
@@ -324,14 +330,14 @@ Deno.test("each provider's overflow body shape is a context overflow with its me
           code: 400,
           metadata: {
             raw:
-              '{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 200251 tokens > 200000 maximum"}}',
+              '{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 204800 tokens > 200000 maximum"}}',
             "provider_name": "Anthropic",
           },
         },
       }),
-      "Provider returned error: prompt is too long: 200251 tokens > 200000 maximum",
+      "Provider returned error: prompt is too long: 204800 tokens > 200000 maximum",
     ],
-    // Groq (ScrapeGraphAI/Scrapegraph-ai #411).
+    // Groq's wording (badlogic/pi-mono packages/ai/src/utils/overflow.ts).
     [
       "Groq",
       json(400, {
@@ -343,66 +349,70 @@ Deno.test("each provider's overflow body shape is a context overflow with its me
       }),
       "Please reduce the length of the messages or completion",
     ],
-    // xAI: `error` is a string (cline/cline #3120).
+    // xAI: `error` is a string (cline/cline #3120); wording from badlogic/pi-mono packages/ai/src/utils/overflow.ts,
+    // our numbers.
     [
       "xAI",
       json(400, {
-        code: "Client specified an invalid argument",
+        code: "invalid argument",
         error:
-          "This model's maximum prompt length is 131072 but the request contains 136973 tokens.",
+          "This model's maximum prompt length is 256000 but the request contains 262000 tokens.",
       }),
-      "This model's maximum prompt length is 131072 but the request contains 136973 tokens",
+      "This model's maximum prompt length is 256000 but the request contains 262000 tokens",
     ],
-    // Gemini: the body is an array (google-gemini/gemini-cli #6678).
+    // Gemini: the body is an array (google-gemini/gemini-cli #6678); wording from
+    // badlogic/pi-mono packages/ai/src/utils/overflow.ts, our numbers.
     [
       "Gemini",
       json(400, [{
         error: {
           code: 400,
           message:
-            "The input token count (1200293) exceeds the maximum number of tokens allowed (1048576).",
+            "The input token count (2150000) exceeds the maximum number of tokens allowed (2097152).",
           status: "INVALID_ARGUMENT",
         },
       }]),
-      "The input token count (1200293) exceeds the maximum number of tokens allowed (1048576)",
+      "The input token count (2150000) exceeds the maximum number of tokens allowed (2097152)",
     ],
-    // Mistral: top-level message (docs.mistral.ai known limitations).
+    // Mistral: top-level message (docs.mistral.ai known limitations); wording from
+    // badlogic/pi-mono packages/ai/src/utils/overflow.ts, our numbers.
     [
       "Mistral",
       json(400, {
         object: "error",
         message:
-          "Prompt contains 40106 tokens and 0 draft tokens, too large for model with 32768 maximum context length",
+          "Prompt contains 135168 tokens and 0 draft tokens, too large for model with 131072 maximum context length",
         type: "invalid_request_message_error",
         param: null,
-        code: "3051",
+        code: null,
       }),
-      "Prompt contains 40106 tokens and 0 draft tokens, too large for model with 32768 maximum context length",
+      "Prompt contains 135168 tokens and 0 draft tokens, too large for model with 131072 maximum context length",
     ],
-    // Kimi (MoonshotAI/kimi-cli #2011).
+    // Kimi: wording from badlogic/pi-mono packages/ai/src/utils/overflow.ts ("Kimi For Coding"), our numbers.
     [
       "Kimi",
       json(400, {
         error: {
           message:
-            "Invalid request: Your request exceeded model token limit: 262144 (requested: 269030)",
+            "Invalid request: Your request exceeded model token limit: 131072 (requested: 140500)",
           type: "invalid_request_error",
         },
       }),
-      "Invalid request: Your request exceeded model token limit: 262144 (requested: 269030)",
+      "Invalid request: Your request exceeded model token limit: 131072 (requested: 140500)",
     ],
-    // vLLM, older releases: top level (THUDM/LongBench #104).
+    // vLLM, older releases: top level; wording of vllm-project/vllm
+    // vllm/entrypoints/openai/serving_engine.py (_validate_input), our numbers.
     [
       "vLLM",
       json(400, {
         object: "error",
         message:
-          "This model's maximum context length is 131072 tokens. However, you requested 351430 tokens.",
+          "This model's maximum context length is 32768 tokens. However, you requested 40960 tokens.",
         type: "BadRequestError",
         param: null,
         code: 400,
       }),
-      "This model's maximum context length is 131072 tokens. However, you requested 351430 tokens",
+      "This model's maximum context length is 32768 tokens. However, you requested 40960 tokens",
     ],
     // llama.cpp: its error type (ggml-org/llama.cpp tools/server, exceed_context_size_error), an
     // older wording (oobabooga/textgen #7257), our numbers.
@@ -455,37 +465,40 @@ Deno.test("each provider's overflow body shape is a context overflow with its me
 });
 
 Deno.test("errors that speak of tokens or quota but are no overflow keep their kind", async () => {
-  // Groq's tokens-per-minute limit (ITSpecialist111/ai_automation_suggester #61).
+  // Groq's tokens-per-minute limit: its 429, code and wording as reported in
+  // ITSpecialist111/ai_automation_suggester #61; our model and numbers.
   const tpm = await failure(
     json(429, {
       error: {
         message:
-          "Request too large for model `llama-3.3-70b-versatile` on tokens per minute (TPM): Limit 6000, Requested 14810, please reduce your message size and try again.",
+          "Request too large for model `llama-3.1-8b-instant` on tokens per minute (TPM): Limit 20000, Requested 26500, please reduce your message size and try again.",
         type: "tokens",
         code: "rate_limit_exceeded",
       },
     }),
   );
   assertEquals(tpm.kind, "rate_limited");
-  // Gemini's per-minute quota, an array body (vercel/ai google-429-retry-info.json).
+  // Gemini's 429 RESOURCE_EXHAUSTED in its array body, with the description of
+  // https://ai.google.dev/gemini-api/docs/troubleshooting (error code table).
   const gemini = await failure(
     json(429, [{
       error: {
         code: 429,
-        message: "You exceeded your current quota, please check your plan.",
+        message: "You've exceeded the rate limit.",
         status: "RESOURCE_EXHAUSTED",
       },
     }]),
   );
   assertEquals([gemini.kind, gemini.message], [
     "rate_limited",
-    "Rate limited (429): You exceeded your current quota, please check your plan",
+    "Rate limited (429): You've exceeded the rate limit",
   ]);
-  // DeepSeek without the reasoning it requires (AstrBotDevs/AstrBot #4174).
+  // DeepSeek without the reasoning it requires (https://api-docs.deepseek.com/guides/thinking_mode;
+  // wording as reported in AstrBotDevs/AstrBot #4174), our index.
   const deepseek = await failure(
     json(400, {
       error: {
-        message: "Missing `reasoning_content` field in the assistant message at message index 2.",
+        message: "Missing `reasoning_content` field in the assistant message at message index 4.",
         type: "invalid_request_error",
       },
     }),
@@ -553,27 +566,28 @@ Deno.test("usage: cached and reasoning tokens in each provider's shape reach the
   const usage = async (fields: Fields) =>
     (await answer(sseReply([chunk([choice({ content: "ok" }, "stop")], { usage: fields })])))
       .usage;
-  // OpenAI's prompt_tokens_details.cached_tokens, as DeepSeek sends it on a cache hit (vercel/ai
-  // deepseek-tool-call.chunks.txt), with its own prompt_cache_hit_tokens beside it.
+  // OpenAI's prompt_tokens_details.cached_tokens, as DeepSeek sends it on a cache hit (the shape
+  // of vercel/ai deepseek-tool-call.chunks.txt), with its own prompt_cache_hit_tokens beside it;
+  // our numbers.
   assertEquals(
     await usage({
-      "prompt_tokens": 374,
-      "completion_tokens": 61,
-      "total_tokens": 435,
-      "prompt_tokens_details": { "cached_tokens": 256 },
-      "prompt_cache_hit_tokens": 256,
+      "prompt_tokens": 500,
+      "completion_tokens": 40,
+      "total_tokens": 540,
+      "prompt_tokens_details": { "cached_tokens": 384 },
+      "prompt_cache_hit_tokens": 384,
     }),
-    { promptTokens: 374, completionTokens: 61, cachedTokens: 256 },
+    { promptTokens: 500, completionTokens: 40, cachedTokens: 384 },
   );
-  // xAI counts reasoning apart: total 513 = 291 prompt + 26 completion + 196 reasoning
-  // (vercel/ai xai-tool-call.chunks.txt).
+  // xAI counts reasoning apart: total 600 = 300 prompt + 50 completion + 250 reasoning
+  // (the shape of vercel/ai xai-tool-call.chunks.txt; our numbers).
   assertEquals(
     await usage({
-      "prompt_tokens": 291,
-      "completion_tokens": 26,
-      "total_tokens": 513,
-      "prompt_tokens_details": { "cached_tokens": 290 },
+      "prompt_tokens": 300,
+      "completion_tokens": 50,
+      "total_tokens": 600,
+      "prompt_tokens_details": { "cached_tokens": 128 },
     }),
-    { promptTokens: 291, completionTokens: 222, cachedTokens: 290 },
+    { promptTokens: 300, completionTokens: 300, cachedTokens: 128 },
   );
 });
