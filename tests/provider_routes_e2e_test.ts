@@ -61,7 +61,7 @@ function minimax(delta: Fields, finish: string | null = null): Fields {
   return {
     id: "05b1",
     object: "chat.completion.chunk",
-    created: 1761830400,
+    created: 1767225600,
     model: "MiniMax-M2",
     choices: [{ index: 0, delta: { ...fields, ...delta }, finish_reason: finish }],
   };
@@ -116,11 +116,11 @@ Deno.test("17.1 MiniMax: <think> in the content is not printed; it goes back as 
  * A GitHub Copilot chunk of its Claude route: no `model`/`object`, every tool call at
  * `index: 0`, told apart only by its id; the first piece has the id and name and no
  * arguments, then `arguments: ""`, then the arguments in pieces (microsoft/vscode-copilot-chat
- * `src/platform/endpoint/test/node/stream.sseProcessor.spec.ts`, "multiple tool calls").
+ * `src/platform/endpoint/test/node/stream.sseProcessor.spec.ts`, "multiple tool calls"); our ids.
  */
 function copilot(delta: Fields, finish?: string): Fields {
   const choice = { index: 0, delta, ...(finish ? { finish_reason: finish } : {}) };
-  return { choices: [choice], created: 1741911507, id: "ba49856c", model: "claude-3.5-sonnet" };
+  return { choices: [choice], created: 1767225601, id: "c0ffee01", model: "claude-3.5-sonnet" };
 }
 
 function copilotCall(id: string, path: string): Fields[] {
@@ -141,8 +141,8 @@ function copilotCall(id: string, path: string): Fields[] {
 Deno.test("17.2 Copilot: two calls at one index are two calls, each answered", async () => {
   const both = sseReply([
     copilot({ content: "I'll read both files:", role: "assistant" }),
-    ...copilotCall("tooluse_448k6WHn", "a.txt"),
-    ...copilotCall("tooluse_2SRF2HSh", "b.txt"),
+    ...copilotCall("tooluse_Ab3dEf5G", "a.txt"),
+    ...copilotCall("tooluse_Hj7kLm9N", "b.txt"),
     copilot({ content: null }, "tool_calls"),
   ]);
   const { results, sent } = await printTasks([both, text("Both read.")], [["-p", "read a and b"]], {
@@ -156,12 +156,12 @@ Deno.test("17.2 Copilot: two calls at one index are two calls, each answered", a
   assertEquals(run?.stderr.includes("Unknown tool"), false, run?.stderr);
   const calls = (sent[1]?.[2]?.tool_calls as Fields[]).map((call) => [call.id, call.function]);
   assertEquals(calls, [
-    ["tooluse_448k6WHn", { name: "read_file", arguments: '{"path":"a.txt"}' }],
-    ["tooluse_2SRF2HSh", { name: "read_file", arguments: '{"path":"b.txt"}' }],
+    ["tooluse_Ab3dEf5G", { name: "read_file", arguments: '{"path":"a.txt"}' }],
+    ["tooluse_Hj7kLm9N", { name: "read_file", arguments: '{"path":"b.txt"}' }],
   ]);
   assertEquals(sent[1]?.slice(3).map((message) => message.tool_call_id), [
-    "tooluse_448k6WHn",
-    "tooluse_2SRF2HSh",
+    "tooluse_Ab3dEf5G",
+    "tooluse_Hj7kLm9N",
   ]);
   assertMatch(String(sent[1]?.[3]?.content), /alpha/);
   assertMatch(String(sent[1]?.[4]?.content), /beta/);
@@ -172,16 +172,16 @@ Deno.test("17.3 NIM: a name repeated in every piece is the name once", async () 
   // (NousResearch/hermes-agent issue #8259, AstrBotDevs/AstrBot PR #7735); chunk shape of a
   // vLLM route (`chatcmpl-tool-` ids, `index` also in `delta`, `content: ""` on every delta).
   const chunk = (delta: Fields, finish: string | null = null) => ({
-    id: "735e",
+    id: "4c2a",
     object: "chat.completion.chunk",
-    created: 1787234678,
+    created: 1767225602,
     model: "minimaxai/minimax-m2.7",
     choices: [{ index: 0, delta: { index: 0, content: "", ...delta }, finish_reason: finish }],
   });
   const repeated = sseReply([
     chunk({
       tool_calls: [{
-        id: "chatcmpl-tool-9f14",
+        id: "chatcmpl-tool-b7e3",
         type: "function",
         index: 0,
         function: { name: "read_file", arguments: "" },
@@ -229,12 +229,13 @@ Deno.test("17.4 Copilot: its prompt-token overflow compacts and retries once", a
 });
 
 Deno.test("17.5 MiniMax: a bad key answered inside HTTP 200 is one line at once", async () => {
-  // HTTP 200, application/json, the error in `base_resp` (as other clients' tests of MiniMax's
-  // chat endpoint assert; lobehub/lobehub PR #10255 maps these codes).
+  // Our body: HTTP 200, application/json, the error in `base_resp` with MiniMax's documented
+  // code 2049 and its message "invalid api key" (MiniMax API reference, "Error Codes";
+  // lobehub/lobehub PR #10255 maps these codes); our id and empty choices around it.
   const refused = raw(
     200,
     "application/json",
-    '{"base_resp":{"status_code":2049,"status_msg":"invalid api key"},"usage":{}}',
+    '{"id":"7e21","choices":[],"base_resp":{"status_code":2049,"status_msg":"invalid api key"}}',
   );
   const { results, requests } = await printTasks([refused, refused], [["-p", "hi"]]);
   const [run] = results;
@@ -289,11 +290,12 @@ Deno.test("17.6 OpenAI: a 429 for an account without quota is not retried", asyn
 });
 
 Deno.test("17.7 a gateway's HTML error page is one line with its status and title", async () => {
-  // nginx's 502 page, verbatim from acheong08/ChatGPT issue #792.
+  // Our minimal page in the style of nginx's own 502 page (nginx/nginx
+  // src/http/ngx_http_special_response.c, ngx_http_error_502_page): its title is what counts.
   const page = raw(
     502,
     "text/html",
-    "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.18.0 (Ubuntu)</center>\r\n</body>\r\n</html>\r\n",
+    "<html>\n<head><title>502 Bad Gateway</title></head>\n<body>\n<h1>502 Bad Gateway</h1>\n<p>The upstream did not answer.</p>\n<hr>nginx\n</body>\n</html>\n",
   );
   const { results } = await printTasks([page, text("Fine.")], [["-p", "hi"]]);
   const [run] = results;

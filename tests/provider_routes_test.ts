@@ -68,9 +68,9 @@ Deno.test("17.4 every new overflow wording is a context overflow", async (t) => 
       raw(
         400,
         "application/json",
-        '{"error":{"message":"prompt token count of 131072 exceeds the limit of 128000","code":"model_max_prompt_tokens_exceeded"}}',
+        '{"error":{"message":"prompt token count of 98304 exceeds the limit of 90000","code":"model_max_prompt_tokens_exceeded"}}',
       ),
-      "prompt token count of 131072 exceeds the limit of 128000",
+      "prompt token count of 98304 exceeds the limit of 90000",
     ],
     [
       // badlogic/pi-mono packages/ai/src/utils/overflow.ts: "Cerebras: Returns 400/413 status
@@ -261,11 +261,12 @@ Deno.test("a server that ignores stream: true and answers one JSON completion is
 });
 
 Deno.test("17.7 HTML error pages are their status and title", async () => {
-  // nginx's page, verbatim from acheong08/ChatGPT issue #792.
+  // Our page in the style of nginx's 502 page (nginx/nginx src/http/ngx_http_special_response.c,
+  // ngx_http_error_502_page), CRLF line ends as nginx writes them.
   const nginx = await failure([raw(
     502,
     "text/html",
-    "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n</body>\r\n</html>\r\n",
+    "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<h1>Bad Gateway</h1>\r\n<p>No upstream answered.</p>\r\n</body>\r\n</html>\r\n",
   )]);
   assertEquals([nginx.kind, nginx.message], [
     "server",
