@@ -319,7 +319,7 @@ Deno.test("DeepSeek → Gemini → DeepSeek: each provider gets its own reasonin
     },
   });
   const result = await project.run([], {
-    stdin: "weather in San Francisco?\n/model gemini\nread notes.md\n/model deepseek\nand now?\n",
+    stdin: "weather in Lisbon?\n/model gemini\nread notes.md\n/model deepseek\nand now?\n",
     env: ENV,
   });
   assertEquals(result.code, 0, result.stdout + result.stderr);
@@ -337,7 +337,7 @@ Deno.test("DeepSeek → Gemini → DeepSeek: each provider gets its own reasonin
     "thought_signature",
   );
   const [ownTurn, foreignTurn] = turns(deepseek.requests[2]);
-  assertStringIncludes(String(ownTurn?.reasoning_content), "weather in San Francisco");
+  assertStringIncludes(String(ownTurn?.reasoning_content), "weather in Lisbon");
   assertEquals(foreignTurn?.reasoning_content, "");
   assertEquals((foreignTurn?.tool_calls as Fields[])[0]?.extra_content, undefined);
   assertStringIncludes(result.stdout, "Back on DeepSeek.");

@@ -29,14 +29,14 @@ Deno.test(
     });
     await using project = await createTempProject();
     await project.writeProvider(provider(server.url));
-    const first = await project.run(["-p", "weather in San Francisco?"], { env: ENV });
+    const first = await project.run(["-p", "weather in Lisbon?"], { env: ENV });
     assertEquals([first.code, first.stdout], [0, "No weather tool here.\n"], first.stderr);
     const resumed = await project.run(["-c", "-p", "and tomorrow?"], { env: ENV });
     assertEquals([resumed.code, resumed.stdout], [0, "Still none tomorrow.\n"], resumed.stderr);
     assertEquals(server.requests.map((request) => request.status), [200, 200, 200]);
     const [file] = [...Deno.readDirSync(`${project.dir}/.powercode/sessions`)];
     const lines = Deno.readTextFileSync(`${project.dir}/.powercode/sessions/${file?.name}`);
-    assertStringIncludes(lines, '"reasoning":"The user asks about the weather in San Francisco.');
+    assertStringIncludes(lines, '"reasoning":"The user wants the weather in Lisbon.');
     assertStringIncludes(lines, '"replayReasoning":true');
   },
 );

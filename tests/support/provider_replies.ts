@@ -9,15 +9,16 @@ import { sseReply } from "./scripts.ts";
 
 /**
  * DeepSeek thinking mode: `reasoning_content` deltas with `content: null`, then a tool call,
- * then the finish chunk with `reasoning_content: null` and usage (shape of the recorded
+ * then the finish chunk with `reasoning_content: null` and usage (the shape of the recorded
  * deepseek-v4-flash stream in vercel/ai packages/deepseek/src/chat/__fixtures__/
- * deepseek-tool-call.chunks.txt). DeepSeek requires the reasoning back on this turn.
+ * deepseek-tool-call.chunks.txt; our ids, text and numbers). DeepSeek requires the reasoning
+ * back on this turn (https://api-docs.deepseek.com/guides/thinking_mode).
  */
 export function deepseekThinkingToolCall(): RawReply {
   const chunk = (delta: Record<string, unknown>, finish: string | null = null, usage = {}) => ({
-    id: "6e77be01",
+    id: "d5a90c32",
     object: "chat.completion.chunk",
-    created: 1786782779,
+    created: 1767225604,
     model: "deepseek-v4-flash",
     choices: [{ index: 0, delta, logprobs: null, "finish_reason": finish }],
     usage: null,
@@ -27,22 +28,22 @@ export function deepseekThinkingToolCall(): RawReply {
     chunk({ role: "assistant", content: null, "reasoning_content": "" }),
     chunk({
       content: null,
-      "reasoning_content": "The user asks about the weather in San Francisco.",
+      "reasoning_content": "The user wants the weather in Lisbon.",
     }),
-    chunk({ content: null, "reasoning_content": " I should call the weather tool." }),
+    chunk({ content: null, "reasoning_content": " The weather tool can tell." }),
     chunk({
       "tool_calls": [{
         index: 0,
-        id: "call_00_IhCAliIHtM9gKpgf",
+        id: "call_00_Tq4Vx8Wn2Lp5Rs7Y",
         type: "function",
         function: { name: "weather", arguments: "" },
       }],
     }),
     chunk({
-      "tool_calls": [{ index: 0, function: { arguments: '{"location": "San Francisco"}' } }],
+      "tool_calls": [{ index: 0, function: { arguments: '{"location": "Lisbon"}' } }],
     }),
     chunk({ content: "", "reasoning_content": null }, "tool_calls", {
-      usage: { "prompt_tokens": 388, "completion_tokens": 67, "total_tokens": 455 },
+      usage: { "prompt_tokens": 320, "completion_tokens": 45, "total_tokens": 365 },
     }),
   ]);
 }
@@ -50,22 +51,23 @@ export function deepseekThinkingToolCall(): RawReply {
 /**
  * Gemini's OpenAI endpoint: a whole tool call carrying `extra_content.google.thought_signature`
  * in one chunk, then a usage chunk (https://ai.google.dev/gemini-api/docs/thought-signatures,
- * OpenAI compatibility). Gemini 3 rejects the next request without the signature.
+ * OpenAI compatibility; our signature, id and numbers). Gemini 3 rejects the next request
+ * without the signature.
  */
 export function geminiSignedToolCall(): RawReply {
   return sseReply([
     {
       object: "chat.completion.chunk",
-      created: 1763000000,
+      created: 1767225605,
       model: "gemini-3-pro-preview",
       choices: [{
         index: 0,
         delta: {
           role: "assistant",
           "tool_calls": [{
-            "extra_content": { google: { "thought_signature": "CrICAdHtim827fQ" } },
+            "extra_content": { google: { "thought_signature": "U2lnT3duMDAx" } },
             function: { arguments: '{"path":"notes.md"}', name: "read_file" },
-            id: "function-call-1",
+            id: "function-call-3",
             type: "function",
           }],
         },
@@ -74,7 +76,7 @@ export function geminiSignedToolCall(): RawReply {
     },
     {
       object: "chat.completion.chunk",
-      created: 1763000000,
+      created: 1767225605,
       model: "gemini-3-pro-preview",
       choices: [],
       usage: { "prompt_tokens": 40, "completion_tokens": 12, "total_tokens": 52 },
