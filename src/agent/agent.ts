@@ -34,7 +34,7 @@ import {
 import { ActiveModel, type ModelSlot } from "./model_slot.ts";
 import { plainSwitch, PlanMode, type PlanSwitch } from "./plan_mode.ts";
 import { failedNote, interruptedNote, NO_REPLY, unfinishedTodoNote } from "./task_notes.ts";
-import { type ToolSet, userCommandCall } from "../tools/mod.ts";
+import { type ToolSet, USER_COMMAND_ID, userCommandCall } from "../tools/mod.ts";
 import { shellNote } from "./shell_note.ts";
 
 /** The parts an agent works with. */
@@ -193,7 +193,7 @@ export class Agent {
   ): Promise<boolean> {
     const { signal } = options;
     const emit = this.#options.events.emit;
-    const call = userCommandCall("user-command", command);
+    const call = userCommandCall(USER_COMMAND_ID, command);
     return await this.#betweenSnapshots(async () => {
       emit({ type: "command_start", call, command });
       this.#undo.noteCall(call);

@@ -31,6 +31,9 @@ const BASH_PARAMS = {
   },
 } as const satisfies Params;
 
+/** The id of a call the user typed (`!cmd`): the user's own command, never asked about. */
+export const USER_COMMAND_ID = "user-command";
+
 /**
  * A call of the bash tool for `command` typed by the user (`!cmd` at the prompt), with the
  * longest timeout the tool allows, so that it runs exactly as a call of the model's would.

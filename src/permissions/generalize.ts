@@ -1,0 +1,36 @@
+/**
+ * The rule an "always" answer saves: the call generalized to what the user most likely
+ * means, shown before it is saved (`git status` → `bash(git status *)`).
+ *
+ * @module
+ */
+import type { ToolRequest } from "../tools/mod.ts";
+import { commandOf } from "./decide.ts";
+import type { ReadCommand } from "./shell_commands.ts";
+
+const SUBCOMMAND = /^[a-z][a-z0-9:_-]*$/;
+const MOVES = new Set(["cd", "pushd", "popd"]);
+
+/**
+ * The rules that would let `request` run without asking: one `bash(program sub *)` per
+ * simple command (its program and, when it looks like one, its subcommand), `edit(path)` per
+ * file written, or the tool's name.
+ */
+export function suggestRules(request: ToolRequest, read: ReadCommand | undefined): string[] {
+  if (request.name === "bash") {
+    if (read?.kind !== "read") return [`bash(${commandOf(request.args).trim()})`];
+    const rules = read.commands.flatMap(({ words, wrapper }) => {
+      const [program = "", second] = words;
+      if (wrapper || MOVES.has(program)) return [];
+      const head = second !== undefined && SUBCOMMAND.test(second)
+        ? `${program} ${second}`
+        : program;
+      return [`bash(${head} *)`];
+    });
+    return [...new Set(rules)];
+  }
+  if (request.effect === "write" && (request.paths.modified ?? []).length > 0) {
+    return (request.paths.modified ?? []).map((path) => `edit(${path.replace(/^\.\//, "")})`);
+  }
+  return [request.name];
+}
