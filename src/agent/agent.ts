@@ -115,6 +115,12 @@ export class Agent {
     this.#plan = new PlanMode(options.plan ?? plainSwitch(), this.#session);
     const unfinished = options.unfinishedTodo ?? [];
     this.#startNote = unfinished.length > 0 ? unfinishedTodoNote(unfinished) : undefined;
+    // The questions asked before tool calls join the session as they are answered.
+    options.events.subscribe((event) => {
+      if (event.type !== "permission") return;
+      const { type: _type, ...record } = event;
+      this.#session.recordPermission(record);
+    });
   }
 
   /** Whether plan mode is on: changes refused but PLAN.md, bash read-only. */

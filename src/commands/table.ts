@@ -5,6 +5,7 @@
  */
 import { sanitizeLine, wrapText } from "../terminal/mod.ts";
 import type { Command } from "./command.ts";
+import { approvalCommand, permissionsCommand } from "./approval.ts";
 import { compactCommand, contextCommand, costCommand } from "./context.ts";
 import { exitCommand } from "./exit.ts";
 import { mcpCommand } from "./mcp.ts";
@@ -31,6 +32,8 @@ export const COMMANDS: readonly Command[] = [
   clearCommand,
   sessionsCommand,
   planCommand,
+  approvalCommand,
+  permissionsCommand,
   modelCommand,
   effortCommand,
   mcpCommand,

@@ -51,7 +51,11 @@ export interface CliOptions {
   undo: boolean;
   /** `--force` (with `--undo`): overwrite files changed since the task ended. */
   force: boolean;
+  /** `--approval auto|edits|ask`: when tool calls ask first (default auto). */
+  approval?: "auto" | "edits" | "ask";
 }
+
+const APPROVALS = ["auto", "edits", "ask"] as const;
 
 /** Model calls per task when --max-steps is not given. */
 export const DEFAULT_MAX_STEPS = 100;
@@ -81,6 +85,8 @@ Usage:
   powercode --add-dir PATH       another directory the tools may use (repeatable)
   powercode --scope              print what this run may read, write and run, and exit
   powercode --plan               start in plan mode: changes refused but PLAN.md (see /plan)
+  powercode --approval MODE      auto (nothing asks), edits (commands ask), ask (writes and
+                                 commands ask); rules in settings.json decide first (/approval)
   powercode --undo [--force]     take back the last task of the latest session: its files
                                  and messages; prints the paths restored
   powercode -h | --help          this help
@@ -108,6 +114,7 @@ export function parseCli(args: string[]): CliOptions {
       "max-cost",
       "dir",
       "add-dir",
+      "approval",
     ],
     collect: ["add-dir"],
     boolean: [
@@ -165,6 +172,12 @@ export function parseCli(args: string[]): CliOptions {
       throw new TypeError(`Invalid ${flag}: the path is empty; give a directory`);
     }
   }
+  const approval = APPROVALS.find((mode) => mode === parsed.approval);
+  if (parsed.approval !== undefined && approval === undefined) {
+    throw new TypeError(
+      `Invalid --approval "${parsed.approval}": expected ${APPROVALS.join(", ")}`,
+    );
+  }
   if (parsed.force && !parsed.undo) {
     throw new TypeError("Invalid --force: it goes with --undo (at the prompt: /undo --force)");
   }
@@ -188,6 +201,7 @@ export function parseCli(args: string[]): CliOptions {
     ...(parsed.provider !== undefined ? { provider: parsed.provider } : {}),
     ...(parsed.model !== undefined ? { model: parsed.model.trim() } : {}),
     ...(parsed.dir !== undefined ? { dir: parsed.dir } : {}),
+    ...(approval !== undefined ? { approval } : {}),
     addDirs,
     scope: parsed.scope,
   };

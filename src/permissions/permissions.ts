@@ -5,7 +5,7 @@
  * @module
  */
 import type { PermissionEvent } from "../core/mod.ts";
-import type { PermissionRules } from "../settings/mod.ts";
+import type { PermissionRules, Sourced } from "../settings/mod.ts";
 import {
   type PolicyVerdict,
   type ToolPolicy,
@@ -28,6 +28,8 @@ export interface PermissionsOptions {
   mode: ApprovalMode;
   /** The rules of the settings files, each with its file. */
   rules: PermissionRules;
+  /** The hosts commands may reach (`network.allow`), for `/permissions`. */
+  domains?: readonly Sourced<string>[];
   /** The user's settings file, where "always" saves; the project's, when it may. */
   files: { user: string; project?: string };
   save: RuleSaver;
@@ -84,6 +86,11 @@ export class Permissions {
   /** The rules in force, deny first, each with its file. */
   get rules(): readonly Rule[] {
     return this.#rules;
+  }
+
+  /** The hosts commands may reach, each with its file. */
+  get domains(): readonly Sourced<string>[] {
+    return this.#options.domains ?? [];
   }
 
   /** Lets the front end answer questions; undefined again when it cannot. */
