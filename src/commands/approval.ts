@@ -10,8 +10,8 @@ import type { Command, CommandContext } from "./command.ts";
 /** `/approval [mode]`. */
 export const approvalCommand: Command = {
   name: "/approval",
-  usage: "/approval [auto|edits|ask]",
-  help: "when tool calls ask first (Shift+Tab cycles): auto, edits, ask",
+  usage: "/approval [mode]",
+  help: "when tool calls ask first: auto, edits or ask (Shift+Tab cycles)",
   complete: () => APPROVAL_MODES,
   run: ({ app, screen }: CommandContext, args: string) => {
     const word = args.trim();

@@ -54,6 +54,7 @@ const KEYS = [
   "  Alt+Enter, Ctrl+J a new line (so does a trailing \\ before Enter)",
   "  Up/Down, Ctrl+R   earlier tasks (kept across runs); search them",
   "  Tab               complete commands, profile names and paths (after @ too)",
+  "  Shift+Tab         cycle the approval mode: auto, edits, ask",
   "  Ctrl+W/U/K, Ctrl+Y cut a word, to the line's start or end; put it back",
   "  Ctrl+L, Ctrl+Z    clear the screen; suspend (fg brings powercode back)",
   "  Ctrl+C            interrupt a running task (what was queued is dropped);",

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ToolRequest } from "../tools/mod.ts";
+import { BASH_TOOL, type ToolRequest } from "../tools/mod.ts";
 import type { ApprovalMode } from "./approval_mode.ts";
 import { matchesCommand, matchesPath, matchesToolName, type Rule } from "./rule.ts";
 import { type ReadCommand, readCommand, type SimpleCommand } from "./shell_commands.ts";
@@ -34,7 +34,7 @@ export async function decide(
 ): Promise<Decision> {
   const byDefault = modeDecision(request, mode);
   if (rules.length === 0) return byDefault;
-  if (request.name === "bash") return await decideCommand(request, rules, byDefault, reader);
+  if (request.name === BASH_TOOL) return await decideCommand(request, rules, byDefault, reader);
   const applies = (rule: Rule) => appliesTo(rule, request);
   const deny = rules.find((rule) => rule.list === "deny" && applies(rule));
   if (deny) {
@@ -62,10 +62,12 @@ async function decideCommand(
   byDefault: Decision,
   reader: CommandReader,
 ): Promise<Decision> {
-  const bashRules = rules.filter((rule) => rule.tool === "bash" && rule.pattern !== undefined);
-  const named = rules.filter((rule) => rule.tool !== "bash" && matchesToolName(rule.tool, "bash"));
+  const bashRules = rules.filter((rule) => rule.tool === BASH_TOOL && rule.pattern !== undefined);
+  const named = rules.filter((rule) =>
+    rule.tool !== BASH_TOOL && matchesToolName(rule.tool, BASH_TOOL)
+  );
   const whole = named.find((rule) => rule.list === "deny") ?? named.find((r) => r.list === "ask");
-  if (whole) return fromRule(whole, "bash");
+  if (whole) return fromRule(whole, BASH_TOOL);
   if (bashRules.length === 0) return byDefault;
   const line = commandOf(request.args);
   const read = await reader(line);

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ToolRequest } from "../tools/mod.ts";
+import { BASH_TOOL, type ToolRequest } from "../tools/mod.ts";
 import { commandOf } from "./decide.ts";
 import type { ReadCommand } from "./shell_commands.ts";
 
@@ -52,7 +52,7 @@ const MOVES = new Set(["cd", "pushd", "popd"]);
  * file written, or the tool's name.
  */
 export function suggestRules(request: ToolRequest, read: ReadCommand | undefined): string[] {
-  if (request.name === "bash") {
+  if (request.name === BASH_TOOL) {
     if (read?.kind !== "read") return [`bash(${commandOf(request.args).trim()})`];
     const rules = read.commands.flatMap(({ words, wrapper }) => {
       const [program = "", second] = words;

@@ -7,6 +7,7 @@
 import type { PermissionEvent } from "../core/mod.ts";
 import type { PermissionRules, Sourced } from "../settings/mod.ts";
 import {
+  BASH_TOOL,
   type PolicyVerdict,
   type ToolPolicy,
   type ToolRequest,
@@ -122,7 +123,7 @@ export class Permissions {
 
   async #ask(request: ToolRequest, why: string): Promise<PolicyVerdict> {
     const asker = this.#asker;
-    const bash = request.name === "bash";
+    const bash = request.name === BASH_TOOL;
     const subject = bash ? commandOf(request.args) : describeWrite(request);
     const read = bash ? await this.#reader(subject) : undefined;
     const question: Question = {

@@ -7,7 +7,7 @@
 
 /** A call waiting for the user. */
 export interface Question {
-  /** The tool, e.g. `bash`, `write_file`. */
+  /** The tool's name (the bash tool, write_file, an MCP tool). */
   tool: string;
   /** What it would do: the command line, or the paths it writes. */
   subject: string;

@@ -15,7 +15,7 @@ export interface Rule {
   list: RuleList;
   /** The file that holds it (or `this run` for an answer not saved). */
   source: string;
-  /** The tool part: `bash`, `edit`, `read`, `net`, or a tool name (may hold `*`). */
+  /** The tool part: bash, edit, read, net, or a tool name (may hold `*`). */
   tool: string;
   /** The part in parentheses; undefined when the rule names a whole tool. */
   pattern: string | undefined;

@@ -23,7 +23,7 @@ export type ReadCommand =
   | { kind: "unreadable"; reason: string };
 
 /** Programs that run their arguments as a command line of their own. */
-const SHELLS = new Set(["bash", "sh", "dash", "zsh"]);
+const SHELLS = new Set("bash sh dash zsh".split(" "));
 /** Programs that run the command after their own words. */
 const WRAPPERS = new Set([
   "env",
@@ -42,7 +42,7 @@ const WRAPPER_VALUES = new Set(["-n", "-s", "-k", "-u", "-C", "-S", "-I", "-L", 
  * The simple commands of `line`, in the order they appear.
  * Contract: never throws; a line that does not parse, `eval`, a command named by an
  * expansion, and a shell whose script is not a literal (`bash -c "$x"`, a here-document
- * piped into `bash`) are unreadable, with the reason.
+ * piped into a shell) are unreadable, with the reason.
  */
 export async function readCommand(line: string): Promise<ReadCommand> {
   const syntax = await loadShellParser();
