@@ -237,8 +237,17 @@ Deno.test("ToolSet.execute() asks the policy with effect, arguments and paths; a
         effect: "write",
         args: { path: "a.txt", content: "bye\n" },
         paths: { modified: ["a.txt"] },
+        id: "call_1",
+        signal,
       },
-      { name: "read_file", effect: "read", args: { path: "a.txt" }, paths: { read: ["a.txt"] } },
+      {
+        name: "read_file",
+        effect: "read",
+        args: { path: "a.txt" },
+        paths: { read: ["a.txt"] },
+        id: "call_1",
+        signal,
+      },
     ]);
   });
 });

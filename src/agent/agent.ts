@@ -34,7 +34,7 @@ import {
 import { ActiveModel, type ModelSlot } from "./model_slot.ts";
 import { plainSwitch, PlanMode, type PlanSwitch } from "./plan_mode.ts";
 import { failedNote, interruptedNote, NO_REPLY, unfinishedTodoNote } from "./task_notes.ts";
-import { type ToolSet, userCommandCall } from "../tools/mod.ts";
+import { type ToolSet, USER_COMMAND_ID, userCommandCall } from "../tools/mod.ts";
 import { shellNote } from "./shell_note.ts";
 
 /** The parts an agent works with. */
@@ -115,6 +115,12 @@ export class Agent {
     this.#plan = new PlanMode(options.plan ?? plainSwitch(), this.#session);
     const unfinished = options.unfinishedTodo ?? [];
     this.#startNote = unfinished.length > 0 ? unfinishedTodoNote(unfinished) : undefined;
+    // The questions asked before tool calls join the session as they are answered.
+    options.events.subscribe((event) => {
+      if (event.type !== "permission") return;
+      const { type: _type, ...record } = event;
+      this.#session.recordPermission(record);
+    });
   }
 
   /** Whether plan mode is on: changes refused but PLAN.md, bash read-only. */
@@ -193,7 +199,7 @@ export class Agent {
   ): Promise<boolean> {
     const { signal } = options;
     const emit = this.#options.events.emit;
-    const call = userCommandCall("user-command", command);
+    const call = userCommandCall(USER_COMMAND_ID, command);
     return await this.#betweenSnapshots(async () => {
       emit({ type: "command_start", call, command });
       this.#undo.noteCall(call);

@@ -9,6 +9,7 @@ import type { SessionChoice } from "../session/mod.ts";
 import { sanitize, terminalColumns, wrapHanging } from "../terminal/mod.ts";
 import { assemble, type Assembly } from "./assemble.ts";
 import { approveOnTerminal } from "./approval_prompt.ts";
+import { approvalSetup } from "./approval_setup.ts";
 import { prepare, type Prepared } from "./prepare.ts";
 import { bashOptions, requireWorkspace, type RunStart, snapshotsDir } from "./run_start.ts";
 import { scopeReport } from "./scope_report.ts";
@@ -41,6 +42,7 @@ export async function openApp(start: RunStart): Promise<App> {
   const noticeLine = (line: string) =>
     notice(`${screen ? wrapNotice(sanitize(line), terminalColumns() - 1) : sanitize(line)}\n`);
   const report = (line: string) => early ? early.push(line) : noticeLine(line);
+  const approval = await approvalSetup(start);
   let assembly: Assembly | undefined;
   try {
     assembly = await assemble({
@@ -63,6 +65,7 @@ export async function openApp(start: RunStart): Promise<App> {
         ...(terminal ? { approve: (review) => approveOnTerminal(review, notice) } : {}),
       },
       undo: { dir: snapshotsDir(start) },
+      approval,
     });
   } finally {
     if (terminal && assembly) {

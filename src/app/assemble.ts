@@ -66,7 +66,14 @@ import {
 import type { McpServers } from "../mcp/mod.ts";
 import { type McpSetup, startMcpServers } from "./mcp_start.ts";
 import { type Undo, undoOff } from "../undo/mod.ts";
-import { createTaskUndo, type UndoSetup } from "./undo_setup.ts";
+import { createSnapshots, createTaskUndo, type UndoSetup } from "./undo_setup.ts";
+import {
+  type ApprovalMode,
+  Permissions,
+  type RuleSaver,
+  saveAllowRule,
+} from "../permissions/mod.ts";
+import { NO_SETTINGS, type PermissionRules, type Sourced } from "../settings/mod.ts";
 
 /**
  * Everything an agent is built from; only `workspaceDir`, `maxSteps` and either `config` or
@@ -116,6 +123,21 @@ export interface AssembleOptions {
   mcp?: McpSetup;
   /** Where task snapshots go; without it tasks are not snapshotted (no /undo). */
   undo?: UndoSetup;
+  /** The approval mode, the rules and where "always" saves (default: auto, no rules). */
+  approval?: ApprovalSetup;
+}
+
+/** What the permissions start with. */
+export interface ApprovalSetup {
+  mode: ApprovalMode;
+  /** The settings files' rules (`Settings.permissions`). */
+  rules: PermissionRules;
+  /** The user's settings file, where "always" saves; the project's when it may take rules. */
+  files: { user: string; project?: string };
+  /** Replaces the write of a saved rule (default: into the settings file's JSON). */
+  save?: RuleSaver;
+  /** The hosts commands may reach (`Settings.network.allow`), for `/permissions`. */
+  domains?: readonly Sourced<string>[];
 }
 
 /** The assembled agent and the parts some callers look into. */
@@ -139,6 +161,8 @@ export interface Assembly {
   undo: Undo;
   /** A new session's unfinished steps of TODO.md, which its first task's note lists. */
   unfinishedTodo: TodoItem[];
+  /** The approval mode, the rules and the questions before tool calls. */
+  permissions: Permissions;
 }
 
 /**
@@ -153,9 +177,22 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
   const { workspace, tools, warnings, servers, sandbox, plan } = await buildTools(options);
   const { moreRoots } = workspace;
   for (const warning of warnings) report(`⚠ ${warning}`);
-  const policy = options.policy ? allOf(plan.policy, options.policy) : plan.policy;
-  const toolSet = new ToolSet(tools, { policy });
   const events = new EventChannel();
+  const snapshots = options.undo &&
+    createSnapshots(options.undo, { workspace, ...(sandbox ? { commands: sandbox } : {}) });
+  const approval = options.approval;
+  const permissions = new Permissions({
+    mode: approval?.mode ?? "auto",
+    rules: approval?.rules ?? NO_SETTINGS.permissions,
+    files: approval?.files ?? { user: "settings.json" },
+    save: approval?.save ?? saveAllowRule,
+    emit: events.emit,
+    ...(approval?.domains ? { domains: approval.domains } : {}),
+    ...(snapshots ? { snapshots } : {}),
+    sandboxed: sandbox?.mode === "bwrap",
+  });
+  const policies = [plan.policy, permissions.policy, ...(options.policy ? [options.policy] : [])];
+  const toolSet = new ToolSet(tools, { policy: allOf(...policies) });
   if (options.onEvent) events.subscribe(options.onEvent);
   const providers = providersOf(options);
   const spending = createSpending(providers, options);
@@ -219,6 +256,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     ? createTaskUndo(options.undo, {
       workspace,
       ...(sandbox ? { commands: sandbox } : {}),
+      ...(snapshots ? { snapshots } : {}),
       warn: (message) => events.emit({ type: "warning", message }),
       mayChange: (call) => toolSet.effectOf(call.name) !== "read",
     })
@@ -255,6 +293,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     sandbox,
     unfinishedTodo: unfinished,
     undo,
+    permissions,
   };
 }
 

@@ -30,23 +30,36 @@ export function createTaskUndo(
     warn: (line: string) => void;
     /** Whether a call may change files: by its tool's declared effect. */
     mayChange?: (call: ToolCall) => boolean;
+    /** The snapshots to use (shared with a preview); default: new ones for `setup`. */
+    snapshots?: Snapshots;
   },
 ): TaskUndo {
+  const snapshots = options.snapshots ?? createSnapshots(setup, options);
+  return new TaskUndo(snapshots, {
+    warn: options.warn,
+    ...(options.mayChange ? { mayChange: options.mayChange } : {}),
+  });
+}
+
+/**
+ * The snapshots of `options.workspace`'s roots in `setup.dir`, leaving out what its ignore
+ * file ignores; links are made by `commands` when there are any.
+ */
+export function createSnapshots(
+  setup: UndoSetup,
+  options: { workspace: Workspace; commands?: Sandbox },
+): Snapshots {
   const { workspace } = options;
   const symlink = options.commands && sandboxSymlinker(options.commands);
   const first = workspace.roots[0].access;
   const ignored: IsIgnored = (root, path, isDirectory) =>
     root === first && workspace.ignore.size > 0 &&
     workspace.ignore.match(path, isDirectory) !== undefined;
-  const snapshots = new Snapshots({
+  return new Snapshots({
     dir: setup.dir,
     roots: workspace.roots.map((root) => root.access),
     isIgnored: ignored,
     ...(symlink ? { symlink } : {}),
-  });
-  return new TaskUndo(snapshots, {
-    warn: options.warn,
-    ...(options.mayChange ? { mayChange: options.mayChange } : {}),
   });
 }
 

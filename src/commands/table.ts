@@ -5,6 +5,7 @@
  */
 import { sanitizeLine, wrapText } from "../terminal/mod.ts";
 import type { Command } from "./command.ts";
+import { approvalCommand, permissionsCommand } from "./approval.ts";
 import { compactCommand, contextCommand, costCommand } from "./context.ts";
 import { exitCommand } from "./exit.ts";
 import { mcpCommand } from "./mcp.ts";
@@ -31,6 +32,8 @@ export const COMMANDS: readonly Command[] = [
   clearCommand,
   sessionsCommand,
   planCommand,
+  approvalCommand,
+  permissionsCommand,
   modelCommand,
   effortCommand,
   mcpCommand,
@@ -51,6 +54,7 @@ const KEYS = [
   "  Alt+Enter, Ctrl+J a new line (so does a trailing \\ before Enter)",
   "  Up/Down, Ctrl+R   earlier tasks (kept across runs); search them",
   "  Tab               complete commands, profile names and paths (after @ too)",
+  "  Shift+Tab         cycle the approval mode: auto, edits, ask",
   "  Ctrl+W/U/K, Ctrl+Y cut a word, to the line's start or end; put it back",
   "  Ctrl+L, Ctrl+Z    clear the screen; suspend (fg brings powercode back)",
   "  Ctrl+C            interrupt a running task (what was queued is dropped);",

@@ -53,7 +53,11 @@ export interface CliOptions {
   force: boolean;
   /** {@linkcode LAYOUT_FLAG} came first: the checkout's own task or binary started this run. */
   layout: boolean;
+  /** `--approval auto|edits|ask`: when tool calls ask first (default auto). */
+  approval?: "auto" | "edits" | "ask";
 }
+
+const APPROVALS = ["auto", "edits", "ask"] as const;
 
 /**
  * The first argument of the checkout's `start` task and compiled binary (baked into both in
@@ -90,6 +94,8 @@ Usage:
   powercode --add-dir PATH       another directory the tools may use (repeatable)
   powercode --scope              print what this run may read, write and run, and exit
   powercode --plan               start in plan mode: changes refused but PLAN.md (see /plan)
+  powercode --approval MODE      auto (nothing asks), edits (commands ask), ask (writes and
+                                 commands ask); rules in settings.json decide first (/approval)
   powercode --undo [--force]     take back the last task of the latest session: its files
                                  and messages; prints the paths restored
   powercode -h | --help          this help
@@ -119,6 +125,7 @@ export function parseCli(args: string[]): CliOptions {
       "max-cost",
       "dir",
       "add-dir",
+      "approval",
     ],
     collect: ["add-dir"],
     boolean: [
@@ -176,6 +183,12 @@ export function parseCli(args: string[]): CliOptions {
       throw new TypeError(`Invalid ${flag}: the path is empty; give a directory`);
     }
   }
+  const approval = APPROVALS.find((mode) => mode === parsed.approval);
+  if (parsed.approval !== undefined && approval === undefined) {
+    throw new TypeError(
+      `Invalid --approval "${parsed.approval}": expected ${APPROVALS.join(", ")}`,
+    );
+  }
   if (parsed.force && !parsed.undo) {
     throw new TypeError("Invalid --force: it goes with --undo (at the prompt: /undo --force)");
   }
@@ -199,6 +212,7 @@ export function parseCli(args: string[]): CliOptions {
     ...(parsed.provider !== undefined ? { provider: parsed.provider } : {}),
     ...(parsed.model !== undefined ? { model: parsed.model.trim() } : {}),
     ...(parsed.dir !== undefined ? { dir: parsed.dir } : {}),
+    ...(approval !== undefined ? { approval } : {}),
     addDirs,
     scope: parsed.scope,
     layout,

@@ -28,6 +28,24 @@ export type CompactionEvent =
   }
   | { type: "warning"; message: string };
 
+/**
+ * A question asked before a tool call ran (approval mode or rule) and its answer, or the
+ * refusal when nobody could answer; recorded in the session and in stream-json.
+ */
+export interface PermissionEvent {
+  type: "permission";
+  callId: string;
+  tool: string;
+  /** The command line, or the paths written. */
+  subject: string;
+  /** Why it asked. */
+  question: string;
+  /** `yes`, `always (user settings)`, `no: reason`, `preview`, `keep`, `revert`, `refused: …`. */
+  answer: string;
+  /** What was saved, or what a preview changed. */
+  detail?: string;
+}
+
 /** One thing that happened during a task. */
 export type AgentEvent =
   | CompactionEvent
@@ -41,7 +59,8 @@ export type AgentEvent =
   /** Live output of a running tool (a command's), for the terminal only. */
   | { type: "tool_output"; call: ToolCall; text: string }
   | { type: "tool_end"; call: ToolCall; isError: boolean; summary: string; details?: ToolDetails }
-  | { type: "retry"; attempt: number; delayMs: number; reason: string };
+  | { type: "retry"; attempt: number; delayMs: number; reason: string }
+  | PermissionEvent;
 
 /** Receives events as they happen. */
 export type EventSink = (event: AgentEvent) => void;

@@ -24,6 +24,7 @@ export {
   type CompactionReason,
   EventChannel,
   type EventSink,
+  type PermissionEvent,
 } from "./events.ts";
 export {
   type AssistantMessage,

@@ -31,6 +31,8 @@ export interface LineEditorOptions {
   escapeTimeoutMs?: number;
   /** Ctrl+Z: suspend the program (the terminal input does it; nothing without). */
   onSuspend?: () => void;
+  /** Shift+Tab, at the prompt or while work runs (the approval mode); nothing without. */
+  onShiftTab?: () => void;
 }
 
 const PASTE_ON = "\x1b[?2004h";
@@ -225,6 +227,9 @@ export class LineEditor {
         return true;
       case "ctrl+z":
         this.#options.onSuspend?.();
+        return false;
+      case "shift+tab":
+        this.#options.onShiftTab?.();
         return false;
       case "ctrl+c":
         return this.#interrupt();

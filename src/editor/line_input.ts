@@ -26,6 +26,8 @@ export interface LineInputOptions {
   onInterrupt: () => void;
   /** Where `notice` writes on piped stdin. */
   write: (text: string) => void;
+  /** Shift+Tab on the terminal (cycles the approval mode). */
+  onShiftTab?: () => void;
   /** For the line editor: colours, the history file, Tab completion, Ctrl+Z. */
   editor?: {
     color: boolean;
@@ -57,6 +59,7 @@ export async function openLineInput(options: LineInputOptions): Promise<LineInpu
     ? await openTerminalInput({
       ...options.editor ?? { color: false },
       onInterrupt: interrupt,
+      ...(options.onShiftTab ? { onShiftTab: options.onShiftTab } : {}),
       ...(options.history ? { earlier: [...options.history].reverse() } : {}),
     })
     : openPipedInput(interrupt, options.write);

@@ -13,6 +13,8 @@ import { openTerminal, type Terminal } from "../terminal/mod.ts";
 /** How the terminal input behaves. */
 export interface TerminalInputOptions {
   onInterrupt: () => void;
+  /** Shift+Tab (cycles the approval mode); nothing without. */
+  onShiftTab?: () => void;
   color: boolean;
   /** Where history persists across runs (none: history lasts for this run). */
   historyFile?: string;
@@ -49,6 +51,7 @@ export async function openTerminalInput(options: TerminalInputOptions): Promise<
   const editor = new LineEditor({
     io: terminal,
     onInterrupt: options.onInterrupt,
+    ...(options.onShiftTab ? { onShiftTab: options.onShiftTab } : {}),
     history,
     ...(store
       ? { onSubmit: (entry: string) => void store.append(options.redact?.(entry) ?? entry) }

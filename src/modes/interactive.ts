@@ -21,6 +21,7 @@ export async function replMode(start: RunStart): Promise<number> {
     redactor,
     fullReasoning: start.cli.showReasoning,
     model: () => profiles.label(agent.slot.name),
+    approval: () => app.permissions.mode,
   });
   if (terminal && app.instructions) renderer.line(renderer.dim(loadedLine(app.instructions)));
   if (app.unfinishedTodo.length > 0) renderer.unfinishedTodo(app.unfinishedTodo);

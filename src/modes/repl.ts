@@ -21,6 +21,7 @@ import { Boundary } from "./boundary.ts";
 import { InputQueue } from "./input_queue.ts";
 import { isShellLine, runShellLine } from "./shell_line.ts";
 import { runTask } from "./task_run.ts";
+import { TerminalQuestions } from "./questions.ts";
 
 /** What the REPL drives besides the app. */
 export interface ReplOptions {
@@ -62,6 +63,10 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     const describe = agent.describeCall.bind(agent);
     renderer.transcript(buildTranscript(session.history, compactedUntil, { describe }));
   }
+  const questions = terminal ? new TerminalQuestions(renderer) : undefined;
+  const { permissions } = options.app;
+  // Without a terminal nothing waits for an answer: what would ask is refused.
+  permissions.setAsker(questions);
   const input = await openInput(options, boundary, queue);
   try {
     for (;;) {
@@ -72,9 +77,11 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       if (LEAVE_WORDS.includes(text)) break;
       const shown = entry.shown?.trim();
       const line = { text, ...(shown !== undefined ? { shown } : {}) };
-      if (await runLine(line, { ...options, boundary, input, queue }) === "exit") break;
+      const context = { ...options, boundary, input, queue, questions };
+      if (await runLine(line, context) === "exit") break;
     }
   } finally {
+    permissions.setAsker(undefined);
     input.close();
   }
   if (terminal) renderer.farewell(agent.view.id, options.continueCommand);
@@ -107,6 +114,7 @@ interface LineContext extends ReplOptions {
   boundary: Boundary;
   input: Pick<LineInput, "busy" | "restore" | "fill">;
   queue: InputQueue;
+  questions: TerminalQuestions | undefined;
 }
 
 /** Runs one line of input behind the boundary: a slash command, a `!` command, or a task. */
@@ -126,6 +134,7 @@ async function runLine(line: Submitted, options: LineContext): Promise<CommandOu
       input: options.input,
       queue: options.queue,
       workspace: app.workspace,
+      ...(options.questions ? { answer: (line: string) => options.questions!.answer(line) } : {}),
     });
   }
   const found = findCommand(COMMANDS, text);
@@ -170,6 +179,11 @@ async function openInput(
       input.notice(renderer.dim("(press Ctrl+C again to exit, or type /help)"));
     },
     write: (text) => renderer.line(text.replace(/\n$/, "")),
+    onShiftTab: () => {
+      const mode = options.app.permissions.cycle();
+      // While a task runs the status line shows the mode; at the prompt a line says it.
+      if (!boundary.busy) opened?.notice(renderer.dim(`approval mode ${mode} (Shift+Tab cycles)`));
+    },
     ...(editor
       ? {
         editor: {

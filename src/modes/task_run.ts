@@ -24,6 +24,8 @@ export interface TaskContext {
   queue: InputQueue;
   /** Where `@path` mentions are read. */
   workspace: Workspace;
+  /** Takes a line typed while a question waits (the answer); false when none waits. */
+  answer?: (line: string) => boolean;
 }
 
 /**
@@ -103,6 +105,7 @@ function showInput(
       draw();
     },
     submit: (entry, kind) => {
+      if (context.answer?.(entry.text)) return;
       queue.add(entry, kind);
       draw();
     },

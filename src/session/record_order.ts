@@ -56,6 +56,7 @@ export class RecordOrder {
       }
       case "model":
       case "plan":
+      case "permission":
       case "task_start":
       case "task_end":
         return undefined;

@@ -70,6 +70,14 @@ const RECORD_SHAPES = new Map<unknown, Shape>([
     files: optional((v) => hasShape(v, { from: isTreeId, to: isTreeId })),
   }],
   ["redo", { tree: optional(isTreeId) }],
+  ["permission", {
+    callId: isString,
+    tool: isString,
+    subject: isString,
+    question: isString,
+    answer: isString,
+    detail: optional(isString),
+  }],
 ]);
 const HEADER: Shape = {
   id: isString,

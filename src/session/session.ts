@@ -39,7 +39,19 @@ export type SessionRecord =
   | TaskStartRecord
   | TaskEndRecord
   | UndoRecord
-  | RedoRecord;
+  | RedoRecord
+  | PermissionRecord;
+
+/** A question asked before a tool call ran, and its answer (see `PermissionEvent`). */
+export interface PermissionRecord {
+  type: "permission";
+  callId: string;
+  tool: string;
+  subject: string;
+  question: string;
+  answer: string;
+  detail?: string;
+}
 
 /** The user turned plan mode on or off (`/plan`, `--plan`); `--continue` restores it. */
 export interface PlanRecord {
@@ -241,6 +253,11 @@ export class Session {
     this.#record({ type: "plan", on });
   }
 
+  /** Records a question asked before a tool call and its answer; history is unchanged. */
+  recordPermission(record: Omit<PermissionRecord, "type">): void {
+    this.#record({ type: "permission", ...record });
+  }
+
   /** Records that a task starts now, `tree` being the workspace snapshot before it. */
   startTask(tree: string | null): void {
     this.#record({ type: "task_start", tree });
@@ -306,6 +323,8 @@ export class Session {
         return;
       case "plan":
         this.#planMode = record.on;
+        return;
+      case "permission":
         return;
       case "task_start":
         return this.#timeline.startTask(record, this.#history.length);

@@ -31,6 +31,12 @@ const BASH_PARAMS = {
   },
 } as const satisfies Params;
 
+/** The bash tool's name, for the rules that read its commands (`bash(git push *)`). */
+export const BASH_TOOL = "bash";
+
+/** The id of a call the user typed (`!cmd`): the user's own command, never asked about. */
+export const USER_COMMAND_ID = "user-command";
+
 /**
  * A call of the bash tool for `command` typed by the user (`!cmd` at the prompt), with the
  * longest timeout the tool allows, so that it runs exactly as a call of the model's would.
@@ -38,7 +44,7 @@ const BASH_PARAMS = {
 export function userCommandCall(id: string, command: string): ToolCall {
   return {
     id,
-    name: "bash",
+    name: BASH_TOOL,
     arguments: JSON.stringify({ command, timeout_seconds: MAX_TIMEOUT_SECONDS }),
   };
 }
@@ -54,7 +60,7 @@ export function userCommandCall(id: string, command: string): ToolCall {
  */
 export function createBashTool(runner: CommandRunner): Tool<ArgsOf<typeof BASH_PARAMS>> {
   return {
-    name: "bash",
+    name: BASH_TOOL,
     effect: "exec",
     description: describeTool(runner),
     parameters: defineParams(BASH_PARAMS),

@@ -42,6 +42,8 @@ export { formatSize, MAX_BYTES, MAX_LINES, truncate } from "../core/mod.ts";
 export { PLAN_FILE, PlanGuard } from "./plan_guard.ts";
 export { createTodoTool, todoItemsOf, unfinishedTodo } from "./todo.ts";
 export { allOf } from "./policy.ts";
+export { changedLines } from "./line_diff.ts";
+export { BASH_TOOL, USER_COMMAND_ID } from "./bash.ts";
 
 /** How {@linkcode createTools} sets up bash. */
 export interface CreateToolsOptions {

@@ -5,7 +5,7 @@
  * @module
  */
 import type { ToolEffect } from "../core/mod.ts";
-import type { ToolPaths } from "./tool.ts";
+import type { ToolOutput, ToolPaths } from "./tool.ts";
 
 /** A call about to run, as the policy sees it. */
 export interface ToolRequest {
@@ -16,10 +16,23 @@ export interface ToolRequest {
   args: unknown;
   /** The workspace paths the call reads or modifies, as the model named them. */
   paths: ToolPaths;
+  /** The call's id (`USER_COMMAND_ID` for a command the user typed). */
+  id?: string;
+  /** Aborted by Ctrl+C: a policy waiting for the user stops. */
+  signal?: AbortSignal;
 }
 
+/** Runs the tool; a policy's `around` receives it to run it its own way (a preview). */
+export type RunTool = () => Promise<ToolOutput>;
+
 /** Whether a call may run; a refusal's reason is what the model reads. */
-export type PolicyVerdict = { kind: "allow" } | { kind: "refuse"; reason: string };
+export type PolicyVerdict =
+  | {
+    kind: "allow";
+    /** Runs the call in place of the tool set (it calls `run` once, or not at all). */
+    around?: (run: RunTool) => Promise<ToolOutput>;
+  }
+  | { kind: "refuse"; reason: string };
 
 /**
  * Decides whether a call may run.
@@ -37,10 +50,12 @@ export const ALLOW_ALL: ToolPolicy = () => ({ kind: "allow" });
  */
 export function allOf(...policies: readonly ToolPolicy[]): ToolPolicy {
   return async (request) => {
+    let around: ((run: RunTool) => Promise<ToolOutput>) | undefined;
     for (const policy of policies) {
       const verdict = await policy(request);
       if (verdict.kind === "refuse") return verdict;
+      if (verdict.around) around = verdict.around;
     }
-    return { kind: "allow" };
+    return around ? { kind: "allow", around } : { kind: "allow" };
   };
 }

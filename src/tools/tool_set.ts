@@ -135,10 +135,18 @@ export class ToolSet {
     if (typeof prepared === "string") return failure(prepared);
     const { tool, args } = prepared;
     try {
-      const request = { name: tool.name, effect: tool.effect, args, paths: pathsOf(prepared) };
+      const request = {
+        name: tool.name,
+        effect: tool.effect,
+        args,
+        paths: pathsOf(prepared),
+        id: call.id,
+        signal,
+      };
       const verdict = await this.#policy(request);
       if (verdict.kind === "refuse") return failure(`Cannot run ${tool.name}: ${verdict.reason}`);
-      const output = await tool.execute(args, { signal, ...(onOutput ? { onOutput } : {}) });
+      const run = () => tool.execute(args, { signal, ...(onOutput ? { onOutput } : {}) });
+      const output = await (verdict.around ? verdict.around(run) : run());
       return {
         content: output.content,
         summary: output.summary,

@@ -15,6 +15,8 @@ import type { TaskOutput } from "./task_output.ts";
 
 /** How {@linkcode createFrontEnd} presents a run. */
 export interface FrontEndOptions {
+  /** The approval mode now, for the status line (shown unless `auto`). */
+  approval?: () => string;
   /** Draw the live view: stdout is a terminal and the run is interactive. */
   screen: boolean;
   color: boolean;
@@ -57,7 +59,11 @@ export async function createFrontEnd(
     model: options.model,
     context: () => agent.context(),
     spend: () => agent.spend?.(),
-    work: () => ({ planMode: agent.planMode ?? false, todo: agent.todo }),
+    work: () => ({
+      planMode: agent.planMode ?? false,
+      todo: agent.todo,
+      ...(options.approval ? { approval: options.approval() } : {}),
+    }),
     // On a terminal the view lays out the answer itself, so it gets the answer redacted too.
     filter: (render) => redactor.events(render, { streamText: screen }),
   });

@@ -192,6 +192,12 @@ export class Renderer {
         return this.#styled(compactionEndLine(event), green);
       case "warning":
         return this.#styled(`⚠ ${sanitize(event.message)}`, yellow);
+      case "permission": {
+        const detail = event.detail === undefined || event.detail === ""
+          ? ""
+          : ` · ${event.detail}`;
+        return this.line(this.dim(`  ${sanitizeLine(`${event.answer}${detail}`)}`));
+      }
       default: {
         const unknown: never = event;
         throw new TypeError(`Cannot render event: ${JSON.stringify(unknown)}`);
@@ -331,6 +337,11 @@ export class Renderer {
   /** Dims text, for hints. */
   dim(text: string): string {
     return this.#theme.dim(text);
+  }
+
+  /** Colours text as a question or a warning. */
+  yellow(text: string): string {
+    return this.#theme.yellow(text);
   }
 
   /** The result line, drawn by the kind of the details: a command's output, an edit's diff. */

@@ -139,6 +139,18 @@ export class ScriptOutput {
       }
       case "warning":
         return this.#write({ type: "warning", message: event.message });
+      case "permission": {
+        const { callId: id, tool, subject, question, answer, detail } = event;
+        return this.#write({
+          type: "permission",
+          id,
+          tool,
+          subject,
+          question,
+          answer,
+          ...(detail !== undefined ? { detail } : {}),
+        });
+      }
       case "thinking":
       case "command_start":
       case "tool_output":

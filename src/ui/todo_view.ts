@@ -13,6 +13,8 @@ const INDENT = "    ";
 export interface WorkState {
   planMode: boolean;
   todo: readonly TodoItem[] | undefined;
+  /** The approval mode; marked unless `auto`. */
+  approval?: string;
 }
 
 /**
@@ -44,6 +46,9 @@ export function checklistRows(
 /** The status line's marks: `plan mode` while it is on, `todo 2/5` once there is a list. */
 export function statusMarks(state: WorkState): string[] {
   const marks = state.planMode ? ["plan mode"] : [];
+  if (state.approval !== undefined && state.approval !== "auto") {
+    marks.push(`approval ${state.approval}`);
+  }
   if (state.todo && state.todo.length > 0) {
     const { done, total } = todoProgress(state.todo);
     marks.push(`todo ${done}/${total}`);

@@ -7,7 +7,8 @@
  */
 export type { IsIgnored } from "./scanner.ts";
 export type { Symlinker } from "./restore.ts";
-export { Snapshots } from "./snapshots.ts";
+export { type MoveOutcome, Snapshots } from "./snapshots.ts";
+export type { Change } from "./tree_diff.ts";
 export { TaskUndo } from "./task_undo.ts";
 export {
   type BackOptions,

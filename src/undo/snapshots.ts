@@ -140,6 +140,11 @@ export class Snapshots {
     };
   }
 
+  /** The bytes of file content `hash` of a snapshot (a preview's diff). Contract: throws when missing. */
+  read(hash: Hash): Uint8Array {
+    return this.#store.read(hash);
+  }
+
   /** How a path is shown: below its root, prefixed by the root when there are several. */
   display(change: { root: string; path: string }): string {
     return this.#roots.length === 1 ? change.path : `${change.root}/${change.path}`;

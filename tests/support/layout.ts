@@ -25,6 +25,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   agent: ["core", "model", "session", "context", "workspace", "tools", "undo"],
   mcp: ["core", "sandbox", "tools", "config"],
   undo: ["core", "session"],
+  permissions: ["core", "settings", "workspace", "sandbox", "tools", "undo"],
   ui: ["core", "terminal", "session", "config", "agent"],
   app: [
     "core",
@@ -42,6 +43,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
     "ui",
     "mcp",
     "undo",
+    "permissions",
   ],
   commands: [
     "core",
@@ -53,6 +55,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
     "ui",
     "mcp",
     "undo",
+    "permissions",
     "app",
   ],
   modes: [
@@ -70,6 +73,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
     "agent",
     "ui",
     "undo",
+    "permissions",
     "app",
     "commands",
   ],

@@ -6,6 +6,7 @@
  * @module
  */
 import { type App, assemble, type RunStart } from "../../src/app/mod.ts";
+import type { ApprovalSetup } from "../../src/app/assemble.ts";
 import { Redactor } from "../../src/config/mod.ts";
 import { runRepl } from "../../src/modes/repl.ts";
 import { SessionStore } from "../../src/session/mod.ts";
@@ -20,6 +21,8 @@ import type { ScriptStep } from "./scripts.ts";
 export interface ReplDouble {
   /** The workspace the agent works in. */
   workspace: string;
+  /** The temporary directory holding the workspace and the state. */
+  dir: string;
   /** Sends keys and waits until the REPL has handled them. */
   type(text: string): Promise<void>;
   /** Waits until `predicate` holds for the screen's rows (2 s at most). */
@@ -38,6 +41,8 @@ export interface ReplDoubleOptions {
   undo?: boolean;
   width?: number;
   height?: number;
+  /** The approval mode and rules (default auto, no rules); files relative to the temp dir. */
+  approval?: (dir: string) => ApprovalSetup;
 }
 
 /** Starts the REPL over a temporary workspace; `end()` also removes it. */
@@ -58,6 +63,7 @@ export async function openReplDouble(
     model,
     store: sessions,
     ...(options.undo === false ? {} : { undo: { dir: `${dir}/state/snapshots` } }),
+    ...(options.approval ? { approval: options.approval(dir) } : {}),
   });
   const view = new TaskView({
     io: { write: fake.io.write, columns: fake.io.columns, rows: () => fake.screen.height },
@@ -96,6 +102,7 @@ export async function openReplDouble(
   const lines = () => fake.lines();
   return {
     workspace,
+    dir,
     model,
     type: (text) => fake.type(text),
     lines,

@@ -1,0 +1,236 @@
+/**
+ * The run's permissions: the approval mode, the rules from the settings files and the
+ * answers saved this run, the one policy every tool call passes, and the questions it asks.
+ *
+ * @module
+ */
+import type { PermissionEvent } from "../core/mod.ts";
+import type { PermissionRules, Sourced } from "../settings/mod.ts";
+import {
+  BASH_TOOL,
+  type PolicyVerdict,
+  type ToolPolicy,
+  type ToolRequest,
+  USER_COMMAND_ID,
+} from "../tools/mod.ts";
+import { type ApprovalMode, nextApprovalMode } from "./approval_mode.ts";
+import { commandOf, type CommandReader, decide } from "./decide.ts";
+import { suggestRules } from "./generalize.ts";
+import { previewRun, type PreviewSnapshots } from "./preview.ts";
+import { answerText, type Asker, type Question } from "./question.ts";
+import { parseRule, type Rule, type RuleList } from "./rule.ts";
+import { readCommand } from "./shell_commands.ts";
+
+/** Saves `rule` to the allow list of settings file `file`. */
+export type RuleSaver = (file: string, rule: string) => Promise<void>;
+
+/** What the permissions work with. */
+export interface PermissionsOptions {
+  mode: ApprovalMode;
+  /** The rules of the settings files, each with its file. */
+  rules: PermissionRules;
+  /** The hosts commands may reach (`network.allow`), for `/permissions`. */
+  domains?: readonly Sourced<string>[];
+  /** The user's settings file, where "always" saves; the project's, when it may. */
+  files: { user: string; project?: string };
+  save: RuleSaver;
+  /** Receives each question and its answer (the session, stream-json). */
+  emit: (event: PermissionEvent) => void;
+  /** Snapshots for a preview; without them (undo off) preview is not offered. */
+  snapshots?: PreviewSnapshots;
+  /** Whether commands run in bubblewrap (a preview needs the sandbox's walls). */
+  sandboxed: boolean;
+  /** How a command line is read (default: the shell parser). */
+  reader?: CommandReader;
+}
+
+/**
+ * The approval mode, the rules, and the policy that applies them.
+ * Contract: without an asker (print mode, piped input, a script) nothing ever waits: a call
+ * that would ask is refused with the reason, and the model reads it.
+ */
+export class Permissions {
+  #mode: ApprovalMode;
+  #rules: Rule[];
+  #options: PermissionsOptions;
+  #asker: Asker | undefined;
+
+  /**
+   * Permissions as `options` say.
+   * Contract: throws a SyntaxError naming the rule and its file when one is malformed.
+   */
+  constructor(options: PermissionsOptions) {
+    this.#options = options;
+    this.#mode = options.mode;
+    const lists: RuleList[] = ["deny", "ask", "allow"];
+    this.#rules = lists.flatMap((list) =>
+      options.rules[list].map(({ value, source }) => parseRule(value, list, source))
+    );
+  }
+
+  /** The approval mode now. */
+  get mode(): ApprovalMode {
+    return this.#mode;
+  }
+
+  /** Sets the approval mode; the next call is decided under it. */
+  set mode(mode: ApprovalMode) {
+    this.#mode = mode;
+  }
+
+  /** Moves to the next mode (Shift+Tab); returns it. */
+  cycle(): ApprovalMode {
+    this.#mode = nextApprovalMode(this.#mode);
+    return this.#mode;
+  }
+
+  /** The rules in force, deny first, each with its file. */
+  get rules(): readonly Rule[] {
+    return this.#rules;
+  }
+
+  /** The hosts commands may reach, each with its file. */
+  get domains(): readonly Sourced<string>[] {
+    return this.#options.domains ?? [];
+  }
+
+  /** Lets the front end answer questions; undefined again when it cannot. */
+  setAsker(asker: Asker | undefined): void {
+    this.#asker = asker;
+  }
+
+  /** The policy of the tool set. */
+  readonly policy: ToolPolicy = async (request) => {
+    if (request.id === USER_COMMAND_ID) return ALLOW;
+    const decision = await decide(request, this.#mode, this.#rules, this.#reader);
+    switch (decision.kind) {
+      case "allow":
+        return ALLOW;
+      case "deny":
+        return { kind: "refuse", reason: `${decision.why}; do not try to work around the rule` };
+      case "ask":
+        return await this.#ask(request, decision.why);
+      default: {
+        const never: never = decision;
+        return never;
+      }
+    }
+  };
+
+  get #reader(): CommandReader {
+    return this.#options.reader ?? readCommand;
+  }
+
+  async #ask(request: ToolRequest, why: string): Promise<PolicyVerdict> {
+    const asker = this.#asker;
+    const bash = request.name === BASH_TOOL;
+    const subject = bash ? commandOf(request.args) : describeWrite(request);
+    const read = bash ? await this.#reader(subject) : undefined;
+    const question: Question = {
+      tool: request.name,
+      subject,
+      why,
+      rules: suggestRules(request, read),
+      canPreview: bash && this.#options.snapshots !== undefined && this.#options.sandboxed,
+      projectFile: this.#options.files.project !== undefined,
+    };
+    const callId = request.id ?? "";
+    const record = (answer: string, detail?: string) =>
+      this.#options.emit({
+        type: "permission",
+        callId,
+        tool: request.name,
+        subject,
+        question: why,
+        answer,
+        ...(detail !== undefined ? { detail } : {}),
+      });
+    if (!asker) {
+      record("refused: nobody can answer in this run");
+      return {
+        kind: "refuse",
+        reason: `${why}, and nobody can answer in this run (-p, piped input or a script never ` +
+          "waits); the user can allow it ahead with a rule in settings.json (e.g. " +
+          `"allow": ["${question.rules[0] ?? request.name}"]) or --approval auto`,
+      };
+    }
+    const answer = await asker.ask(question, request.signal ?? new AbortController().signal);
+    switch (answer.kind) {
+      case "yes":
+        record(answerText(answer));
+        return ALLOW;
+      case "always": {
+        const saved = await this.#remember(question.rules, answer.where);
+        record(answerText(answer), saved);
+        return ALLOW;
+      }
+      case "no":
+        record(answerText(answer));
+        return {
+          kind: "refuse",
+          reason: answer.reason === "" ? "the user said no" : `the user said no: ${answer.reason}`,
+        };
+      case "preview":
+        record(answerText(answer));
+        return { kind: "allow", around: (run) => this.#preview(run, question, request) };
+      default: {
+        const never: never = answer;
+        return never;
+      }
+    }
+  }
+
+  #preview(
+    run: () => ReturnType<Parameters<typeof previewRun>[0]>,
+    question: Question,
+    request: ToolRequest,
+  ) {
+    const { snapshots } = this.#options;
+    const asker = this.#asker;
+    if (!snapshots || !asker) throw new Error("Cannot preview: undo snapshots are off in this run");
+    return previewRun(run, {
+      snapshots,
+      asker,
+      command: question.subject,
+      signal: request.signal ?? new AbortController().signal,
+      record: (verdict, report) =>
+        this.#options.emit({
+          type: "permission",
+          callId: request.id ?? "",
+          tool: request.name,
+          subject: question.subject,
+          question:
+            `keep or revert what the preview did (${report.changes.length} files, ${report.end})`,
+          answer: verdict,
+          detail: report.changes.map((change) => `${change.kind} ${change.path}`).join(", "),
+        }),
+    });
+  }
+
+  /** Adds `rules` to the allow list now and saves them; returns what was saved where. */
+  async #remember(rules: readonly string[], where: "user" | "project"): Promise<string> {
+    const file = where === "project" && this.#options.files.project
+      ? this.#options.files.project
+      : this.#options.files.user;
+    const lines: string[] = [];
+    for (const text of rules) {
+      let source = file;
+      try {
+        await this.#options.save(file, text);
+      } catch (error) {
+        source = "this run";
+        lines.push(`not saved (${error instanceof Error ? error.message : String(error)})`);
+      }
+      this.#rules.push(parseRule(text, "allow", source));
+      lines.push(`allow ${text} → ${source}`);
+    }
+    return lines.join("; ");
+  }
+}
+
+const ALLOW: PolicyVerdict = { kind: "allow" };
+
+function describeWrite(request: ToolRequest): string {
+  const paths = request.paths.modified ?? [];
+  return paths.length > 0 ? paths.join(", ") : request.name;
+}
