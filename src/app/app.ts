@@ -63,6 +63,7 @@ export async function openApp(start: RunStart): Promise<App> {
         ...(terminal ? { approve: (review) => approveOnTerminal(review, notice) } : {}),
       },
       undo: { dir: snapshotsDir(start) },
+      setup: { cwd: start.cwd, user: { path: locations.configDir, label: locations.configDir } },
     });
   } finally {
     if (terminal && assembly) {

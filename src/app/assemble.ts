@@ -5,14 +5,7 @@
  *
  * @module
  */
-import {
-  Agent,
-  buildSystemPrompt,
-  loadedLine,
-  loadProjectInstructions,
-  type ModelSlot,
-  type ProjectInstructions,
-} from "../agent/mod.ts";
+import { Agent, buildSystemPrompt, type ModelSlot } from "../agent/mod.ts";
 import {
   type ChatClientOptions,
   type ChatModel,
@@ -67,6 +60,19 @@ import type { McpServers } from "../mcp/mod.ts";
 import { type McpSetup, startMcpServers } from "./mcp_start.ts";
 import { type Undo, undoOff } from "../undo/mod.ts";
 import { createTaskUndo, type UndoSetup } from "./undo_setup.ts";
+import {
+  createSkillTool,
+  type CustomCommand,
+  type InstructionFile,
+  instructionSections,
+  loadCommands,
+  loadedLine,
+  loadSessionSetup,
+  type SetupPlaces,
+  type Skill,
+  skillsSection,
+} from "../setup/mod.ts";
+import { TaskScope } from "./task_limits.ts";
 
 /**
  * Everything an agent is built from; only `workspaceDir`, `maxSteps` and either `config` or
@@ -116,6 +122,19 @@ export interface AssembleOptions {
   mcp?: McpSetup;
   /** Where task snapshots go; without it tasks are not snapshotted (no /undo). */
   undo?: UndoSetup;
+  /**
+   * Where the user's setup lies besides the first root: where powercode was started (for
+   * nested AGENTS.md) and the user's configuration directory; without it, the first root's only.
+   */
+  setup?: Omit<SetupPlaces, "workspace">;
+}
+
+/** The user's setup as the run holds it. */
+export interface UserSetup {
+  /** The custom commands, read once at the start of the run. */
+  readonly commands: readonly CustomCommand[];
+  /** The skills of the current session, read when it started. */
+  readonly skills: readonly Skill[];
 }
 
 /** The assembled agent and the parts some callers look into. */
@@ -129,8 +148,12 @@ export interface Assembly {
   compactor: Compactor;
   /** The provider file's profiles, for `/model` and `/effort`. */
   profiles: Profiles;
-  /** The AGENTS.md read into the system prompt, when there is one. */
-  instructions: ProjectInstructions | undefined;
+  /** The instruction files read into the first session's system prompt, in order. */
+  instructions: InstructionFile[];
+  /** Custom commands and the session's skills. */
+  setup: UserSetup;
+  /** Limits of one task (a custom command's profile and tools, `/init`'s one file). */
+  taskScope: TaskScope;
   /** The MCP servers, when any is configured; close them when the program ends. */
   mcp: McpServers | undefined;
   /** What bash runs through; undefined when `tools` replaced the standard tools. */
@@ -153,7 +176,12 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
   const { workspace, tools, warnings, servers, sandbox, plan } = await buildTools(options);
   const { moreRoots } = workspace;
   for (const warning of warnings) report(`⚠ ${warning}`);
-  const policy = options.policy ? allOf(plan.policy, options.policy) : plan.policy;
+  const taskScope = new TaskScope(workspace, {
+    runner: sandbox,
+    confined: (name) => plan.confines(name),
+  });
+  const policies = [plan.policy, taskScope.policy, ...options.policy ? [options.policy] : []];
+  const policy = allOf(...policies);
   const toolSet = new ToolSet(tools, { policy });
   const events = new EventChannel();
   if (options.onEvent) events.subscribe(options.onEvent);
@@ -205,16 +233,29 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
   };
   await stopOnThrow(mcp, () => requireRoom(profiles, active, overhead));
   const slot = profiles.slot(active);
+  const places: SetupPlaces = { workspace, ...options.setup };
+  let skills: readonly Skill[] = [];
+  // Skills and instruction files are read once per session: its system prompt stays fixed.
   const loadSystemPrompt = async () => {
-    const instructions = await loadProjectInstructions(workspace, { warn: report });
+    const setup = await loadSessionSetup(places, report);
+    skills = setup.skills;
+    // Only a run that has skills gets the tool, so the definitions of others stay the same.
+    if (skills.length > 0 && !toolSet.effectOf("skill")) {
+      toolSet.add(createSkillTool(() => skills));
+    }
+    const skillText = skillsSection(setup.skills);
     const prompt = buildSystemPrompt(workspace.root, {
       toolGuidance: toolSet.guidance(),
-      instructions: instructions?.text,
       moreRoots,
+      sections: [
+        ...skillText === undefined ? [] : [{ heading: "Skills", text: skillText }],
+        ...instructionSections(setup.instructions),
+      ],
     });
-    return { instructions, prompt };
+    return { instructions: setup.instructions, prompt };
   };
   const { instructions, prompt } = await loadSystemPrompt();
+  const commands = await loadCommands(places, report);
   const undo = options.undo
     ? createTaskUndo(options.undo, {
       workspace,
@@ -233,7 +274,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     // A new session says that it read AGENTS.md again, as the start does.
     reloadSystemPrompt: async () => {
       const reloaded = await loadSystemPrompt();
-      if (reloaded.instructions) report(loadedLine(reloaded.instructions));
+      if (reloaded.instructions.length > 0) report(loadedLine(reloaded.instructions));
       return reloaded.prompt;
     },
     maxSteps: options.maxSteps,
@@ -250,6 +291,13 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     model: slot.model,
     compactor: slot.compactor,
     instructions,
+    setup: {
+      commands,
+      get skills() {
+        return skills;
+      },
+    },
+    taskScope,
     profiles,
     mcp,
     sandbox,

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Agent } from "../agent/mod.ts";
+import type { Agent, TaskResult } from "../agent/mod.ts";
 import type { UserMessage } from "../core/mod.ts";
 import type { LineInput, PaintedInput, Submitted } from "../editor/mod.ts";
 import type { Workspace } from "../tools/mod.ts";
@@ -24,6 +24,8 @@ export interface TaskContext {
   queue: InputQueue;
   /** Where `@path` mentions are read. */
   workspace: Workspace;
+  /** Runs the task's work within limits that hold for it only (a custom command's). */
+  around?: (work: () => Promise<TaskResult>) => Promise<TaskResult>;
 }
 
 /**
@@ -52,7 +54,8 @@ export async function runTask(entry: Submitted, context: TaskContext): Promise<v
           return messages;
         },
       };
-      const result = await agent.run(message.text, signal, run);
+      const work = () => agent.run(message.text, signal, run);
+      const result = await (context.around ? context.around(work) : work());
       shown.stop();
       renderer.finish(result);
       if (result.status === "done") return;

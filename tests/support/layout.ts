@@ -25,6 +25,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   agent: ["core", "model", "session", "context", "workspace", "tools", "undo"],
   mcp: ["core", "sandbox", "tools", "config"],
   undo: ["core", "session"],
+  setup: ["core", "workspace", "tools"],
   ui: ["core", "terminal", "session", "config", "agent"],
   app: [
     "core",
@@ -42,6 +43,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
     "ui",
     "mcp",
     "undo",
+    "setup",
   ],
   commands: [
     "core",
@@ -54,6 +56,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
     "mcp",
     "undo",
     "app",
+    "setup",
   ],
   modes: [
     "core",
@@ -72,6 +75,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
     "undo",
     "app",
     "commands",
+    "setup",
   ],
 };
 
