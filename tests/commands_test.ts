@@ -30,6 +30,8 @@ Deno.test("formatHelp() lists each command's usage and wrapped help, then the ke
       "                    starts",
       "  /rewind [N]       list the tasks; with N, go back to before task N",
       "                    (--files or --chat: only those)",
+      "  /init [focus]     write or improve AGENTS.md from the project (only",
+      "                    AGENTS.md may change meanwhile)",
       "  /exit             leave (also: exit, quit, Ctrl+D)",
       "Keys:",
       "  Enter             run the task; a paste is one task, however many lines",
@@ -89,6 +91,7 @@ Deno.test("COMMANDS names the commands Tab completes, in the order /help lists t
     "/undo",
     "/redo",
     "/rewind",
+    "/init",
     "/exit",
   ]);
 });

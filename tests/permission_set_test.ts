@@ -11,7 +11,9 @@ const PROJECT = {
 Deno.test("projectFlags() grants read and write exactly, and start's net, run and env", () => {
   assertEquals(projectFlags(PROJECT, startFlags(denoConfig.tasks.start)), [
     "--allow-read=/src/app,/src/lib dir,/home/u/.config/powercode/provider.json," +
-    "/home/u/.config/powercode/mcp.json,/home/u/.local/state/powercode/projects/app-0123456789ab",
+    "/home/u/.config/powercode/mcp.json,/home/u/.config/powercode/skills," +
+    "/home/u/.config/powercode/commands,/home/u/.config/powercode/AGENTS.md," +
+    "/home/u/.local/state/powercode/projects/app-0123456789ab",
     "--allow-write=/src/app,/src/lib dir,/home/u/.local/state/powercode/projects/app-0123456789ab",
     "--allow-net",
     "--allow-run=bwrap,bash",

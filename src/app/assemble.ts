@@ -5,14 +5,7 @@
  *
  * @module
  */
-import {
-  Agent,
-  buildSystemPrompt,
-  loadedLine,
-  loadProjectInstructions,
-  type ModelSlot,
-  type ProjectInstructions,
-} from "../agent/mod.ts";
+import { Agent, buildSystemPrompt, type ModelSlot } from "../agent/mod.ts";
 import {
   type ChatClientOptions,
   type ChatModel,
@@ -74,6 +67,19 @@ import {
   saveAllowRule,
 } from "../permissions/mod.ts";
 import { NO_SETTINGS, type PermissionRules, type Sourced } from "../settings/mod.ts";
+import {
+  createSkillTool,
+  type CustomCommand,
+  type InstructionFile,
+  instructionSections,
+  loadCommands,
+  loadedLine,
+  loadSessionSetup,
+  type SetupPlaces,
+  type Skill,
+  skillsSection,
+} from "../setup/mod.ts";
+import { TaskScope } from "./task_limits.ts";
 
 /**
  * Everything an agent is built from; only `workspaceDir`, `maxSteps` and either `config` or
@@ -123,6 +129,11 @@ export interface AssembleOptions {
   mcp?: McpSetup;
   /** Where task snapshots go; without it tasks are not snapshotted (no /undo). */
   undo?: UndoSetup;
+  /**
+   * Where the user's setup lies besides the first root: where powercode was started (for
+   * nested AGENTS.md) and the user's configuration directory; without it, the first root's only.
+   */
+  setup?: Omit<SetupPlaces, "workspace">;
   /** The approval mode, the rules and where "always" saves (default: auto, no rules). */
   approval?: ApprovalSetup;
 }
@@ -140,6 +151,14 @@ export interface ApprovalSetup {
   domains?: readonly Sourced<string>[];
 }
 
+/** The user's setup as the run holds it. */
+export interface UserSetup {
+  /** The custom commands, read once at the start of the run. */
+  readonly commands: readonly CustomCommand[];
+  /** The skills of the current session, read when it started. */
+  readonly skills: readonly Skill[];
+}
+
 /** The assembled agent and the parts some callers look into. */
 export interface Assembly {
   agent: Agent;
@@ -151,8 +170,12 @@ export interface Assembly {
   compactor: Compactor;
   /** The provider file's profiles, for `/model` and `/effort`. */
   profiles: Profiles;
-  /** The AGENTS.md read into the system prompt, when there is one. */
-  instructions: ProjectInstructions | undefined;
+  /** The instruction files read into the first session's system prompt, in order. */
+  instructions: InstructionFile[];
+  /** Custom commands and the session's skills. */
+  setup: UserSetup;
+  /** Limits of one task (a custom command's profile and tools, `/init`'s one file). */
+  taskScope: TaskScope;
   /** The MCP servers, when any is configured; close them when the program ends. */
   mcp: McpServers | undefined;
   /** What bash runs through; undefined when `tools` replaced the standard tools. */
@@ -177,6 +200,10 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
   const { workspace, tools, warnings, servers, sandbox, plan } = await buildTools(options);
   const { moreRoots } = workspace;
   for (const warning of warnings) report(`⚠ ${warning}`);
+  const taskScope = new TaskScope(workspace, {
+    runner: sandbox,
+    confined: (name) => plan.confines(name),
+  });
   const events = new EventChannel();
   const snapshots = options.undo &&
     createSnapshots(options.undo, { workspace, ...(sandbox ? { commands: sandbox } : {}) });
@@ -191,7 +218,12 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     ...(snapshots ? { snapshots } : {}),
     sandboxed: sandbox?.mode === "bwrap",
   });
-  const policies = [plan.policy, permissions.policy, ...(options.policy ? [options.policy] : [])];
+  const policies = [
+    plan.policy,
+    taskScope.policy,
+    permissions.policy,
+    ...(options.policy ? [options.policy] : []),
+  ];
   const toolSet = new ToolSet(tools, { policy: allOf(...policies) });
   if (options.onEvent) events.subscribe(options.onEvent);
   const providers = providersOf(options);
@@ -242,16 +274,29 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
   };
   await stopOnThrow(mcp, () => requireRoom(profiles, active, overhead));
   const slot = profiles.slot(active);
+  const places: SetupPlaces = { workspace, ...options.setup };
+  let skills: readonly Skill[] = [];
+  // Skills and instruction files are read once per session: its system prompt stays fixed.
   const loadSystemPrompt = async () => {
-    const instructions = await loadProjectInstructions(workspace, { warn: report });
+    const setup = await loadSessionSetup(places, report);
+    skills = setup.skills;
+    // Only a run that has skills gets the tool, so the definitions of others stay the same.
+    if (skills.length > 0 && !toolSet.effectOf("skill")) {
+      toolSet.add(createSkillTool(() => skills));
+    }
+    const skillText = skillsSection(setup.skills);
     const prompt = buildSystemPrompt(workspace.root, {
       toolGuidance: toolSet.guidance(),
-      instructions: instructions?.text,
       moreRoots,
+      sections: [
+        ...skillText === undefined ? [] : [{ heading: "Skills", text: skillText }],
+        ...instructionSections(setup.instructions),
+      ],
     });
-    return { instructions, prompt };
+    return { instructions: setup.instructions, prompt };
   };
   const { instructions, prompt } = await loadSystemPrompt();
+  const commands = await loadCommands(places, report);
   const undo = options.undo
     ? createTaskUndo(options.undo, {
       workspace,
@@ -271,7 +316,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     // A new session says that it read AGENTS.md again, as the start does.
     reloadSystemPrompt: async () => {
       const reloaded = await loadSystemPrompt();
-      if (reloaded.instructions) report(loadedLine(reloaded.instructions));
+      if (reloaded.instructions.length > 0) report(loadedLine(reloaded.instructions));
       return reloaded.prompt;
     },
     maxSteps: options.maxSteps,
@@ -288,6 +333,13 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     model: slot.model,
     compactor: slot.compactor,
     instructions,
+    setup: {
+      commands,
+      get skills() {
+        return skills;
+      },
+    },
+    taskScope,
     profiles,
     mcp,
     sandbox,

@@ -6,7 +6,8 @@
  */
 export { type App, openApp } from "./app.ts";
 export { approveOnTerminal } from "./approval_prompt.ts";
-export { assemble, type Assembly } from "./assemble.ts";
+export { assemble, type Assembly, type UserSetup } from "./assemble.ts";
+export { type TaskLimits, TaskScope } from "./task_limits.ts";
 export { Profiles, roomProblem } from "./profiles.ts";
 export { EXIT, exitCode } from "./exit_codes.ts";
 export {

@@ -23,6 +23,8 @@ export interface RunStart {
   version: string;
   /** The first root: where the tools work, and the working directory of commands. */
   workspaceDir: string;
+  /** Where powercode was started (absolute): AGENTS.md files are read down to it. */
+  cwd: string;
   /** stdin is a terminal. */
   stdinTerminal: boolean;
   /** stdout is a terminal. */
@@ -44,6 +46,7 @@ export function runStart(cli: CliOptions, locations: Locations, version: string)
     locations,
     version,
     workspaceDir: locations.roots[0] ?? LAYOUT_WORKSPACE,
+    cwd: Deno.cwd(),
     stdinTerminal: Deno.stdin.isTerminal(),
     stdoutTerminal,
     colorAllowed: !env("NO_COLOR"),

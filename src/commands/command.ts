@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { App } from "../app/mod.ts";
+import type { App, TaskLimits } from "../app/mod.ts";
 import type { Renderer } from "../ui/mod.ts";
 
 /** What a command works with. */
@@ -19,6 +19,12 @@ export interface CommandContext {
   setInput?: (text: string) => void;
 }
 
+/** What a command that is a task sends: the user message, and the limits of its task. */
+export interface CommandTask {
+  text: string;
+  limits?: TaskLimits;
+}
+
 /** `exit` ends the REPL; anything else brings the prompt back. */
 export type CommandOutcome = "exit" | void;
 
@@ -30,6 +36,15 @@ export interface Command {
   usage: string;
   /** What `/help` says it does: plain text, wrapped to fit. */
   help: string;
+  /** Where a user's command came from (`.claude/commands`); built-in commands have none. */
+  source?: string;
+  /**
+   * For a command that is a task (a custom command, `/skill:NAME`, `/init`): what it sends for
+   * the text typed after its name. The REPL runs it as it runs a typed task, the input kept
+   * below it, instead of calling `run`.
+   * Contract: may throw (an unreadable skill); the REPL then shows one `✗` line.
+   */
+  task?(context: Pick<CommandContext, "app">, args: string): Promise<CommandTask> | CommandTask;
   /** The words Tab offers as its argument (profile names after `/model`); none when absent. */
   complete?(context: Pick<CommandContext, "app">, args: string): readonly string[];
   /**

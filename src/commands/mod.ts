@@ -4,5 +4,12 @@
  *
  * @module
  */
-export type { Command, CommandContext, CommandOutcome } from "./command.ts";
-export { COMMANDS, findCommand, formatHelp, unknownCommand } from "./table.ts";
+export type { Command, CommandContext, CommandOutcome, CommandTask } from "./command.ts";
+export {
+  commandClashes,
+  COMMANDS,
+  commandTable,
+  findCommand,
+  formatHelp,
+  unknownCommand,
+} from "./table.ts";

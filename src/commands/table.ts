@@ -1,11 +1,16 @@
 /**
  * The REPL's slash commands, one table: `/help`, Tab completion and the REPL all read it.
+ * The built-in ones are fixed; {@linkcode commandTable} adds the user's custom commands and
+ * the session's skills.
  *
  * @module
  */
+import type { App } from "../app/mod.ts";
 import { sanitizeLine, wrapText } from "../terminal/mod.ts";
 import type { Command } from "./command.ts";
 import { approvalCommand, permissionsCommand } from "./approval.ts";
+import { initCommand } from "./init.ts";
+import { customCommand, skillCommand } from "./task_command.ts";
 import { compactCommand, contextCommand, costCommand } from "./context.ts";
 import { exitCommand } from "./exit.ts";
 import { mcpCommand } from "./mcp.ts";
@@ -20,7 +25,7 @@ const helpCommand: Command = {
   name: "/help",
   usage: "/help",
   help: "this list",
-  run: ({ screen }) => screen.line(formatHelp(COMMANDS)),
+  run: ({ app, screen }) => screen.line(formatHelp(commandTable(app))),
 };
 
 /** The commands, in the order `/help` lists them. */
@@ -41,8 +46,28 @@ export const COMMANDS: readonly Command[] = [
   undoCommand,
   redoCommand,
   rewindCommand,
+  initCommand,
   exitCommand,
 ];
+
+/**
+ * Every command of the run: the built-in ones, the user's custom commands (a name a built-in
+ * has is left out: see {@linkcode commandClashes}), then `/skill:NAME` for each skill of
+ * the current session.
+ */
+export function commandTable(app: Pick<App, "setup">): readonly Command[] {
+  const builtIn = new Set(COMMANDS.map((command) => command.name));
+  const custom = app.setup.commands.filter((command) => !builtIn.has(`/${command.name}`));
+  return [...COMMANDS, ...custom.map(customCommand), ...app.setup.skills.map(skillCommand)];
+}
+
+/** One line for each custom command left out because a built-in command has its name. */
+export function commandClashes(app: Pick<App, "setup">): string[] {
+  const builtIn = new Set(COMMANDS.map((command) => command.name));
+  return app.setup.commands.filter((command) => builtIn.has(`/${command.name}`)).map((command) =>
+    `⚠ Command ${command.source}/${command.name}.md skipped: /${command.name} is a built-in command`
+  );
+}
 
 /** Columns of `/help` before its descriptions, and the width they wrap to. */
 const USAGE_COLUMNS = 20;

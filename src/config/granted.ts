@@ -6,6 +6,7 @@
  */
 import type { Locations } from "./locations.ts";
 import { MCP_FILE } from "./project.ts";
+import { USER_SETUP } from "./permission_set.ts";
 
 /** Deno's answer for one descriptor; `prompt` reads "not granted" (powercode never prompts). */
 export interface Grant {
@@ -25,7 +26,7 @@ const ANYTHING_ELSE = "anything else";
 
 /**
  * Asks Deno about every permission kind: read and write for each root, the provider file,
- * MCP's `mcp.json` and the state directory; run for `programs` (what the tools start); env for the
+ * MCP's `mcp.json`, the user's setup (skills, commands, AGENTS.md) and the state directory; run for `programs` (what the tools start); env for the
  * variables powercode reads and for HOME; and, for each kind, the descriptor without a
  * target (`anything else`), which is granted only when the whole kind is.
  * Contract: queries only, never requests; nothing is restated from flags.
@@ -35,6 +36,7 @@ export function queryGrants(locations: Locations, programs: readonly string[]): 
     ...locations.roots,
     locations.providerFile,
     `${locations.configDir}/${MCP_FILE}`,
+    ...USER_SETUP.map((name) => `${locations.configDir}/${name}`),
     locations.stateDir,
   ];
   const ask = (descriptor: Deno.PermissionDescriptor, target: string): Grant => ({

@@ -2,9 +2,8 @@
  * The exact Deno permission set of one run in project mode, computed from its resolved
  * {@linkcode Project} and the `start` task's flags.
  *
- * Read: the roots, the provider file, `mcp.json` beside it (MCP's configuration, the one
- * file besides the provider file that powercode reads from its configuration directory),
- * the state directory. Write: the roots and the state directory. Net, run and env: the
+ * Read: the roots, the provider file, `mcp.json` beside it (MCP's configuration), the user's
+ * setup beside it (`skills/`, `commands/`, `AGENTS.md`), the state directory. Write: the roots and the state directory. Net, run and env: the
  * `start` task's flags, unchanged. Deno itself needs no grant beyond these: it loads the
  * program's modules and its own cache (`DENO_DIR`) without permission checks, and
  * `Deno.cwd()` needs none.
@@ -13,6 +12,9 @@
  */
 import { LAYOUT_FLAG } from "./cli.ts";
 import { configDirOf, MCP_FILE, type Project } from "./project.ts";
+
+/** The user's setup beside the provider file: skills, custom commands, their AGENTS.md. */
+export const USER_SETUP = ["skills", "commands", "AGENTS.md"];
 
 /** The flags of the `start` task kept as they are in project mode. */
 const KEPT_FLAG = /^--allow-(net|run|env)(=\S*)?$|^--no-prompt$/;
@@ -54,9 +56,11 @@ export function projectFlags(project: Project, flags: readonly string[]): string
     );
   }
   const { roots, providerFile, stateDir } = project;
+  const configDir = configDirOf(providerFile);
+  const setup = USER_SETUP.map((name) => `${configDir}/${name}`);
   return [
     `--allow-read=${
-      [...roots, providerFile, `${configDirOf(providerFile)}/${MCP_FILE}`, stateDir].join(",")
+      [...roots, providerFile, `${configDir}/${MCP_FILE}`, ...setup, stateDir].join(",")
     }`,
     `--allow-write=${[...roots, stateDir].join(",")}`,
     ...kept,

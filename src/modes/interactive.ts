@@ -4,11 +4,11 @@
  *
  * @module
  */
-import { loadedLine } from "../agent/mod.ts";
 import { openApp, type RunStart } from "../app/mod.ts";
 import type { DirEntry } from "../editor/mod.ts";
 import { stopProcessGroup } from "../sandbox/mod.ts";
 import { createFrontEnd } from "../ui/mod.ts";
+import { loadedLine } from "../setup/mod.ts";
 
 /** Runs the REPL on a terminal, or one task per line of piped stdin. */
 export async function replMode(start: RunStart): Promise<number> {
@@ -23,7 +23,9 @@ export async function replMode(start: RunStart): Promise<number> {
     model: () => profiles.label(agent.slot.name),
     approval: () => app.permissions.mode,
   });
-  if (terminal && app.instructions) renderer.line(renderer.dim(loadedLine(app.instructions)));
+  if (terminal && app.instructions.length > 0) {
+    renderer.line(renderer.dim(loadedLine(app.instructions)));
+  }
   if (app.unfinishedTodo.length > 0) renderer.unfinishedTodo(app.unfinishedTodo);
   if (agent.planMode) renderer.line(renderer.dim("Plan mode is on: /plan off leaves it"));
   const { runRepl } = await import("./repl.ts");

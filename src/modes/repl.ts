@@ -15,12 +15,19 @@ import {
 import type { Terminal } from "../terminal/mod.ts";
 import { buildTranscript, type Renderer } from "../ui/mod.ts";
 import type { App } from "../app/mod.ts";
-import { type CommandOutcome, COMMANDS, findCommand, unknownCommand } from "../commands/mod.ts";
+import {
+  type Command,
+  commandClashes,
+  type CommandOutcome,
+  commandTable,
+  findCommand,
+  unknownCommand,
+} from "../commands/mod.ts";
 import { withoutAttachments } from "./attachments.ts";
 import { Boundary } from "./boundary.ts";
 import { InputQueue } from "./input_queue.ts";
 import { isShellLine, runShellLine } from "./shell_line.ts";
-import { runTask } from "./task_run.ts";
+import { runTask, type TaskContext } from "./task_run.ts";
 import { TerminalQuestions } from "./questions.ts";
 
 /** What the REPL drives besides the app. */
@@ -67,6 +74,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   const { permissions } = options.app;
   // Without a terminal nothing waits for an answer: what would ask is refused.
   permissions.setAsker(questions);
+  for (const line of commandClashes(options.app)) renderer.line(line);
   const input = await openInput(options, boundary, queue);
   try {
     for (;;) {
@@ -126,23 +134,51 @@ async function runLine(line: Submitted, options: LineContext): Promise<CommandOu
       if (!await runShellLine(text, { agent: app.agent, renderer, signal })) boundary.fail();
     });
   }
-  if (!text.startsWith("/")) {
-    return await runTask(line, {
-      agent: app.agent,
-      renderer,
-      boundary,
-      input: options.input,
-      queue: options.queue,
-      workspace: app.workspace,
-      ...(options.questions ? { answer: (line: string) => options.questions!.answer(line) } : {}),
-    });
-  }
-  const found = findCommand(COMMANDS, text);
+  const taskContext: TaskContext = {
+    agent: app.agent,
+    renderer,
+    boundary,
+    input: options.input,
+    queue: options.queue,
+    workspace: app.workspace,
+    ...(options.questions ? { answer: (line: string) => options.questions!.answer(line) } : {}),
+  };
+  if (!text.startsWith("/")) return await runTask(line, taskContext);
+  const found = findCommand(commandTable(app), text);
   if (!found) return renderer.say(unknownCommand(text));
+  if (found.command.task) {
+    return await runCommandTask(found.command, found.args, line, { ...options, taskContext });
+  }
   const setInput = (text: string) => options.input.fill(text);
   return await boundary.run((signal) =>
     found.command.run({ app, screen: renderer, signal, setInput }, found.args)
   );
+}
+
+/**
+ * Runs a command that is a task as a typed task is run, within its limits; the line as typed
+ * is what the terminal and the history show of it.
+ */
+async function runCommandTask(
+  command: Command,
+  args: string,
+  line: Submitted,
+  options: LineContext & { taskContext: TaskContext },
+): Promise<void> {
+  const { app, renderer, boundary } = options;
+  let task;
+  try {
+    task = await command.task?.({ app }, args);
+  } catch (error) {
+    renderer.failure(error instanceof Error ? error.message : String(error));
+    return boundary.fail();
+  }
+  if (!task) return;
+  const limits = task.limits;
+  await runTask({ text: task.text, shown: line.shown ?? line.text }, {
+    ...options.taskContext,
+    ...(limits ? { around: (work) => app.taskScope.during(limits, app, work) } : {}),
+  });
 }
 
 /**
@@ -155,6 +191,8 @@ async function openInput(
   queue: InputQueue,
 ): Promise<Pick<LineInput, "next" | "close" | "lastShown" | "busy" | "restore" | "fill">> {
   const { renderer, terminal, editor } = options;
+  // Tab offers the commands of the first session (custom commands are the run's).
+  const commands = commandTable(options.app);
   let exitArmed = false;
   let opened: LineInput | undefined;
   const input = opened = await openLineInput({
@@ -189,9 +227,9 @@ async function openInput(
         editor: {
           ...editor,
           complete: createCompleter({
-            commands: COMMANDS.map((command) => command.name),
+            commands: commands.map((command) => command.name),
             commandArguments: (name) =>
-              COMMANDS.find((command) => command.name === name)?.complete?.(options, "") ?? [],
+              commands.find((command) => command.name === name)?.complete?.(options, "") ?? [],
             ...(editor.listDir ? { listDir: editor.listDir } : {}),
           }),
         },

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Agent } from "../agent/mod.ts";
+import type { Agent, TaskResult } from "../agent/mod.ts";
 import type { UserMessage } from "../core/mod.ts";
 import type { LineInput, PaintedInput, Submitted } from "../editor/mod.ts";
 import type { Workspace } from "../tools/mod.ts";
@@ -26,6 +26,8 @@ export interface TaskContext {
   workspace: Workspace;
   /** Takes a line typed while a question waits (the answer); false when none waits. */
   answer?: (line: string) => boolean;
+  /** Runs the task's work within limits that hold for it only (a custom command's). */
+  around?: (work: () => Promise<TaskResult>) => Promise<TaskResult>;
 }
 
 /**
@@ -54,7 +56,8 @@ export async function runTask(entry: Submitted, context: TaskContext): Promise<v
           return messages;
         },
       };
-      const result = await agent.run(message.text, signal, run);
+      const work = () => agent.run(message.text, signal, run);
+      const result = await (context.around ? context.around(work) : work());
       shown.stop();
       renderer.finish(result);
       if (result.status === "done") return;

@@ -59,6 +59,11 @@ export class PlanGuard {
     if (this.#runner) this.#runner.workspace = on ? "ro" : "rw";
   }
 
+  /** Whether the commands of the `exec` tool `name` go through the runner (the sandbox). */
+  confines(name: string): boolean {
+    return this.#confined.has(name);
+  }
+
   /** The policy of the mode now, for the tool set. */
   readonly policy: ToolPolicy = (request) => this.#on ? this.#decide(request) : ALLOW;
 

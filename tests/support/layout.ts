@@ -26,6 +26,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   mcp: ["core", "sandbox", "tools", "config"],
   undo: ["core", "session"],
   permissions: ["core", "settings", "workspace", "sandbox", "tools", "undo"],
+  setup: ["core", "workspace", "tools"],
   ui: ["core", "terminal", "session", "config", "agent"],
   app: [
     "core",
@@ -44,6 +45,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
     "mcp",
     "undo",
     "permissions",
+    "setup",
   ],
   commands: [
     "core",
@@ -57,6 +59,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
     "undo",
     "permissions",
     "app",
+    "setup",
   ],
   modes: [
     "core",
@@ -76,6 +79,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
     "permissions",
     "app",
     "commands",
+    "setup",
   ],
 };
 
