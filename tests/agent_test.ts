@@ -5,7 +5,7 @@ import { assemble } from "../src/app/assemble.ts";
 import { ChatError, type ChatModel } from "../src/model/chat_model.ts";
 import type { AgentEvent } from "../src/core/events.ts";
 import type { BudgetLimits } from "../src/core/spend.ts";
-import { estimateRequestTokens } from "../src/context/tokens.ts";
+import { estimateRequestTokens, overheadKey } from "../src/context/tokens.ts";
 import {
   failedNote,
   interruptedNote,
@@ -139,7 +139,11 @@ Deno.test("Agent.run() emits the exact event sequence of a two-step task", async
     content: "echo: hi",
     isError: false,
   });
-  assertEquals(agent.view.usage, { totalTokens: 70, historyLength: 4 });
+  assertEquals(agent.view.usage, {
+    totalTokens: 70,
+    historyLength: 4,
+    overhead: overheadKey(agent.requestOverhead),
+  });
 });
 
 Deno.test("Agent.run() ends with status budget before the request that would cross it", async () => {

@@ -8,7 +8,7 @@ import { assemble } from "../src/app/assemble.ts";
 import type { AgentEvent } from "../src/core/events.ts";
 import type { ProviderProfiles } from "../src/config/profiles.ts";
 import type { ChatModel, ChatRequest } from "../src/model/chat_model.ts";
-import { estimateRequestTokens } from "../src/context/tokens.ts";
+import { estimateRequestTokens, overheadKey } from "../src/context/tokens.ts";
 import { ScriptedModel } from "./support/scripted_model.ts";
 import type { ScriptStep } from "./support/scripts.ts";
 
@@ -66,7 +66,11 @@ Deno.test("after a switch the other model's usage snapshot is not trusted: the e
     profiles({ small: 16000, big: 64000 }, "small"),
   );
   await agent.run("hi", signal);
-  assertEquals(agent.view.usage, { totalTokens: 5, historyLength: 2 });
+  assertEquals(agent.view.usage, {
+    totalTokens: 5,
+    historyLength: 2,
+    overhead: overheadKey(agent.requestOverhead),
+  });
   assertEquals(agent.context().estimatedTokens, 5, "the small model's own count");
   agent.useModel(slots.slot("big"));
   assertEquals(agent.view.usage, undefined);

@@ -2,6 +2,7 @@ import { assertEquals } from "@std/assert";
 import { ChatError, type ChatRequest } from "../src/model/chat_model.ts";
 import { Compactor } from "../src/context/compactor.ts";
 import { requestStep } from "../src/context/request_step.ts";
+import { overheadKey } from "../src/context/tokens.ts";
 import { resolveCompactionSettings } from "../src/context/settings.ts";
 import { Session } from "../src/session/session.ts";
 import type { CompactionEvent } from "../src/core/events.ts";
@@ -55,7 +56,11 @@ Deno.test("requestStep() sends the working memory, appends the reply and records
     maxOutputTokens: 1000,
   }]);
   assertEquals(session.history.at(-1), reply);
-  assertEquals(session.usage, { totalTokens: 42, historyLength: 2 });
+  assertEquals(session.usage, {
+    totalTokens: 42,
+    historyLength: 2,
+    overhead: overheadKey(OVERHEAD),
+  });
 });
 
 Deno.test("requestStep() keeps the usage of a reply to a shortened request out of the session", async () => {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ChatError, type ChatRequest, finishWarning } from "../model/mod.ts";
+import { ChatError, type ChatOptions, type ChatRequest, finishWarning } from "../model/mod.ts";
 import {
   type CompactionOutcome,
   type ContextStatus,
@@ -33,7 +33,14 @@ import {
 } from "../undo/mod.ts";
 import { ActiveModel, type ModelSlot } from "./model_slot.ts";
 import { plainSwitch, PlanMode, type PlanSwitch } from "./plan_mode.ts";
-import { failedNote, interruptedNote, NO_REPLY, unfinishedTodoNote } from "./task_notes.ts";
+import {
+  failedNote,
+  interruptedNote,
+  isNote,
+  NO_REPLY,
+  stoppedNote,
+  unfinishedTodoNote,
+} from "./task_notes.ts";
 import { type ToolSet, USER_COMMAND_ID, userCommandCall } from "../tools/mod.ts";
 import { shellNote } from "./shell_note.ts";
 
@@ -103,7 +110,9 @@ export class Agent {
 
   /**
    * Creates an agent with its system prompt; tool definitions are read from the set per step.
-   * A session that has history and ran on another profile records the switch now.
+   * A session that has history and ran on another profile records the switch now; one whose
+   * last task stopped before its reply came (the process was killed) records that it was
+   * interrupted.
    */
   constructor(options: AgentOptions) {
     this.#options = options;
@@ -111,6 +120,7 @@ export class Agent {
     this.#undo = options.undo ?? undoOff();
     this.#system = options.systemPrompt;
     this.#active = new ActiveModel(options.slot, options.defaultProfile);
+    closeStoppedTask(this.#session);
     if (this.#session.history.length > 0) this.#active.record(this.#session);
     this.#plan = new PlanMode(options.plan ?? plainSwitch(), this.#session);
     const unfinished = options.unfinishedTodo ?? [];
@@ -368,9 +378,10 @@ export class Agent {
       if (event.type === "discard_partial" || event.type === "retry") partial.text = "";
       onEvent(event);
     };
-    const send = (request: ChatRequest) => {
+    const send = (request: ChatRequest, retries: Pick<ChatOptions, "admitRetry">) => {
       emit({ type: "thinking" });
       return model.complete(request, {
+        ...retries,
         signal,
         onText: (text) => {
           partial.text += text;
@@ -436,6 +447,16 @@ function failTask(session: Session, partialText: string, error: string): TaskRes
 function stopOnBudget(session: Session, error: string): TaskResult {
   closeTurn(session, "", failedNote(error));
   return { status: "budget", error };
+}
+
+/**
+ * Closes the task a resumed session ends with when its process stopped before the reply came
+ * (its message, or a queued one, is last): as an interruption closes it, so the next task is
+ * not joined to it and the messages already sent stay as they were.
+ */
+function closeStoppedTask(session: Session): void {
+  const last = session.history.at(-1);
+  if (last?.role === "user" && !isNote(last.content)) closeTurn(session, "", stoppedNote());
 }
 
 /**

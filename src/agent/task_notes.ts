@@ -21,6 +21,16 @@ export function interruptedNote(): string {
     "message asks for it.";
 }
 
+/**
+ * The note after a task whose process ended before its reply came (killed, or the machine
+ * stopped), recorded when the session is resumed.
+ */
+export function stoppedNote(): string {
+  return `${NOTE_PREFIX}The previous task was interrupted before it finished: powercode was ` +
+    "stopped before the reply came. Do not continue or redo it unless the next message asks " +
+    "for it.";
+}
+
 /** The note after a task that failed with `error` (one line). */
 export function failedNote(error: string): string {
   // An error that ends a sentence itself (`… provider.json right?`) gets no second stop.

@@ -20,6 +20,7 @@ export {
 } from "./settings.ts";
 export type { CompactionSettings, CompactionSettingsInput } from "./settings.ts";
 export { estimateRequestTokens, estimateTextTokens } from "./tokens.ts";
+export { messageRoom } from "./message_room.ts";
 export {
   type MeteredKind,
   OUTPUT_ALLOWANCE_TOKENS,

@@ -11,13 +11,19 @@ import { ChatError, type ChatReply, type ChatRequest } from "../model/mod.ts";
 import type { CompactionEvent } from "../core/mod.ts";
 import type { Session } from "../session/mod.ts";
 import type { Compactor } from "./compactor.ts";
-import type { RequestOverhead } from "./tokens.ts";
+import { overheadKey, type RequestOverhead } from "./tokens.ts";
 
 /** What a request step needs besides the session. */
 export interface RequestStepOptions {
   signal: AbortSignal;
-  /** Sends one request to the model (streaming its reply wherever the caller shows it). */
-  send: (request: ChatRequest) => Promise<ChatReply>;
+  /**
+   * Sends one request to the model (streaming its reply wherever the caller shows it);
+   * `admitRetry` is the budget's check of each retry, for the model's `ChatOptions`.
+   */
+  send: (
+    request: ChatRequest,
+    retries: { admitRetry: () => string | undefined },
+  ) => Promise<ChatReply>;
   /**
    * Warnings, and `discard_partial` when a reply that streamed in part is abandoned for
    * the retry after compaction.
@@ -53,7 +59,8 @@ const GIVE_UP =
  * Asks the model for the next step of `session`.
  * Contract: when the request does not fit (the provider's context overflow, or the
  * Compactor finds none that fits) it warns, compacts by force and sends once more; a second
- * time is "too_long". A request the budget refuses is not sent ("budget"). Other chat
+ * time is "too_long". A request the budget refuses is not sent ("budget"), nor is a retry
+ * it refuses (a dropped stream, 5xx, 429: "budget" too, after what was served). Other chat
  * failures and an abort propagate; history gains only the reply.
  */
 export async function requestStep(
@@ -86,7 +93,9 @@ async function attempt(
     return { type: "overflow", message: prepared.reason, partialOutput: false };
   }
   const { maxOutputTokens } = compactor.settings;
-  const refusal = options.admit?.(prepared.estimatedTokens, maxOutputTokens);
+  // Each retry is checked as the first attempt is, on the same estimate.
+  const admitRetry = () => options.admit?.(prepared.estimatedTokens, maxOutputTokens);
+  const refusal = admitRetry();
   if (refusal !== undefined) return { type: "budget", message: refusal };
   let reply: ChatReply;
   try {
@@ -94,8 +103,11 @@ async function attempt(
       ...overhead,
       messages: prepared.messages,
       ...(maxOutputTokens ? { maxOutputTokens } : {}),
-    });
+    }, { admitRetry });
   } catch (error) {
+    if (error instanceof ChatError && error.kind === "budget") {
+      return { type: "budget", message: error.message };
+    }
     if (!(error instanceof ChatError) || error.kind !== "context_overflow") throw error;
     return { type: "overflow", message: error.message, partialOutput: error.partialOutput };
   }
@@ -105,7 +117,7 @@ async function attempt(
     session.recordUsage(
       totalTokens === undefined
         ? undefined
-        : { totalTokens, historyLength: session.history.length },
+        : { totalTokens, historyLength: session.history.length, overhead: overheadKey(overhead) },
     );
   }
   return { type: "reply", reply };

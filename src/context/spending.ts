@@ -5,7 +5,13 @@
  *
  * @module
  */
-import { ChatError, type ChatModel, type ChatReply, type ChatRequest } from "../model/mod.ts";
+import {
+  ChatError,
+  type ChatModel,
+  type ChatReply,
+  type ChatRequest,
+  type ServedAttempt,
+} from "../model/mod.ts";
 import {
   type BudgetLimits,
   costOf,
@@ -16,7 +22,7 @@ import {
   type Tally,
   tallyTokens,
 } from "../core/mod.ts";
-import { estimateMessageTokens, estimateRequestTokens } from "./tokens.ts";
+import { estimateMessageTokens, estimateRequestTokens, estimateTextTokens } from "./tokens.ts";
 
 /** The reply a request is assumed to get at most when no output limit is configured. */
 export const OUTPUT_ALLOWANCE_TOKENS = 4096;
@@ -104,45 +110,64 @@ export class Spending {
   }
 
   /**
-   * `model` with every reply counted as `kind` at `pricing`; a summary request is admitted
-   * first (a refusal throws ChatError "bad_request", which fails that compaction, as any
-   * error does). Step requests are admitted by the request step, on the context's own
-   * estimate.
+   * `model` with every reply counted as `kind` at `pricing`, and every attempt that failed
+   * after the provider took it (a dropped or interrupted stream) counted at what it served;
+   * a summary request is admitted first, and so is each of its retries (a refusal throws
+   * ChatError "budget", which fails that compaction, as any error does). Step requests are
+   * admitted by the request step, on the context's own estimate, and their retries by the
+   * `admitRetry` it passes.
+   * Contract: what was counted is counted before the next retry is admitted.
    */
   meter(model: ChatModel, kind: MeteredKind, pricing?: Pricing): ChatModel {
     return {
-      complete: async (request, options) => {
+      complete: async (request, options = {}) => {
+        let { admitRetry } = options;
         if (kind === "summary") {
           const output = request.maxOutputTokens;
-          const refusal = this.admit(estimateRequestTokens(request), output, pricing);
-          if (refusal) throw new ChatError("bad_request", refusal);
+          const admit = () => this.admit(estimateRequestTokens(request), output, pricing);
+          const refusal = admit();
+          if (refusal) throw new ChatError("budget", refusal);
+          admitRetry = admit;
         }
-        const reply = await model.complete(request, options);
-        this.#record(kind, pricing, request, reply);
+        const reply = await model.complete(request, {
+          ...options,
+          ...(admitRetry ? { admitRetry } : {}),
+          onServed: (served) => {
+            this.#count(pricing, request, { served, steps: 0 });
+            options.onServed?.(served);
+          },
+        });
+        this.#count(pricing, request, { reply, steps: kind === "step" ? 1 : 0 });
         return reply;
       },
     };
   }
 
-  #record(
-    kind: MeteredKind,
+  /**
+   * Counts one attempt: a whole reply, or what a failed one served; each at the provider's
+   * usage, else at the estimate of the request and of what came back.
+   */
+  #count(
     pricing: Pricing | undefined,
     request: ChatRequest,
-    reply: ChatReply,
+    attempt: { reply: ChatReply; steps: number } | { served: ServedAttempt; steps: number },
   ): void {
-    const usage = reply.usage ?? {
+    const reported = "reply" in attempt ? attempt.reply.usage : attempt.served.usage;
+    const usage = reported ?? {
       promptTokens: estimateRequestTokens(request),
-      completionTokens: estimateMessageTokens(reply.message),
+      completionTokens: "reply" in attempt
+        ? estimateMessageTokens(attempt.reply.message)
+        : estimateTextTokens(attempt.served.received),
       cachedTokens: 0,
     };
     for (const tally of [this.#task, this.#session]) {
       add(tally, {
         requests: 1,
-        steps: kind === "step" ? 1 : 0,
+        steps: attempt.steps,
         promptTokens: usage.promptTokens,
         cachedTokens: usage.cachedTokens,
         completionTokens: usage.completionTokens,
-        estimated: reply.usage ? 0 : 1,
+        estimated: reported ? 0 : 1,
         cost: pricing ? costOf(usage, pricing) : 0,
         unpriced: pricing ? 0 : 1,
       });

@@ -86,6 +86,8 @@ export function estimateRequestTokens(
  * `totalTokens`, `historyLength` between `compactedUntil` and the history length) it is
  * `usage.totalTokens` plus the estimate of the history messages after
  * `usage.historyLength`; otherwise the full estimate of `system`, `workingMemory` and `tools`.
+ * A snapshot taken with another system prompt or other tool definitions (its `overhead` key
+ * differs) is not usable: it does not count what the request now carries.
  * Contract: pure; cost depends on the messages after the snapshot (or on the working
  * memory), never on the whole history.
  */
@@ -95,7 +97,7 @@ export function estimateContextTokens(
   options: RequestOverhead & EstimateOptions,
 ): number {
   const { history } = session;
-  const usage = usableUsage(session);
+  const usage = usableUsage(session, options);
   if (!usage) return estimateRequestTokens({ ...options, messages: workingMemory });
   let tokens = usage.totalTokens;
   for (let index = usage.historyLength; index < history.length; index++) {
@@ -120,7 +122,7 @@ export function estimatePrefixTokens(
   options: RequestOverhead & EstimateOptions,
 ): number {
   const full = estimateRequestTokens({ ...options, messages: prefix });
-  const usage = usableUsage(session);
+  const usage = usableUsage(session, options);
   if (!usage) return full;
   let tokens = usage.totalTokens;
   for (let index = usage.historyLength; index < end; index++) {
@@ -134,13 +136,37 @@ export function estimatePrefixTokens(
   return Math.min(full, Math.ceil(tokens));
 }
 
+/**
+ * A short fingerprint of what a request carries besides its messages: the system prompt and
+ * every tool definition, as sent. A usage snapshot keeps the one of the request it measured;
+ * when the next request's differs (MCP tools added on resume, another AGENTS.md), the
+ * snapshot no longer measures it.
+ * Contract: pure; equal overheads give equal keys; cost is linear in their size.
+ */
+export function overheadKey(overhead: RequestOverhead): string {
+  // FNV-1a over the UTF-16 code units, 32 bits twice (two offsets): no crypto needed for a
+  // comparison of our own bytes, and synchronous, since every estimate asks.
+  const text = `${overhead.system}\u0000${JSON.stringify(overhead.tools)}`;
+  let low = 0x811c9dc5;
+  let high = 0x01000193 ^ text.length;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    low = Math.imul(low ^ code, 0x01000193);
+    high = Math.imul(high ^ code, 0x5bd1e995);
+  }
+  const hex = (value: number) => (value >>> 0).toString(16).padStart(8, "0");
+  return `${text.length.toString(36)}-${hex(low)}${hex(high)}`;
+}
+
 function usableUsage(
   session: Pick<Session, "history" | "usage" | "compaction">,
+  overhead: RequestOverhead,
 ): Session["usage"] {
   const { usage } = session;
   const compactedUntil = session.compaction?.compactedUntil ?? 0;
   const usable = usage !== undefined && usage.totalTokens > 0 &&
-    usage.historyLength >= compactedUntil && usage.historyLength <= session.history.length;
+    usage.historyLength >= compactedUntil && usage.historyLength <= session.history.length &&
+    (usage.overhead === undefined || usage.overhead === overheadKey(overhead));
   return usable ? usage : undefined;
 }
 

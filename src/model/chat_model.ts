@@ -39,6 +39,17 @@ export interface ChatReply {
   finishReason?: string;
 }
 
+/**
+ * What the provider served of an attempt that failed after it took the request (a dropped or
+ * stalled stream, an error sent inside it, an interruption), so a meter can count it.
+ */
+export interface ServedAttempt {
+  /** The usage the stream carried before it ended, when it carried one. */
+  usage?: ReplyUsage;
+  /** The text, reasoning and tool-call arguments received before it ended. */
+  received: string;
+}
+
 /** Per-call options. */
 export interface ChatOptions {
   signal?: AbortSignal;
@@ -53,6 +64,19 @@ export interface ChatOptions {
   onDiscard?: () => void;
   /** Called before waiting to retry a transient failure. */
   onRetry?: (info: { attempt: number; delayMs: number; reason: string }) => void;
+  /**
+   * Called before each retry is sent (after `onServed` counted the failed attempt): a line
+   * refusing it (the budget), or undefined to send it. A refusal ends the request with
+   * ChatError "budget" carrying that line; nothing more is sent.
+   */
+  admitRetry?: () => string | undefined;
+  /**
+   * Called once for each attempt that failed after the provider took the request: a dropped,
+   * stalled or interrupted stream, an error sent inside it, or an interruption before the
+   * headers came. Not called for a request refused with an error status (429, 5xx, 4xx) or
+   * one that never reached the server: the provider served nothing of those.
+   */
+  onServed?: (served: ServedAttempt) => void;
 }
 
 /** Something that answers chat requests. */
@@ -89,7 +113,9 @@ export type ChatErrorKind =
   | "unreachable"
   | "aborted"
   /** The reply passed one of powercode's caps (see limits.ts); not retried. */
-  | "limit";
+  | "limit"
+  /** The budget refused the request (or its retry) before it was sent. */
+  | "budget";
 
 /** A failed chat request; `message` is one line for the person at the terminal. */
 export class ChatError extends Error {

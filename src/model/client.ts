@@ -78,13 +78,19 @@ export function createChatClient(options: ChatClientOptions): ChatModel {
     const { signal } = chatOptions;
     for (let attempt = 1;; attempt++) {
       const reply = new ReplyAssembler(chatOptions, stream.limits);
+      const progress: Progress = { sent: false, answered: false };
       try {
-        return await streamOnce(stream, request, chatOptions, reply);
+        return await streamOnce(stream, request, chatOptions, { reply, progress });
       } catch (error) {
         const failure = error instanceof ChatError
           ? error
           : classifyChatFailure(error, { ...context, aborted: signal?.aborted ?? false });
         failure.partialOutput = reply.streamed;
+        // The provider took the request and served part of it: a stream that began, or one
+        // interrupted while its headers were still on the way.
+        if (progress.answered || (progress.sent && failure.kind === "aborted")) {
+          chatOptions.onServed?.(reply.served());
+        }
         const retryable = failure.kind === "rate_limited" || failure.kind === "server" ||
           failure.kind === "unreachable";
         // A server that refuses connections is down or misnamed: one quick retry, not a backoff.
@@ -93,6 +99,8 @@ export function createChatClient(options: ChatClientOptions): ChatModel {
           throw failure;
         }
         if (reply.streamed) chatOptions.onDiscard?.();
+        const refusal = chatOptions.admitRetry?.();
+        if (refusal !== undefined) throw new ChatError("budget", refusal);
         const delayMs = unreachable
           ? Math.min(UNREACHABLE_RETRY_MS, retryDelayMs(error, attempt))
           : retryDelayMs(error, attempt);
@@ -104,6 +112,12 @@ export function createChatClient(options: ChatClientOptions): ChatModel {
     }
   }
   return { complete };
+}
+
+/** How far one attempt got: its body posted, and a 2xx answer's headers received. */
+interface Progress {
+  sent: boolean;
+  answered: boolean;
 }
 
 /** What one streamed request needs besides the request itself. */
@@ -119,8 +133,9 @@ async function streamOnce(
   setup: StreamSetup,
   request: ChatRequest,
   options: ChatOptions,
-  reply: ReplyAssembler,
+  attempt: { reply: ReplyAssembler; progress: Progress },
 ): Promise<ChatReply> {
+  const { reply, progress } = attempt;
   const { model, idleTimeoutMs } = setup;
   const controller = new AbortController();
   const abort = () => controller.abort();
@@ -145,7 +160,9 @@ async function streamOnce(
     armWatchdog();
     const body = serialize(toWireRequest(model, request, setup.compat));
     const { limits } = setup;
+    progress.sent = true;
     const response = await post(setup.endpoint, body, { controller, limits });
+    progress.answered = true;
     try {
       if (isWholeBody(response)) {
         await readWholeBody(response, reply, { limits, timeoutMs: idleTimeoutMs });

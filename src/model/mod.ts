@@ -8,10 +8,12 @@
 export {
   ChatError,
   type ChatModel,
+  type ChatOptions,
   type ChatReply,
   type ChatRequest,
   finishWarning,
   type ReplyUsage,
+  type ServedAttempt,
 } from "./chat_model.ts";
 export { type ChatClientOptions, createChatClient } from "./client.ts";
 export {

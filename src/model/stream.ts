@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { ChatError, type ChatReply, type ReplyUsage } from "./chat_model.ts";
+import { ChatError, type ChatReply, type ReplyUsage, type ServedAttempt } from "./chat_model.ts";
 import { characters, REPLY_LIMITS, type ReplyLimits } from "./limits.ts";
 import { ThinkSplitter } from "./think_tags.ts";
 import { brief, invalidReply } from "./invalid_reply.ts";
@@ -77,6 +77,17 @@ export class ReplyAssembler {
     if (choice.finish_reason === "error") {
       throw new ChatError("server", `The provider ended the reply with finish_reason "error"`);
     }
+  }
+
+  /**
+   * What arrived before the stream ended, for a reply that failed: its usage when a chunk
+   * carried one, and the text, reasoning and tool calls received.
+   * Contract: pure; never throws.
+   */
+  served(): ServedAttempt {
+    const received = [this.#reasoning ?? "", this.#content, this.#calls.received]
+      .filter((part) => part !== "").join("\n");
+    return { received, ...(this.#usage === undefined ? {} : { usage: this.#usage }) };
   }
 
   /**

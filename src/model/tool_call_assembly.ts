@@ -41,6 +41,11 @@ export class ToolCallAssembler {
     });
   }
 
+  /** The names and arguments received so far, as one text (what a cut-off reply served). */
+  get received(): string {
+    return this.#calls.map((call) => `${call.name} ${call.arguments}`).join("\n");
+  }
+
   /**
    * Reads one tool-call piece.
    * Contract: an id, name or index of the wrong type or out of bounds, or `extra_content`

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { estimateTextTokens } from "../context/mod.ts";
 import { formatSize, readTextHead, type Workspace } from "../tools/mod.ts";
 
 /** Most bytes and lines of one attached file, as one read_file call returns. */
@@ -38,14 +39,25 @@ export function mentions(text: string): string[] {
   );
 }
 
+/** What bounds a message with its attachments. */
+export interface AttachOptions {
+  /** The most tokens the message may take, attachments included (`messageRoom`). */
+  maxTokens?: number;
+}
+
 /**
  * `text` with each file it mentions as `@path` attached after it. A mention of nothing that
  * exists stays plain text (`@decorator`, an address); a file that cannot be attached refuses
  * the whole message: outside the workspace, ignored by `.powercodeignore`, binary, not a
- * regular file.
+ * regular file; and so does a message (typed, pasted or with its files) over
+ * `options.maxTokens`, with one line saying how much fits.
  * Contract: never throws for a file; reads at most 50 KB of each.
  */
-export async function attachFiles(text: string, workspace: Workspace): Promise<Attachment> {
+export async function attachFiles(
+  text: string,
+  workspace: Workspace,
+  options: AttachOptions = {},
+): Promise<Attachment> {
   const blocks: string[] = [];
   const files: Attached[] = [];
   for (const path of mentions(text)) {
@@ -59,7 +71,30 @@ export async function attachFiles(text: string, workspace: Workspace): Promise<A
       return { ok: false, error: error instanceof Error ? error.message : String(error) };
     }
   }
-  return { ok: true, text: `${text}${blocks.join("")}`, files };
+  const message = `${text}${blocks.join("")}`;
+  const tooLarge = sizeProblem(message, files, options.maxTokens);
+  return tooLarge === undefined
+    ? { ok: true, text: message, files }
+    : { ok: false, error: tooLarge };
+}
+
+/** The line refusing a message over `maxTokens`, or undefined when it fits. */
+function sizeProblem(
+  message: string,
+  files: readonly Attached[],
+  maxTokens: number | undefined,
+): string | undefined {
+  if (maxTokens === undefined) return undefined;
+  const tokens = estimateTextTokens(message);
+  if (tokens <= maxTokens) return undefined;
+  const what = files.length === 0
+    ? "it is"
+    : `with ${files.map((file) => `"${file.path}"`).join(", ")} attached it is`;
+  const less = files.length === 0
+    ? "send less of it"
+    : "attach less (read_file reads a file in parts)";
+  return `Cannot send the message: ${what} about ${tokens} tokens, more than fits the ` +
+    `context window (at most ${maxTokens} tokens for one message); ${less}`;
 }
 
 /** `content` without the attachment blocks `attachFiles` added: the text as typed. */

@@ -6,6 +6,7 @@
  * @module
  */
 import type { Agent, TaskResult } from "../agent/mod.ts";
+import { messageRoom } from "../context/mod.ts";
 import type { UserMessage } from "../core/mod.ts";
 import type { LineInput, PaintedInput, Submitted } from "../editor/mod.ts";
 import type { Workspace } from "../tools/mod.ts";
@@ -75,7 +76,9 @@ export async function runTask(entry: Submitted, context: TaskContext): Promise<v
 
 /** The message with its attachments; undefined (the failure shown) when one was refused. */
 async function attach(entry: Submitted, context: TaskContext): Promise<Submitted | undefined> {
-  const attached = await attachFiles(entry.text, context.workspace);
+  const { agent } = context;
+  const maxTokens = messageRoom(agent.slot.compactor.settings, agent.requestOverhead);
+  const attached = await attachFiles(entry.text, context.workspace, { maxTokens });
   if (!attached.ok) {
     context.renderer.failure(attached.error);
     context.boundary.fail();

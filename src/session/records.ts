@@ -55,7 +55,11 @@ const MESSAGE_SHAPES = new Map<unknown, Shape>([
   }],
   ["tool", { toolCallId: isString, content: isString, isError: isBoolean }],
 ]);
-const USAGE: Shape = { totalTokens: isCount, historyLength: isCount };
+const USAGE: Shape = {
+  totalTokens: isCount,
+  historyLength: isCount,
+  overhead: optional((v) => isString(v) && v.length <= 64),
+};
 const STATE: Shape = { summary: isString, compactedUntil: isCount };
 const RECORD_SHAPES = new Map<unknown, Shape>([
   ["message", { message: (v) => isObject(v) && hasShape(v, MESSAGE_SHAPES.get(v.role)) }],

@@ -21,6 +21,12 @@ import { TaskTimeline } from "./task_timeline.ts";
 export interface UsageSnapshot {
   totalTokens: number;
   historyLength: number;
+  /**
+   * The key of the system prompt and tool definitions the measured request carried
+   * (`overheadKey`); a request that carries others is estimated whole. Absent in files
+   * written before it existed.
+   */
+  overhead?: string;
 }
 
 /** Messages before `compactedUntil` are represented by `summary` in the working memory. */

@@ -25,6 +25,8 @@ export interface FakeMcpHttp extends AsyncDisposable {
 export interface FakeMcpHttpOptions {
   /** Answer 401 unless `authorization` is `Bearer TOKEN`. */
   token?: string;
+  /** The tools `tools/list` answers; default one, `lookup`. */
+  tools?: readonly Record<string, unknown>[];
 }
 
 const SESSION = "session-7f3a";
@@ -74,7 +76,7 @@ export function startFakeMcpHttp(options: FakeMcpHttpOptions = {}): FakeMcpHttp 
             { "mcp-session-id": SESSION },
           );
         case "tools/list":
-          return json({ tools: TOOLS }, message.id);
+          return json({ tools: options.tools ?? TOOLS }, message.id);
         case "tools/call": {
           const args = message.params?.arguments as { word?: string } | undefined;
           return events([
