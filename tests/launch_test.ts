@@ -54,7 +54,9 @@ Deno.test("launchCommand() starts project mode with its permission set and proje
       "run",
       "--config",
       "/opt/pc/deno.json",
-      `--allow-read=${root},${provider},${home}/.config/powercode/mcp.json,${state}`,
+      `--allow-read=${root},${provider},${home}/.config/powercode/mcp.json,` +
+      `${home}/.config/powercode/skills,${home}/.config/powercode/commands,` +
+      `${home}/.config/powercode/AGENTS.md,${state}`,
       `--allow-write=${root},${state}`,
       ...startFlags(denoConfig.tasks.start).filter((flag) => !/^--allow-(read|write)=/.test(flag)),
       "/opt/pc/main.ts",
