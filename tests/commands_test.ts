@@ -27,6 +27,8 @@ Deno.test("formatHelp() lists each command's usage and wrapped help, then the ke
       "                    starts",
       "  /rewind [N]       list the tasks; with N, go back to before task N",
       "                    (--files or --chat: only those)",
+      "  /ps               background commands bash started: id, state, time",
+      "  /kill ID          end background command ID and every process it started",
       "  /exit             leave (also: exit, quit, Ctrl+D)",
       "Keys:",
       "  Enter             run the task; a paste is one task, however many lines",
@@ -83,6 +85,8 @@ Deno.test("COMMANDS names the commands Tab completes, in the order /help lists t
     "/undo",
     "/redo",
     "/rewind",
+    "/ps",
+    "/kill",
     "/exit",
   ]);
 });

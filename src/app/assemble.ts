@@ -50,6 +50,7 @@ import {
 } from "../session/mod.ts";
 import {
   allOf,
+  BackgroundJobs,
   createTools,
   type CreateToolsOptions,
   PlanGuard,
@@ -139,6 +140,8 @@ export interface Assembly {
   undo: Undo;
   /** A new session's unfinished steps of TODO.md, which its first task's note lists. */
   unfinishedTodo: TodoItem[];
+  /** bash's background commands (`/ps`, `/kill`); close them when the program ends. */
+  jobs: BackgroundJobs;
 }
 
 /**
@@ -150,7 +153,7 @@ export interface Assembly {
  */
 export async function assemble(options: AssembleOptions): Promise<Assembly> {
   const report = options.report ?? (() => {});
-  const { workspace, tools, warnings, servers, sandbox, plan } = await buildTools(options);
+  const { workspace, tools, warnings, servers, sandbox, plan, jobs } = await buildTools(options);
   const { moreRoots } = workspace;
   for (const warning of warnings) report(`⚠ ${warning}`);
   const policy = options.policy ? allOf(plan.policy, options.policy) : plan.policy;
@@ -255,6 +258,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     sandbox,
     unfinishedTodo: unfinished,
     undo,
+    jobs,
   };
 }
 
@@ -377,5 +381,8 @@ async function buildTools(
     servers,
     sandbox: undefined,
     plan,
+    jobs: new BackgroundJobs({
+      start: () => Promise.reject(new Error("background commands need the standard tools")),
+    }),
   };
 }

@@ -7,6 +7,7 @@ import { sanitizeLine, wrapText } from "../terminal/mod.ts";
 import type { Command } from "./command.ts";
 import { compactCommand, contextCommand, costCommand } from "./context.ts";
 import { exitCommand } from "./exit.ts";
+import { killCommand, psCommand } from "./jobs.ts";
 import { mcpCommand } from "./mcp.ts";
 import { effortCommand, modelCommand } from "./model.ts";
 import { planCommand } from "./plan.ts";
@@ -38,6 +39,8 @@ export const COMMANDS: readonly Command[] = [
   undoCommand,
   redoCommand,
   rewindCommand,
+  psCommand,
+  killCommand,
   exitCommand,
 ];
 

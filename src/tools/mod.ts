@@ -9,11 +9,22 @@ import { createReadFileTool } from "./read_file.ts";
 import { createWriteFileTool } from "./write_file.ts";
 import { createEditFileTool } from "./edit_file.ts";
 import { createBashTool } from "./bash.ts";
-import { probeBwrap, resolveHidden, Sandbox, type SandboxMode } from "../sandbox/mod.ts";
+import {
+  BackgroundJobs,
+  probeBwrap,
+  resolveHidden,
+  Sandbox,
+  type SandboxMode,
+} from "../sandbox/mod.ts";
+import { createBashOutputTool } from "./bash_output.ts";
+import { createBashKillTool } from "./bash_kill.ts";
 import { ignoreMounts } from "../workspace/mod.ts";
 import { ServerLauncher } from "../sandbox/mod.ts";
 import { PlanGuard } from "./plan_guard.ts";
 import { createTodoTool } from "./todo.ts";
+import { createGrepTool } from "./grep.ts";
+import { createGlobTool } from "./glob.ts";
+import { createLsTool } from "./ls.ts";
 
 export { Workspace } from "../workspace/mod.ts";
 export { userCommandCall } from "./bash.ts";
@@ -42,6 +53,8 @@ export { formatSize, MAX_BYTES, MAX_LINES, truncate } from "../core/mod.ts";
 export { PLAN_FILE, PlanGuard } from "./plan_guard.ts";
 export { createTodoTool, todoItemsOf, unfinishedTodo } from "./todo.ts";
 export { allOf } from "./policy.ts";
+export { BackgroundJobs, type JobInfo } from "../sandbox/mod.ts";
+export { stateLine, stateSummary } from "./bash_output.ts";
 
 /** How {@linkcode createTools} sets up bash. */
 export interface CreateToolsOptions {
@@ -68,12 +81,17 @@ export interface CreateToolsOptions {
    * files `.powercodeignore` ignores (default: `/dev/null`, which commands cannot open).
    */
   emptyFile?: string;
+  /** Where background commands' whole output is kept (in the state directory); else nowhere. */
+  jobsDir?: string;
 }
 
 /** The tools, their workspace, and one-line warnings for the terminal. */
 export interface Tools {
   workspace: Workspace;
-  /** read_file, write_file, edit_file, bash, todo, in that order. */
+  /**
+   * read_file, write_file, edit_file, bash, todo, grep, glob, ls, bash_output, bash_kill, in
+   * that order.
+   */
   tools: Tool[];
   /** What bash runs through. */
   sandbox: Sandbox;
@@ -82,6 +100,8 @@ export interface Tools {
   plan: PlanGuard;
   /** Starts helper programs (MCP servers) in the sandbox mode bash got. */
   servers: ServerLauncher;
+  /** bash's background commands; close them when the run ends. */
+  jobs: BackgroundJobs;
 }
 
 /**
@@ -127,7 +147,9 @@ export async function createTools(
     moreRoots: more.map((root) => root.access),
     mounts,
   });
-  const bash = createBashTool(sandbox);
+  const jobs = new BackgroundJobs(sandbox, options.jobsDir ? { logDir: options.jobsDir } : {});
+  const bash = createBashTool(sandbox, jobs);
+  const bashKill = createBashKillTool(jobs);
   return {
     workspace,
     tools: [
@@ -136,12 +158,18 @@ export async function createTools(
       createEditFileTool(workspace),
       bash,
       createTodoTool(workspace),
+      createGrepTool(workspace),
+      createGlobTool(workspace),
+      createLsTool(workspace),
+      createBashOutputTool(jobs),
+      bashKill,
     ],
     sandbox,
     warnings,
     // Servers see the further roots read-only, and what .powercodeignore ignores masked.
     servers: new ServerLauncher(workspace.path, mode, { ...confinement, mounts }),
-    plan: new PlanGuard(workspace, { runner: sandbox, confined: [bash.name] }),
+    plan: new PlanGuard(workspace, { runner: sandbox, confined: [bash.name, bashKill.name] }),
+    jobs,
   };
 }
 
