@@ -34,6 +34,7 @@ const BUILT_IN = [
   "ls",
   "bash_output",
   "bash_kill",
+  "fetch",
 ];
 
 async function projectWithServer(

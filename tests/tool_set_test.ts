@@ -39,6 +39,7 @@ Deno.test("createTools() returns the standard tools in order with checkable sche
       "ls",
       "bash_output",
       "bash_kill",
+      "fetch",
     ]);
     const types = definitions.flatMap((definition) => {
       const { properties } = definition.parameters as {
@@ -74,6 +75,8 @@ Deno.test("createTools() returns the standard tools in order with checkable sche
       "include_gitignored:boolean",
       "id:string",
       "id:string",
+      "url:string",
+      "max_bytes:integer",
     ]);
   });
 });
@@ -92,7 +95,7 @@ Deno.test("ToolSet.execute() runs a tool call", async () => {
 Deno.test("ToolSet.execute() turns an unknown tool into an error result", async () => {
   await withToolSet(async (toolSet) => {
     const message = `Unknown tool "delete_file": available tools are read_file, write_file, ` +
-      "edit_file, bash, todo, grep, glob, ls, bash_output, bash_kill";
+      "edit_file, bash, todo, grep, glob, ls, bash_output, bash_kill, fetch";
     assertEquals(await toolSet.execute(call("delete_file", "{}"), signal), {
       content: `Error: ${message}`,
       summary: message,
@@ -191,6 +194,7 @@ Deno.test("ToolSet.definitions() stays the same array until the set changes; the
       "ls",
       "bash_output",
       "bash_kill",
+      "fetch",
       "search",
     ]);
     assertEquals(added.at(-1), {
@@ -306,6 +310,7 @@ Deno.test("the standard tools declare their effects and the system prompt guidan
       "ls:read",
       "bash_output:read",
       "bash_kill:exec",
+      "fetch:net",
     ]);
   });
 });

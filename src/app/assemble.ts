@@ -223,7 +223,8 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
       workspace,
       ...(sandbox ? { commands: sandbox } : {}),
       warn: (message) => events.emit({ type: "warning", message }),
-      mayChange: (call) => toolSet.effectOf(call.name) !== "read",
+      // Reads of the workspace or of the network change no file.
+      mayChange: (call) => !["read", "net"].includes(toolSet.effectOf(call.name) ?? ""),
     })
     : undoOff();
   const agent = built.agent = new Agent({

@@ -18,6 +18,7 @@ import {
 } from "../sandbox/mod.ts";
 import { createBashOutputTool } from "./bash_output.ts";
 import { createBashKillTool } from "./bash_kill.ts";
+import { createFetchTool } from "./fetch.ts";
 import { ignoreMounts } from "../workspace/mod.ts";
 import { ServerLauncher } from "../sandbox/mod.ts";
 import { PlanGuard } from "./plan_guard.ts";
@@ -55,6 +56,7 @@ export { createTodoTool, todoItemsOf, unfinishedTodo } from "./todo.ts";
 export { allOf } from "./policy.ts";
 export { BackgroundJobs, type JobInfo } from "../sandbox/mod.ts";
 export { stateLine, stateSummary } from "./bash_output.ts";
+export { hostAllowed } from "./allowed_hosts.ts";
 
 /** How {@linkcode createTools} sets up bash. */
 export interface CreateToolsOptions {
@@ -83,14 +85,19 @@ export interface CreateToolsOptions {
   emptyFile?: string;
   /** Where background commands' whole output is kept (in the state directory); else nowhere. */
   jobsDir?: string;
+  /**
+   * The hosts fetch may read from, asked at each call (the settings' `network.allow`);
+   * default none, so every fetch is refused with the host's name.
+   */
+  allowedHosts?: () => readonly string[];
 }
 
 /** The tools, their workspace, and one-line warnings for the terminal. */
 export interface Tools {
   workspace: Workspace;
   /**
-   * read_file, write_file, edit_file, bash, todo, grep, glob, ls, bash_output, bash_kill, in
-   * that order.
+   * read_file, write_file, edit_file, bash, todo, grep, glob, ls, bash_output, bash_kill,
+   * fetch, in that order.
    */
   tools: Tool[];
   /** What bash runs through. */
@@ -163,6 +170,7 @@ export async function createTools(
       createLsTool(workspace),
       createBashOutputTool(jobs),
       bashKill,
+      createFetchTool({ allowedHosts: options.allowedHosts ?? (() => []) }),
     ],
     sandbox,
     warnings,

@@ -15,8 +15,7 @@ export const MAX_WALKED = 200_000;
 /** The parameter that lets a search into what `.gitignore` ignores. */
 export const GITIGNORED_PARAMETER = {
   type: "boolean",
-  description: "Also look at what .gitignore files ignore (default false); .git and what " +
-    ".powercodeignore ignores are always left out",
+  description: "Also look at what .gitignore ignores (default false)",
   optional: true,
 } as const satisfies ParamSpec;
 
