@@ -11,6 +11,7 @@ import { loadBaseline } from "./long_session_report.ts";
 import { describeMachine, loadAverage } from "./machine.ts";
 import { defaultRssMethod, describeRssMethod } from "./peak_rss.ts";
 import { benchRenderCost, type RenderCostOptions } from "./render_cost.ts";
+import { benchSearchCost, type SearchCostOptions } from "./search_cost.ts";
 import { benchSnapshotCost, type SnapshotCostOptions } from "./snapshot_cost.ts";
 import { type BenchResults, renderReport } from "./report.ts";
 import { benchStartup, type StartupOptions } from "./startup.ts";
@@ -40,6 +41,7 @@ const SNAPSHOTS: SnapshotCostOptions = {
   tasks: 10,
   changedFiles: 10,
 };
+const SEARCH: SearchCostOptions = { files: 10_000, filesPerDir: 100, runs: 5 };
 const RESULTS_FILE = new URL("./RESULTS.md", import.meta.url);
 
 async function main(): Promise<void> {
@@ -48,21 +50,23 @@ async function main(): Promise<void> {
   const machine = describeMachine();
   const startLoad = loadAverage();
   const answered = await withAnsweringServer();
-  progress(`4/7 throughput: ${THROUGHPUT.tasks} tasks × ${THROUGHPUT.runs} runs`);
+  progress(`4/8 throughput: ${THROUGHPUT.tasks} tasks × ${THROUGHPUT.runs} runs`);
   await using fileTasks = await startBenchServer("file_tasks");
   const throughput = { options: THROUGHPUT, result: await benchThroughput(fileTasks, THROUGHPUT) };
   progress(
-    `5/7 long session: ${LONG_SESSION.tasks} fact tasks at ${LONG_SESSION.windows.join(", ")}`,
+    `5/8 long session: ${LONG_SESSION.tasks} fact tasks at ${LONG_SESSION.windows.join(", ")}`,
   );
   const longSession = {
     options: LONG_SESSION,
     runs: await benchLongSessionRuns(),
     baseline: await loadBaseline(),
   };
-  progress("6/7 rendering a 1 MB answer of unmatched `*`");
+  progress("6/8 rendering a 1 MB answer of unmatched `*`");
   const renderCost = { options: RENDER_COST, rows: benchRenderCost(RENDER_COST) };
-  progress(`7/7 undo snapshots of ${SNAPSHOTS.files} files`);
+  progress(`7/8 undo snapshots of ${SNAPSHOTS.files} files`);
   const snapshots = { options: SNAPSHOTS, result: await benchSnapshotCost(SNAPSHOTS) };
+  progress(`8/8 search tools on ${SEARCH.files} files`);
+  const search = { options: SEARCH, result: await benchSearchCost(SEARCH) };
   const report = renderReport({
     date,
     totalSeconds: (performance.now() - started) / 1000,
@@ -74,6 +78,7 @@ async function main(): Promise<void> {
     longSession,
     renderCost,
     snapshots,
+    search,
   });
   await Deno.writeTextFile(RESULTS_FILE, report);
   // `deno task test` runs `deno fmt --check`, which covers markdown too.
@@ -88,11 +93,11 @@ async function withAnsweringServer(): Promise<
   Pick<BenchResults, "steps" | "compaction" | "startup">
 > {
   await using server = await startBenchServer("answer");
-  progress("1/7 per-step overhead vs history length");
+  progress("1/8 per-step overhead vs history length");
   const steps = { options: STEPS, rows: await benchStepOverhead(server, STEPS) };
-  progress("2/7 compaction cost");
+  progress("2/8 compaction cost");
   const compaction = { options: COMPACTION, result: await benchCompaction(server, COMPACTION) };
-  progress("3/7 startup");
+  progress("3/8 startup");
   const startup = { options: STARTUP, result: await benchStartup(server, STARTUP) };
   return { steps, compaction, startup };
 }

@@ -8,6 +8,7 @@ import type { LongSessionOptions, LongSessionRun } from "./long_session.ts";
 import { type LongSessionBaseline, longSessionSection } from "./long_session_report.ts";
 import type { Machine } from "./machine.ts";
 import { type RenderCostOptions, type RenderCostRow, renderCostSection } from "./render_cost.ts";
+import { type SearchCostOptions, type SearchCostResult, searchCostSection } from "./search_cost.ts";
 import {
   type SnapshotCostOptions,
   type SnapshotCostResult,
@@ -37,6 +38,7 @@ export interface BenchResults {
   };
   renderCost: { options: RenderCostOptions; rows: RenderCostRow[] };
   snapshots: { options: SnapshotCostOptions; result: SnapshotCostResult };
+  search: { options: SearchCostOptions; result: SearchCostResult };
 }
 
 /** The flatness goal of benchmark 1: the longest history within this factor of the shortest. */
@@ -57,6 +59,7 @@ export function renderReport(results: BenchResults): string {
     ),
     ...renderCostSection(results.renderCost.options, results.renderCost.rows),
     ...snapshotCostSection(results.snapshots.options, results.snapshots.result),
+    ...searchCostSection(results.search.options, results.search.result),
   ].join("\n");
 }
 

@@ -32,6 +32,8 @@ Deno.test("formatHelp() lists each command's usage and wrapped help, then the ke
       "                    (--files or --chat: only those)",
       "  /init [focus]     write or improve AGENTS.md from the project (only",
       "                    AGENTS.md may change meanwhile)",
+      "  /ps               background commands bash started: id, state, time",
+      "  /kill ID          end background command ID and every process it started",
       "  /exit             leave (also: exit, quit, Ctrl+D)",
       "Keys:",
       "  Enter             run the task; a paste is one task, however many lines",
@@ -92,6 +94,8 @@ Deno.test("COMMANDS names the commands Tab completes, in the order /help lists t
     "/redo",
     "/rewind",
     "/init",
+    "/ps",
+    "/kill",
     "/exit",
   ]);
 });

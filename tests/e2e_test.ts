@@ -46,6 +46,12 @@ Deno.test("powercode remembers the first task when piped a second one", async ()
     "edit_file",
     "bash",
     "todo",
+    "grep",
+    "glob",
+    "ls",
+    "bash_output",
+    "bash_kill",
+    "fetch",
   ]);
   assertEquals(server.requests[0]?.headers.authorization, `Bearer ${KEY}`);
   assertEquals(

@@ -25,7 +25,7 @@ function call(name: string, args: string) {
 
 const signal = new AbortController().signal;
 
-Deno.test("createTools() returns the five tools in order with checkable schemas", async () => {
+Deno.test("createTools() returns the standard tools in order with checkable schemas", async () => {
   await withToolSet((toolSet) => {
     const definitions = toolSet.definitions();
     assertEquals(definitions.map((definition) => definition.name), [
@@ -34,6 +34,12 @@ Deno.test("createTools() returns the five tools in order with checkable schemas"
       "edit_file",
       "bash",
       "todo",
+      "grep",
+      "glob",
+      "ls",
+      "bash_output",
+      "bash_kill",
+      "fetch",
     ]);
     const types = definitions.flatMap((definition) => {
       const { properties } = definition.parameters as {
@@ -53,7 +59,24 @@ Deno.test("createTools() returns the five tools in order with checkable schemas"
       "replace_all:boolean",
       "command:string",
       "timeout_seconds:integer",
+      "background:boolean",
       "items:array",
+      "pattern:string",
+      "path:string",
+      "include:string",
+      "ignore_case:boolean",
+      "context:integer",
+      "include_gitignored:boolean",
+      "pattern:string",
+      "path:string",
+      "include_gitignored:boolean",
+      "path:string",
+      "depth:integer",
+      "include_gitignored:boolean",
+      "id:string",
+      "id:string",
+      "url:string",
+      "max_bytes:integer",
     ]);
   });
 });
@@ -72,7 +95,7 @@ Deno.test("ToolSet.execute() runs a tool call", async () => {
 Deno.test("ToolSet.execute() turns an unknown tool into an error result", async () => {
   await withToolSet(async (toolSet) => {
     const message = `Unknown tool "delete_file": available tools are read_file, write_file, ` +
-      "edit_file, bash, todo";
+      "edit_file, bash, todo, grep, glob, ls, bash_output, bash_kill, fetch";
     assertEquals(await toolSet.execute(call("delete_file", "{}"), signal), {
       content: `Error: ${message}`,
       summary: message,
@@ -166,6 +189,12 @@ Deno.test("ToolSet.definitions() stays the same array until the set changes; the
       "edit_file",
       "bash",
       "todo",
+      "grep",
+      "glob",
+      "ls",
+      "bash_output",
+      "bash_kill",
+      "fetch",
       "search",
     ]);
     assertEquals(added.at(-1), {
@@ -285,6 +314,12 @@ Deno.test("the standard tools declare their effects and the system prompt guidan
       "edit_file:write",
       "bash:exec",
       "todo:track",
+      "grep:read",
+      "glob:read",
+      "ls:read",
+      "bash_output:read",
+      "bash_kill:exec",
+      "fetch:net",
     ]);
   });
 });

@@ -20,7 +20,7 @@ export interface App extends Assembly, Omit<Prepared, "providers"> {
   start: RunStart;
   /** The text of `/scope`: what this run may read, write and run, asked at each call. */
   describeScope(): Promise<string>;
-  /** Stops what the run started (MCP servers). */
+  /** Stops what the run started (MCP servers, background commands). */
   [Symbol.asyncDispose](): Promise<void>;
 }
 
@@ -82,7 +82,10 @@ export async function openApp(start: RunStart): Promise<App> {
     ...prepared,
     start,
     describeScope: () => scopeReport({ locations, ...parts }, start.width()),
-    [Symbol.asyncDispose]: async () => await parts.mcp?.close(),
+    [Symbol.asyncDispose]: async () => {
+      await parts.jobs.close();
+      await parts.mcp?.close();
+    },
   };
 }
 

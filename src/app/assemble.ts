@@ -43,6 +43,7 @@ import {
 } from "../session/mod.ts";
 import {
   allOf,
+  BackgroundJobs,
   createTools,
   type CreateToolsOptions,
   PlanGuard,
@@ -186,6 +187,8 @@ export interface Assembly {
   unfinishedTodo: TodoItem[];
   /** The approval mode, the rules and the questions before tool calls. */
   permissions: Permissions;
+  /** bash's background commands (`/ps`, `/kill`); close them when the program ends. */
+  jobs: BackgroundJobs;
 }
 
 /**
@@ -197,7 +200,7 @@ export interface Assembly {
  */
 export async function assemble(options: AssembleOptions): Promise<Assembly> {
   const report = options.report ?? (() => {});
-  const { workspace, tools, warnings, servers, sandbox, plan } = await buildTools(options);
+  const { workspace, tools, warnings, servers, sandbox, plan, jobs } = await buildTools(options);
   const { moreRoots } = workspace;
   for (const warning of warnings) report(`⚠ ${warning}`);
   const taskScope = new TaskScope(workspace, {
@@ -303,7 +306,8 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
       ...(sandbox ? { commands: sandbox } : {}),
       ...(snapshots ? { snapshots } : {}),
       warn: (message) => events.emit({ type: "warning", message }),
-      mayChange: (call) => toolSet.effectOf(call.name) !== "read",
+      // Reads of the workspace or of the network change no file.
+      mayChange: (call) => !["read", "net"].includes(toolSet.effectOf(call.name) ?? ""),
     })
     : undoOff();
   const agent = built.agent = new Agent({
@@ -346,6 +350,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     unfinishedTodo: unfinished,
     undo,
     permissions,
+    jobs,
   };
 }
 
@@ -468,5 +473,8 @@ async function buildTools(
     servers,
     sandbox: undefined,
     plan,
+    jobs: new BackgroundJobs({
+      start: () => Promise.reject(new Error("background commands need the standard tools")),
+    }),
   };
 }

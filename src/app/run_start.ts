@@ -67,6 +67,7 @@ export function bashOptions(start: RunStart): CreateToolsOptions {
     allowGitWrites: cli.allowGitWrites,
     moreDirs: locations.roots.slice(1),
     emptyFile: `${absoluteState}/empty`,
+    jobsDir: `${absoluteState}/jobs`,
   };
 }
 

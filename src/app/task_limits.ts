@@ -97,6 +97,7 @@ export class TaskScope {
     if (only === undefined) return ALLOW;
     switch (request.effect) {
       case "read":
+      case "net":
         return ALLOW;
       case "exec":
         return this.#confined(request.name)

@@ -13,6 +13,7 @@ import { initCommand } from "./init.ts";
 import { customCommand, skillCommand } from "./task_command.ts";
 import { compactCommand, contextCommand, costCommand } from "./context.ts";
 import { exitCommand } from "./exit.ts";
+import { killCommand, psCommand } from "./jobs.ts";
 import { mcpCommand } from "./mcp.ts";
 import { effortCommand, modelCommand } from "./model.ts";
 import { planCommand } from "./plan.ts";
@@ -47,6 +48,8 @@ export const COMMANDS: readonly Command[] = [
   redoCommand,
   rewindCommand,
   initCommand,
+  psCommand,
+  killCommand,
   exitCommand,
 ];
 

@@ -8,11 +8,11 @@
 import type { TodoItem } from "./todo.ts";
 
 /**
- * What a tool does to the world: reads the workspace, writes it, runs a program, or keeps
+ * What a tool does to the world: reads the workspace, writes it, runs a program, keeps
  * track of the task in powercode's own file (`track`: the todo list's TODO.md, never a path
- * the model names).
+ * the model names), or reads from the network in powercode's process (`net`: changes no file).
  */
-export type ToolEffect = "read" | "write" | "exec" | "track";
+export type ToolEffect = "read" | "write" | "exec" | "track" | "net";
 
 /** How a call is shown when it starts: the tool's own one-line text, or malformed arguments. */
 export type CallDescription =

@@ -48,7 +48,9 @@ export async function decide(
 
 /** The decision of the mode alone: reads always run; writes and commands by mode. */
 function modeDecision(request: ToolRequest, mode: ApprovalMode): Decision {
-  if (mode === "auto" || request.effect === "read" || request.effect === "track") {
+  // fetch reaches only the hosts the settings allow: that list is its rule.
+  const reads = request.effect === "read" || request.effect === "net";
+  if (mode === "auto" || reads || request.effect === "track") {
     return { kind: "allow" };
   }
   if (mode === "edits" && request.effect === "write") return { kind: "allow" };

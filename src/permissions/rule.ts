@@ -73,7 +73,7 @@ export function matchesToolName(pattern: string, name: string): boolean {
   return globRegExp(pattern, false).test(name);
 }
 
-/** A whole-text RegExp for `glob`; with `paths`, `*` stops at `/` and `**` does not. */
+/** A whole-text RegExp for the glob pattern; with `paths`, `*` stops at `/` and `**` does not. */
 function globRegExp(glob: string, paths: boolean): RegExp {
   let source = "";
   for (let index = 0; index < glob.length; index++) {

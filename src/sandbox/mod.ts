@@ -27,3 +27,10 @@ export {
   type ServerProcess,
   type ServerSpec,
 } from "./server_launcher.ts";
+export {
+  BackgroundJobs,
+  type JobInfo,
+  type JobOutput,
+  type JobState,
+  MAX_JOBS,
+} from "./background_jobs.ts";

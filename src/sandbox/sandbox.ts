@@ -203,6 +203,40 @@ export class Sandbox implements CommandRunner {
   }
 
   /**
+   * Starts `bash -c command` as {@linkcode run} would, without waiting for it: for a
+   * background job, whose caller reads the child's output and ends it. `release` must be
+   * called once the child has ended: it checks and releases the git guard and returns what
+   * the git rule renamed.
+   * Contract: the same confinement and refusals as {@linkcode run}.
+   */
+  async start(
+    command: string,
+  ): Promise<{ child: Deno.ChildProcess; release: () => Promise<string[]> }> {
+    if (this.mode === "unavailable") throw new Error(BWRAP_MISSING_MESSAGE);
+    if (this.mode === "unsandboxed" && this.workspace === "ro") {
+      throw new Error(READ_ONLY_UNSANDBOXED_MESSAGE);
+    }
+    const guards: GitGuard[] = [];
+    const release = async () => {
+      const notes = guards.flatMap((guard) => checkGitAfter(guard));
+      for (const guard of guards) await releaseGitGuard(guard);
+      return notes;
+    };
+    try {
+      if (this.gitControl === "protected" && this.workspace === "rw") {
+        for (const root of this.#roots()) {
+          guards.push(await guardGit(root, { cache: this.#scanCache(root) }));
+        }
+      }
+      const child = await this.#spawn(command, guards.flatMap((guard) => guard.args));
+      return { child, release };
+    } catch (error) {
+      await release();
+      throw error;
+    }
+  }
+
+  /**
    * The bwrap arguments of a command started now, leaving out git's guard (which makes
    * placeholders on disk); undefined unless the mode is `bwrap`. For `--scope`.
    */
@@ -291,7 +325,7 @@ async function supervise(child: Deno.ChildProcess, options: RunOptions): Promise
 }
 
 /** SIGTERM, then SIGKILL if the process has not ended within the grace time. */
-async function terminate(child: Deno.ChildProcess): Promise<void> {
+export async function terminate(child: Deno.ChildProcess): Promise<void> {
   try {
     child.kill("SIGTERM");
   } catch {

@@ -6,7 +6,7 @@
 import type { CommandEnd, ToolCall } from "../core/mod.ts";
 import { type ArgsOf, defineParams, type Params } from "./params.ts";
 import type { Tool } from "./tool.ts";
-import type { CommandRunner, RunEnd } from "../sandbox/mod.ts";
+import type { BackgroundJobs, CommandRunner, RunEnd } from "../sandbox/mod.ts";
 import { MAX_BYTES, MAX_LINES } from "../core/mod.ts";
 
 /** Timeout when the model gives none. */
@@ -27,6 +27,13 @@ const BASH_PARAMS = {
     type: "integer",
     description: `Seconds before the command is killed (default ${DEFAULT_TIMEOUT_SECONDS}, ` +
       `maximum ${MAX_TIMEOUT_SECONDS})`,
+    optional: true,
+  },
+  background: {
+    type: "boolean",
+    description: "Start the command in the background and return its id at once (a dev " +
+      "server, a watcher, a slow build): read what it prints with bash_output, end it with " +
+      "bash_kill; no timeout applies, and it ends when powercode ends",
     optional: true,
   },
 } as const satisfies Params;
@@ -58,7 +65,10 @@ export function userCommandCall(id: string, command: string): ToolCall {
  * error result (the model reads its output as it is). Throws when the runner refuses
  * (bubblewrap missing) or the arguments are out of range.
  */
-export function createBashTool(runner: CommandRunner): Tool<ArgsOf<typeof BASH_PARAMS>> {
+export function createBashTool(
+  runner: CommandRunner,
+  jobs?: Pick<BackgroundJobs, "start">,
+): Tool<ArgsOf<typeof BASH_PARAMS>> {
   return {
     name: BASH_TOOL,
     effect: "exec",
@@ -66,10 +76,11 @@ export function createBashTool(runner: CommandRunner): Tool<ArgsOf<typeof BASH_P
     parameters: defineParams(BASH_PARAMS),
     guidance: "After changing code, run commands with bash to verify that it works (bash runs " +
       "sandboxed, without network access).",
-    describe: ({ command }) => command,
+    describe: ({ command, background }) => background ? `${command} &` : command,
     async execute(args, { signal, onOutput }) {
       const { command, timeout_seconds: seconds = DEFAULT_TIMEOUT_SECONDS } = args;
       if (command.trim() === "") throw new TypeError("Cannot run bash: command is empty");
+      if (args.background) return await startBackground(command, args, jobs);
       if (seconds < 1 || seconds > MAX_TIMEOUT_SECONDS) {
         throw new RangeError(
           `Cannot run bash: timeout_seconds must be an integer from 1 to ${MAX_TIMEOUT_SECONDS}, ` +
@@ -91,6 +102,27 @@ export function createBashTool(runner: CommandRunner): Tool<ArgsOf<typeof BASH_P
         details: { kind: "command", command, end: commandEnd(end) },
       };
     },
+  };
+}
+
+/** Starts `command` as a background job; its id at once. */
+async function startBackground(
+  command: string,
+  args: { timeout_seconds?: number },
+  jobs: Pick<BackgroundJobs, "start"> | undefined,
+) {
+  if (args.timeout_seconds !== undefined) {
+    throw new TypeError(
+      "Cannot run bash: timeout_seconds does not apply to a background command (it runs " +
+        "until it ends or bash_kill ends it); leave it out",
+    );
+  }
+  if (!jobs) throw new Error("Cannot run bash: background commands are not available here");
+  const job = await jobs.start(command);
+  return {
+    content: `Started background command ${job.id}: ${command}\nRead what it prints with ` +
+      `bash_output (id "${job.id}"); end it with bash_kill (id "${job.id}").`,
+    summary: `background ${job.id}`,
   };
 }
 

@@ -9,11 +9,23 @@ import { createReadFileTool } from "./read_file.ts";
 import { createWriteFileTool } from "./write_file.ts";
 import { createEditFileTool } from "./edit_file.ts";
 import { createBashTool } from "./bash.ts";
-import { probeBwrap, resolveHidden, Sandbox, type SandboxMode } from "../sandbox/mod.ts";
+import {
+  BackgroundJobs,
+  probeBwrap,
+  resolveHidden,
+  Sandbox,
+  type SandboxMode,
+} from "../sandbox/mod.ts";
+import { createBashOutputTool } from "./bash_output.ts";
+import { createBashKillTool } from "./bash_kill.ts";
+import { createFetchTool } from "./fetch.ts";
 import { ignoreMounts } from "../workspace/mod.ts";
 import { ServerLauncher } from "../sandbox/mod.ts";
 import { PlanGuard } from "./plan_guard.ts";
 import { createTodoTool } from "./todo.ts";
+import { createGrepTool } from "./grep.ts";
+import { createGlobTool } from "./glob.ts";
+import { createLsTool } from "./ls.ts";
 
 export { Workspace } from "../workspace/mod.ts";
 export { userCommandCall } from "./bash.ts";
@@ -44,6 +56,9 @@ export { createTodoTool, todoItemsOf, unfinishedTodo } from "./todo.ts";
 export { allOf } from "./policy.ts";
 export { changedLines } from "./line_diff.ts";
 export { BASH_TOOL, USER_COMMAND_ID } from "./bash.ts";
+export { BackgroundJobs, type JobInfo } from "../sandbox/mod.ts";
+export { stateLine, stateSummary } from "./bash_output.ts";
+export { hostAllowed } from "./allowed_hosts.ts";
 
 /** How {@linkcode createTools} sets up bash. */
 export interface CreateToolsOptions {
@@ -70,12 +85,22 @@ export interface CreateToolsOptions {
    * files `.powercodeignore` ignores (default: `/dev/null`, which commands cannot open).
    */
   emptyFile?: string;
+  /** Where background commands' whole output is kept (in the state directory); else nowhere. */
+  jobsDir?: string;
+  /**
+   * The hosts fetch may read from, asked at each call (the settings' `network.allow`);
+   * default none, so every fetch is refused with the host's name.
+   */
+  allowedHosts?: () => readonly string[];
 }
 
 /** The tools, their workspace, and one-line warnings for the terminal. */
 export interface Tools {
   workspace: Workspace;
-  /** read_file, write_file, edit_file, bash, todo, in that order. */
+  /**
+   * read_file, write_file, edit_file, bash, todo, grep, glob, ls, bash_output, bash_kill,
+   * fetch, in that order.
+   */
   tools: Tool[];
   /** What bash runs through. */
   sandbox: Sandbox;
@@ -84,6 +109,8 @@ export interface Tools {
   plan: PlanGuard;
   /** Starts helper programs (MCP servers) in the sandbox mode bash got. */
   servers: ServerLauncher;
+  /** bash's background commands; close them when the run ends. */
+  jobs: BackgroundJobs;
 }
 
 /**
@@ -129,7 +156,9 @@ export async function createTools(
     moreRoots: more.map((root) => root.access),
     mounts,
   });
-  const bash = createBashTool(sandbox);
+  const jobs = new BackgroundJobs(sandbox, options.jobsDir ? { logDir: options.jobsDir } : {});
+  const bash = createBashTool(sandbox, jobs);
+  const bashKill = createBashKillTool(jobs);
   return {
     workspace,
     tools: [
@@ -138,12 +167,19 @@ export async function createTools(
       createEditFileTool(workspace),
       bash,
       createTodoTool(workspace),
+      createGrepTool(workspace),
+      createGlobTool(workspace),
+      createLsTool(workspace),
+      createBashOutputTool(jobs),
+      bashKill,
+      createFetchTool({ allowedHosts: options.allowedHosts ?? (() => []) }),
     ],
     sandbox,
     warnings,
     // Servers see the further roots read-only, and what .powercodeignore ignores masked.
     servers: new ServerLauncher(workspace.path, mode, { ...confinement, mounts }),
-    plan: new PlanGuard(workspace, { runner: sandbox, confined: [bash.name] }),
+    plan: new PlanGuard(workspace, { runner: sandbox, confined: [bash.name, bashKill.name] }),
+    jobs,
   };
 }
 

@@ -29,7 +29,7 @@ const LEAVE = "ask the user to leave plan mode (/plan off) to make changes";
 
 /**
  * Plan mode's switch and its policy.
- * Contract, while on: `read` and `track` calls run; a `write` call runs only when every path
+ * Contract, while on: `read`, `track` and `net` calls run (none changes the workspace); a `write` call runs only when every path
  * it modifies is `PLAN.md` at the workspace root (by its real path, so a link named PLAN.md
  * leading elsewhere is refused); `exec` calls run only for the confined tools, whose runner
  * then has a read-only workspace; every other call is refused with a reason that says why and
@@ -71,6 +71,7 @@ export class PlanGuard {
     switch (request.effect) {
       case "read":
       case "track":
+      case "net":
         return ALLOW;
       case "write":
         return await this.#onlyPlanFile(request.paths.modified ?? []) ? ALLOW : refuse(

@@ -43,12 +43,21 @@ export class IgnoreRules {
    * re-includes); its parent directories are not looked at.
    */
   ignores(path: string, isDirectory: boolean): boolean {
-    let ignored = false;
+    return this.decide(path, isDirectory) ?? false;
+  }
+
+  /**
+   * What the last rule that matches `path` itself says: ignored (true), re-included by a
+   * negated rule (false), or undefined when no rule matches (a parent directory's ignore
+   * file then decides, as in git).
+   */
+  decide(path: string, isDirectory: boolean): boolean | undefined {
+    let verdict: boolean | undefined;
     for (const rule of this.#rules) {
       if (rule.directoryOnly && !isDirectory) continue;
-      if (rule.pattern.test(path)) ignored = !rule.negated;
+      if (rule.pattern.test(path)) verdict = !rule.negated;
     }
-    return ignored;
+    return verdict;
   }
 
   /**

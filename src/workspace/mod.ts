@@ -14,3 +14,5 @@ export {
   writeFileAtomic,
 } from "./text_file.ts";
 export { MAX_EDIT_BYTES, type Root, Workspace } from "./workspace.ts";
+export { type TreeEntry, type WalkOptions, walkTree } from "./tree_walk.ts";
+export { globMatcher, type PathMatcher } from "./path_glob.ts";
