@@ -26,3 +26,6 @@ export {
   type ServerProcess,
   type ServerSpec,
 } from "./server_launcher.ts";
+export { type Bind } from "./bwrap_profile.ts";
+export { type NetConnection, NetworkGate } from "./net_gate.ts";
+export { relayArgv, type SandboxNetwork } from "./net_spawn.ts";

@@ -7,6 +7,7 @@
  */
 import { TailBuffer, type Truncation } from "../core/mod.ts";
 import {
+  type Bind,
   bwrapArgs,
   CLOSE_INHERITED_FDS,
   COMMAND_ENV,
@@ -14,6 +15,8 @@ import {
   spawnBwrap,
   type WorkspaceMode,
 } from "./bwrap_profile.ts";
+import type { NetConnection } from "./net_gate.ts";
+import { type SandboxNetwork, spawnNetworked, type Supervised } from "./net_spawn.ts";
 import type { GitControl } from "../workspace/mod.ts";
 import { checkGitAfter, type GitGuard, guardGit, releaseGitGuard } from "./git_guard.ts";
 import { ScanCache } from "./git_scan.ts";
@@ -84,6 +87,8 @@ export interface RunResult {
   end: RunEnd;
   /** What the git rule changed after the command, one line each (see `checkGitAfter`). */
   gitNotes?: string[];
+  /** The connections the command asked powercode's proxy for, in order (with a network). */
+  connections?: NetConnection[];
 }
 
 /** Something that runs a shell command in the workspace; the bash tool's only dependency. */
@@ -122,6 +127,12 @@ export interface SandboxOptions {
    * (the masks of `.powercodeignore`, see `ignoreMounts`).
    */
   mounts?: () => Promise<string[]>;
+  /** The user's directories bound into the sandbox (`shell` settings). */
+  binds?: readonly Bind[];
+  /** The whole environment of a command (default {@linkcode COMMAND_ENV}). */
+  env?: Readonly<Record<string, string>>;
+  /** HTTP and HTTPS to the allowed hosts through powercode's proxy (default: no network). */
+  network?: SandboxNetwork;
 }
 
 /**
@@ -153,6 +164,11 @@ export class Sandbox implements CommandRunner {
   #hidden: readonly HiddenPath[];
   #moreRoots: readonly string[];
   #mounts: () => Promise<string[]>;
+  #binds: readonly Bind[];
+  /** The whole environment of a command. */
+  readonly env: Readonly<Record<string, string>>;
+  /** The way to the allowed hosts, when there is one. */
+  readonly network: SandboxNetwork | undefined;
   /** The git guard's directory listings of each root, kept from run to run. */
   #gitScans = new Map<string, ScanCache>();
 
@@ -163,6 +179,9 @@ export class Sandbox implements CommandRunner {
     this.#hidden = options.hidden ?? [];
     this.#moreRoots = options.moreRoots ?? [];
     this.#mounts = options.mounts ?? (() => Promise.resolve([]));
+    this.#binds = options.binds ?? [];
+    this.env = options.env ?? COMMAND_ENV;
+    this.network = mode === "bwrap" ? options.network : undefined;
     this.gitControl = mode === "bwrap" ? options.gitControl ?? "protected" : "writable";
     this.workspace = options.workspace ?? "rw";
   }
@@ -185,6 +204,7 @@ export class Sandbox implements CommandRunner {
     // A read-only workspace needs no guard: nothing in it, .git included, can change.
     const guarded = this.gitControl === "protected" && this.workspace === "rw";
     const guards: GitGuard[] = [];
+    const connections: NetConnection[] = [];
     try {
       if (guarded) {
         for (const root of this.#roots()) {
@@ -192,11 +212,15 @@ export class Sandbox implements CommandRunner {
         }
       }
       const result = await supervise(
-        await this.#spawn(command, guards.flatMap((guard) => guard.args)),
+        await this.#spawn(command, guards.flatMap((guard) => guard.args), connections),
         options,
       );
       const gitNotes = guards.flatMap((guard) => checkGitAfter(guard));
-      return gitNotes.length === 0 ? result : { ...result, gitNotes };
+      return {
+        ...result,
+        ...(gitNotes.length > 0 ? { gitNotes } : {}),
+        ...(this.network ? { connections } : {}),
+      };
     } finally {
       for (const guard of guards) await releaseGitGuard(guard);
     }
@@ -227,27 +251,34 @@ export class Sandbox implements CommandRunner {
       moreRoots: this.#moreRoots,
       extraMounts: [...guardArgs, ...await this.#mounts()],
       workspace: this.workspace,
+      binds: this.#binds,
+      ...(this.network ? { relay: this.network.relay } : {}),
     };
     return bwrapArgs(this.root, profile, command);
   }
 
-  async #spawn(command: string, guardArgs: readonly string[]): Promise<Deno.ChildProcess> {
+  async #spawn(
+    command: string,
+    guardArgs: readonly string[],
+    connections: NetConnection[],
+  ): Promise<Supervised> {
     try {
       if (this.mode === "unsandboxed") {
         return new Deno.Command("bash", {
           args: ["-c", GROUP_WRAPPER, "bash", command],
           cwd: this.root,
           clearEnv: true,
-          env: COMMAND_ENV,
+          env: { ...this.env },
           stdin: "null",
           stdout: "piped",
           stderr: "piped",
         }).spawn();
       }
-      return await spawnBwrap(await this.#profile(command, guardArgs), {
-        stdout: "piped",
-        stderr: "piped",
-      });
+      const args = await this.#profile(command, guardArgs);
+      if (this.network) {
+        return await spawnNetworked(args, this.env, this.network, (c) => connections.push(c));
+      }
+      return await spawnBwrap(args, { stdout: "piped", stderr: "piped", env: this.env });
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
       throw new Error(
@@ -258,7 +289,7 @@ export class Sandbox implements CommandRunner {
 }
 
 /** Captures the output of `child` until it ends, killing its tree on timeout or abort. */
-async function supervise(child: Deno.ChildProcess, options: RunOptions): Promise<RunResult> {
+async function supervise(child: Supervised, options: RunOptions): Promise<RunResult> {
   const capture = new TailBuffer();
   const readers = [child.stdout.getReader(), child.stderr.getReader()];
   const drained = Promise.all(readers.map((reader) => pump(reader, capture, options.onOutput)));
@@ -287,7 +318,7 @@ async function supervise(child: Deno.ChildProcess, options: RunOptions): Promise
 }
 
 /** SIGTERM, then SIGKILL if the process has not ended within the grace time. */
-async function terminate(child: Deno.ChildProcess): Promise<void> {
+async function terminate(child: Supervised): Promise<void> {
   try {
     child.kill("SIGTERM");
   } catch {
