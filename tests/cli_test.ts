@@ -19,6 +19,7 @@ Deno.test("parseCli() reads every flag and its alias", () => {
     undo: false,
     force: false,
     addDirs: [],
+    allowDomains: [],
     scope: false,
   });
   assertEquals(
@@ -41,6 +42,7 @@ Deno.test("parseCli() reads every flag and its alias", () => {
       undo: false,
       force: false,
       addDirs: [],
+      allowDomains: [],
       scope: false,
     },
   );

@@ -33,7 +33,7 @@ export async function approveOnTerminal(
 }
 
 /** One line from stdin; what came after it in the same read is dropped. */
-async function readLine(): Promise<string> {
+export async function readLine(): Promise<string> {
   const decoder = new TextDecoder();
   const buffer = new Uint8Array(1024);
   let text = "";

@@ -5,6 +5,7 @@
  * @module
  */
 import { type Locations, queryGrants } from "../config/mod.ts";
+import type { Settings } from "../settings/mod.ts";
 import { sanitizeLine, wrapText } from "../terminal/mod.ts";
 import {
   describeSandbox,
@@ -21,6 +22,8 @@ export interface ScopeSources {
   workspace: Workspace;
   /** What bash runs through; undefined when the standard tools were replaced. */
   sandbox: Sandbox | undefined;
+  /** The run's settings: the files read and what they open. */
+  settings?: Settings;
 }
 
 /** A label this wide or wider hangs its continuation rows at this indent instead. */
@@ -54,7 +57,9 @@ export async function scopeReport(sources: ScopeSources, width?: number): Promis
       });
       return `  ${kind.padEnd(6)} ${groups.join(" · ")}`;
     }),
+    ...(sources.settings ? settingsLines(sources.settings) : []),
     ...(sources.sandbox ? sandboxLines(await describeSandbox(sources.sandbox)) : []),
+    ...(sources.sandbox?.mode === "bwrap" ? commandLines(sources.sandbox) : []),
   ];
   const safe = lines.map(sanitizeLine);
   return (width === undefined ? safe : safe.flatMap((line) => hang(line, width))).join("\n");
@@ -67,6 +72,30 @@ function hang(line: string, width: number): string[] {
   const [first = "", ...rest] = wrapText(line.slice(label.length), Math.max(20, width - indent));
   const firstRows = wrapText(`${label}${first}`, width);
   return [...firstRows, ...rest.map((row) => `${" ".repeat(indent)}${row}`)];
+}
+
+function settingsLines(settings: Settings): string[] {
+  return [
+    "Settings files:",
+    ...settings.files.map(({ path, state }) => `  ${path} (${state})`),
+  ];
+}
+
+/** What a command sees beyond the mounts: PATH, the user's variables, the network. */
+function commandLines(sandbox: Sandbox): string[] {
+  const names = Object.keys(sandbox.env).filter((name) =>
+    !["PATH", "HOME", "LANG", "TERM", "NO_PROXY", "no_proxy"].includes(name)
+  );
+  return [
+    `  PATH:          ${sandbox.env.PATH ?? ""}`,
+    `  your variables: ${names.length === 0 ? "none" : names.join(", ")}`,
+    `  allowed hosts: ${
+      sandbox.hosts.length === 0
+        ? "none (no network)"
+        : `${sandbox.hosts.join(", ")} (HTTP and HTTPS through powercode's proxy; every ` +
+          "other host and address refused)"
+    }`,
+  ];
 }
 
 function sandboxLines(report: SandboxReport): string[] {
@@ -94,7 +123,9 @@ function sandboxLines(report: SandboxReport): string[] {
     `  read-only:     ${list([...scope.readOnly, ...git])}`,
     `  masked (empty or unreadable, not writable): ${list(scope.masked)}`,
     `  private:       ${list(scope.private)}`,
-    `  network:       ${scope.namespaces.includes("net") ? "off (own network namespace)" : "ON"}`,
+    `  network:       ${
+      scope.namespaces.includes("net") ? "own network namespace (only its loopback)" : "ON"
+    }`,
     `  namespaces:    ${list(scope.namespaces)}`,
     `  capabilities:  ${scope.capabilitiesDropped ? "all dropped" : "KEPT"}`,
     `  socket filter: ${scope.seccomp ? `seccomp: ${report.filter}` : "none"}`,

@@ -51,6 +51,8 @@ export interface CliOptions {
   undo: boolean;
   /** `--force` (with `--undo`): overwrite files changed since the task ended. */
   force: boolean;
+  /** `--allow-domain HOST`, repeatable: hosts commands may reach for this run. */
+  allowDomains: string[];
 }
 
 /** Model calls per task when --max-steps is not given. */
@@ -79,6 +81,8 @@ Usage:
   powercode --model NAME         start on profile NAME of the provider file (see /model)
   powercode --dir PATH | -C PATH work on PATH (installed command; default: the current directory)
   powercode --add-dir PATH       another directory the tools may use (repeatable)
+  powercode --allow-domain HOST  let commands reach HOST over HTTP(S) through powercode's proxy
+                                 for this run (repeatable; *.example.com, host:port, an IP)
   powercode --scope              print what this run may read, write and run, and exit
   powercode --plan               start in plan mode: changes refused but PLAN.md (see /plan)
   powercode --undo [--force]     take back the last task of the latest session: its files
@@ -108,8 +112,9 @@ export function parseCli(args: string[]): CliOptions {
       "max-cost",
       "dir",
       "add-dir",
+      "allow-domain",
     ],
-    collect: ["add-dir"],
+    collect: ["add-dir", "allow-domain"],
     boolean: [
       "help",
       "version",
@@ -189,6 +194,7 @@ export function parseCli(args: string[]): CliOptions {
     ...(parsed.model !== undefined ? { model: parsed.model.trim() } : {}),
     ...(parsed.dir !== undefined ? { dir: parsed.dir } : {}),
     addDirs,
+    allowDomains: parsed["allow-domain"],
     scope: parsed.scope,
   };
 }

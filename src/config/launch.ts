@@ -21,6 +21,7 @@ import denoConfig from "../../deno.json" with { type: "json" };
 import { type CliOptions, parseCli } from "./cli.ts";
 import { ConfigError } from "./config_error.ts";
 import { projectFlags, startFlags } from "./permission_set.ts";
+import { settingsEnvNames } from "./settings_env.ts";
 import {
   encodeProject,
   PROJECT_VARIABLE,
@@ -64,7 +65,7 @@ export async function launchCommand(
   }
   const project = await resolveProject(cli, env);
   return `${PROJECT_VARIABLE}=${quote(encodeProject(project))}; export ${PROJECT_VARIABLE}; ` +
-    `exec ${run(projectFlags(project, start))}`;
+    `exec ${run(projectFlags(project, start, await settingsEnvNames(project)))}`;
 }
 
 /** Whether `cwd` holds the workspace layout's `workspace/` directory. */

@@ -2,16 +2,17 @@
  * The exact Deno permission set of one run in project mode, computed from its resolved
  * {@linkcode Project} and the `start` task's flags.
  *
- * Read: the roots, the provider file, `mcp.json` beside it (MCP's configuration, the one
- * file besides the provider file that powercode reads from its configuration directory),
- * the state directory. Write: the roots and the state directory. Net, run and env: the
+ * Read: the roots, the provider file, `mcp.json` and `settings.json` beside it (MCP's
+ * configuration and the user's settings, the files besides the provider file that powercode
+ * reads from its configuration directory), the state directory. Env: the `start` task's
+ * names and the `shell.env` names of the settings files (see `settings_env.ts`). Write: the roots and the state directory. Net, run and env: the
  * `start` task's flags, unchanged. Deno itself needs no grant beyond these: it loads the
  * program's modules and its own cache (`DENO_DIR`) without permission checks, and
  * `Deno.cwd()` needs none.
  *
  * @module
  */
-import { configDirOf, MCP_FILE, type Project } from "./project.ts";
+import { configDirOf, MCP_FILE, type Project, SETTINGS_FILE } from "./project.ts";
 
 /** The flags of the `start` task kept as they are in project mode. */
 const KEPT_FLAG = /^--allow-(net|run|env)(=\S*)?$|^--no-prompt$/;
@@ -39,7 +40,11 @@ export function startFlags(startTask: string): string[] {
  * nor a net, run, env or prompt flag, so a new kind of grant in `start` is never passed on
  * unseen.
  */
-export function projectFlags(project: Project, flags: readonly string[]): string[] {
+export function projectFlags(
+  project: Project,
+  flags: readonly string[],
+  envNames: readonly string[] = [],
+): string[] {
   const kept = flags.filter((flag) => !REPLACED_FLAG.test(flag));
   const unknown = kept.find((flag) => !KEPT_FLAG.test(flag));
   if (unknown !== undefined) {
@@ -51,9 +56,19 @@ export function projectFlags(project: Project, flags: readonly string[]): string
   const { roots, providerFile, stateDir } = project;
   return [
     `--allow-read=${
-      [...roots, providerFile, `${configDirOf(providerFile)}/${MCP_FILE}`, stateDir].join(",")
+      [
+        ...roots,
+        providerFile,
+        `${configDirOf(providerFile)}/${MCP_FILE}`,
+        `${configDirOf(providerFile)}/${SETTINGS_FILE}`,
+        stateDir,
+      ].join(",")
     }`,
     `--allow-write=${[...roots, stateDir].join(",")}`,
-    ...kept,
+    ...kept.map((flag) =>
+      flag.startsWith("--allow-env=") && envNames.length > 0
+        ? `${flag},${envNames.join(",")}`
+        : flag
+    ),
   ];
 }

@@ -10,6 +10,9 @@ import { ConfigError } from "./config_error.ts";
 /** MCP's configuration, beside the provider file (read by `src/mcp/`). */
 export const MCP_FILE = "mcp.json";
 
+/** The user's settings, beside the provider file; a project's are `.powercode/settings.json`. */
+export const SETTINGS_FILE = "settings.json";
+
 /** The directory of the provider file, which holds MCP's configuration in project mode. */
 export function configDirOf(providerFile: string): string {
   return providerFile.slice(0, providerFile.lastIndexOf("/")) || "/";
@@ -26,6 +29,8 @@ export interface Project {
   providerFile: string;
   /** Where sessions, input history and the session lock live. */
   stateDir: string;
+  /** The user's home directory (real path), for `~/…` in settings; absent when unknown. */
+  home?: string;
 }
 
 /** What project resolution reads from outside besides the flags. */
@@ -80,6 +85,7 @@ export async function resolveProject(
     roots,
     providerFile: absolute(providerFile, env.cwd),
     stateDir: `${stateHome}/powercode/projects/${await stateName(roots[0] ?? env.cwd)}`,
+    ...(home !== undefined ? { home } : {}),
   };
   refuseUncarriable(project.providerFile, "the provider file");
   refuseUncarriable(project.stateDir, "the state directory");

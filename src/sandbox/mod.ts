@@ -26,6 +26,8 @@ export {
   type ServerProcess,
   type ServerSpec,
 } from "./server_launcher.ts";
-export { type Bind } from "./bwrap_profile.ts";
+export { type Bind, COMMAND_ENV } from "./bwrap_profile.ts";
 export { type NetConnection, NetworkGate } from "./net_gate.ts";
+export { refusalLine } from "./sandbox.ts";
 export { relayArgv, type SandboxNetwork } from "./net_spawn.ts";
+export { runRelay } from "./net_relay.ts";

@@ -16,7 +16,9 @@ export interface SandboxNetwork {
   gate: NetworkGate;
   /** The relay's argv, run inside the sandbox (see {@linkcode relayArgv}). */
   relay: readonly string[];
-  /** Told of every connection a sandbox asks for (on screen, a refused one at least). */
+  /**
+   * Told of every connection a stdio server asks for (a command's go to its result instead).
+   */
   report?: (connection: NetConnection) => void;
 }
 
@@ -46,7 +48,7 @@ export function relayArgv(): string[] {
 
 /**
  * Starts bwrap with `args` (whose command starts the relay) and serves its channel through
- * `network.gate`, handing each connection to `onConnection` and the network's report.
+ * `network.gate`, handing each connection to `onConnection`.
  * Contract: throws `Deno.errors.NotFound` when bwrap is missing.
  */
 export async function spawnNetworked(
@@ -70,10 +72,7 @@ export async function spawnNetworked(
     );
   });
   (child.stdio[3] as Writable).end(sandboxFilter());
-  void network.gate.serve(channelOf(child.stdio[4] as Duplex), (connection) => {
-    onConnection(connection);
-    network.report?.(connection);
-  });
+  void network.gate.serve(channelOf(child.stdio[4] as Duplex), onConnection);
   const status = new Promise<{ code: number }>((resolve) =>
     child.once("exit", (code, signal) => resolve({ code: code ?? signalCode(signal) }))
   );
@@ -89,7 +88,7 @@ export async function spawnNetworked(
 }
 
 /** A node socket as the gate's channel. */
-function channelOf(socket: Duplex): ByteChannel {
+export function channelOf(socket: Duplex): ByteChannel {
   return {
     readable: socket as AsyncIterable<Uint8Array>,
     write: (bytes) =>

@@ -98,6 +98,8 @@ export interface CommandRunner {
   readonly gitControl: GitControl;
   /** Whether commands may change the workspace (`rw`) or only read it (`ro`). */
   readonly workspace: WorkspaceMode;
+  /** The hosts commands may reach through powercode's proxy, as written; none: no network. */
+  readonly hosts?: readonly string[];
   /**
    * Runs `bash -c command`. Contract: throws only when the mode is `unavailable`, or when the
    * workspace is read-only and the mode is `unsandboxed`.
@@ -169,6 +171,7 @@ export class Sandbox implements CommandRunner {
   readonly env: Readonly<Record<string, string>>;
   /** The way to the allowed hosts, when there is one. */
   readonly network: SandboxNetwork | undefined;
+  readonly hosts: readonly string[];
   /** The git guard's directory listings of each root, kept from run to run. */
   #gitScans = new Map<string, ScanCache>();
 
@@ -182,6 +185,7 @@ export class Sandbox implements CommandRunner {
     this.#binds = options.binds ?? [];
     this.env = options.env ?? COMMAND_ENV;
     this.network = mode === "bwrap" ? options.network : undefined;
+    this.hosts = this.network?.gate.patterns.map((pattern) => pattern.text) ?? [];
     this.gitControl = mode === "bwrap" ? options.gitControl ?? "protected" : "writable";
     this.workspace = options.workspace ?? "rw";
   }
@@ -211,8 +215,12 @@ export class Sandbox implements CommandRunner {
           guards.push(await guardGit(root, { cache: this.#scanCache(root) }));
         }
       }
+      const onConnection = (connection: NetConnection) => {
+        connections.push(connection);
+        if (!connection.allowed) options.onOutput?.(`${refusalLine(connection)}\n`);
+      };
       const result = await supervise(
-        await this.#spawn(command, guards.flatMap((guard) => guard.args), connections),
+        await this.#spawn(command, guards.flatMap((guard) => guard.args), onConnection),
         options,
       );
       const gitNotes = guards.flatMap((guard) => checkGitAfter(guard));
@@ -260,7 +268,7 @@ export class Sandbox implements CommandRunner {
   async #spawn(
     command: string,
     guardArgs: readonly string[],
-    connections: NetConnection[],
+    onConnection: (connection: NetConnection) => void,
   ): Promise<Supervised> {
     try {
       if (this.mode === "unsandboxed") {
@@ -276,7 +284,7 @@ export class Sandbox implements CommandRunner {
       }
       const args = await this.#profile(command, guardArgs);
       if (this.network) {
-        return await spawnNetworked(args, this.env, this.network, (c) => connections.push(c));
+        return await spawnNetworked(args, this.env, this.network, onConnection);
       }
       return await spawnBwrap(args, { stdout: "piped", stderr: "piped", env: this.env });
     } catch (error) {
@@ -286,6 +294,11 @@ export class Sandbox implements CommandRunner {
       );
     }
   }
+}
+
+/** The line on screen for a connection the proxy refused. */
+export function refusalLine({ host, port }: NetConnection): string {
+  return `powercode: refused the connection to "${host}:${port}": not in network.allow`;
 }
 
 /** Captures the output of `child` until it ends, killing its tree on timeout or abort. */

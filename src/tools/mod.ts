@@ -9,7 +9,14 @@ import { createReadFileTool } from "./read_file.ts";
 import { createWriteFileTool } from "./write_file.ts";
 import { createEditFileTool } from "./edit_file.ts";
 import { createBashTool } from "./bash.ts";
-import { type HiddenPath, probeBwrap, Sandbox, type SandboxMode } from "../sandbox/mod.ts";
+import {
+  type Bind,
+  type HiddenPath,
+  probeBwrap,
+  Sandbox,
+  type SandboxMode,
+  type SandboxNetwork,
+} from "../sandbox/mod.ts";
 import { ignoreMounts } from "../workspace/mod.ts";
 import { ServerLauncher } from "../sandbox/mod.ts";
 import { PlanGuard } from "./plan_guard.ts";
@@ -66,6 +73,17 @@ export interface CreateToolsOptions {
    * files `.powercodeignore` ignores (default: `/dev/null`, which commands cannot open).
    */
   emptyFile?: string;
+  /**
+   * Paths below the first root that the file tools refuse and commands see as empty (the
+   * project's `.powercode/settings.json`).
+   */
+  protect?: readonly string[];
+  /** The user's directories bound into the sandbox (`shell.path`, `readOnly`, `writable`). */
+  binds?: readonly Bind[];
+  /** The whole environment of commands (default: the sandbox's fixed one). */
+  env?: Readonly<Record<string, string>>;
+  /** HTTP(S) to the allowed hosts through powercode's proxy, for commands and stdio servers. */
+  network?: SandboxNetwork;
 }
 
 /** The tools, their workspace, and one-line warnings for the terminal. */
@@ -96,6 +114,7 @@ export async function createTools(
   const workspace = await Workspace.open(workspaceDir, {
     gitControl: options.allowGitWrites ? "writable" : "protected",
     ...(options.moreDirs ? { moreDirs: options.moreDirs } : {}),
+    ...(options.protect ? { protect: options.protect } : {}),
   });
   const warnings: string[] = [];
   let mode: SandboxMode;
@@ -118,11 +137,17 @@ export async function createTools(
   const confinement = { hidden: await existing(options.hide), gitControl: workspace.gitControl };
   // By the paths the roots were opened by: the git guard checks .git through Deno's permissions.
   const [first, ...more] = workspace.roots;
-  const mounts = () => ignoreMounts(workspace.path, workspace.ignore, options.emptyFile);
+  const mounts = async () => [
+    ...await ignoreMounts(workspace.path, workspace.ignore, options.emptyFile),
+    ...await protectMounts(workspace, options.protect ?? []),
+  ];
   const sandbox = new Sandbox(first.access, mode, {
     ...confinement,
     moreRoots: more.map((root) => root.access),
     mounts,
+    ...(options.binds ? { binds: options.binds } : {}),
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.network ? { network: options.network } : {}),
   });
   const bash = createBashTool(sandbox);
   return {
@@ -137,9 +162,35 @@ export async function createTools(
     sandbox,
     warnings,
     // Servers see the further roots read-only, and what .powercodeignore ignores masked.
-    servers: new ServerLauncher(workspace.path, mode, { ...confinement, mounts }),
+    servers: new ServerLauncher(workspace.path, mode, {
+      ...confinement,
+      mounts,
+      ...(options.binds ? { binds: options.binds } : {}),
+      ...(options.network ? { network: options.network } : {}),
+    }),
     plan: new PlanGuard(workspace, { runner: sandbox, confined: [bash.name] }),
   };
+}
+
+/** Covers each protected file that exists now with `/dev/null`, read-only, after the roots. */
+async function protectMounts(workspace: Workspace, paths: readonly string[]): Promise<string[]> {
+  const args: string[] = [];
+  for (const path of paths) {
+    try {
+      const info = await Deno.lstat(`${workspace.path}/${path}`);
+      const target = `${workspace.root}/${path}`;
+      args.push(
+        ...(info.isDirectory ? ["--tmpfs", target, "--remount-ro", target] : [
+          "--ro-bind",
+          "/dev/null",
+          target,
+        ]),
+      );
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+  }
+  return args;
 }
 
 async function existing(paths: readonly string[] = []): Promise<HiddenPath[]> {

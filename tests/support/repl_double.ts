@@ -14,6 +14,7 @@ import { Renderer } from "../../src/ui/renderer.ts";
 import { TaskView } from "../../src/ui/task_view.ts";
 import { fakeTerminal, settle } from "./fake_terminal.ts";
 import { ScriptedModel, type ScriptStep } from "./scripted_model.ts";
+import { NO_SETTINGS } from "../../src/settings/mod.ts";
 
 /** A running REPL: type keys, read the screen, end it. */
 export interface ReplDouble {
@@ -74,6 +75,7 @@ export async function openReplDouble(
   const app: App = {
     ...assembly,
     start: {} as RunStart,
+    settings: NO_SETTINGS,
     sessions,
     redactor: new Redactor([]),
     notice: () => {},
