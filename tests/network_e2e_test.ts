@@ -7,6 +7,7 @@
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
 import { type ChatMessage, startFakeServer } from "./support/fake_server.ts";
 import { createInstalledHome, type InstalledHome } from "./support/installed.ts";
+import { createTempProject } from "./support/project.ts";
 import { sequence, text, toolCall } from "./support/scripts.ts";
 import { ENV, KEY, provider } from "./support/sessions.ts";
 import { stateName } from "../src/config/project.ts";
@@ -229,4 +230,27 @@ Deno.test("--scope shows the settings files, PATH, the bound directories and the
       `${home}/.cache/x`,
     ]
   ) assertStringIncludes(result.stdout, line);
+});
+
+Deno.test("the workspace layout refuses shell.env with one line, and takes --allow-domain", async () => {
+  await using project = await createTempProject();
+  await project.writeProvider(provider("http://127.0.0.1:9"));
+  await Deno.mkdir(`${project.dir}/.powercode`);
+  await Deno.writeTextFile(
+    `${project.dir}/.powercode/settings.json`,
+    JSON.stringify({ shell: { env: ["GOPATH"] } }),
+  );
+  const refused = await project.run(["-p", "hi"], { env: ENV });
+  assertEquals(refused.code, 2);
+  assertEquals(
+    refused.stderr,
+    'powercode: Invalid settings: ".powercode/settings.json": field "shell.env" "GOPATH" needs ' +
+      "the installed command (project mode): the workspace layout's fixed Deno flags let " +
+      "powercode read no such variable\n",
+  );
+  await Deno.remove(`${project.dir}/.powercode/settings.json`);
+  const scope = await project.run(["--scope", "--allow-domain", "127.0.0.1:8080"]);
+  assertEquals(scope.code, 0, scope.stderr);
+  assertStringIncludes(scope.stdout, "  allowed hosts: 127.0.0.1:8080 (HTTP and HTTPS");
+  assertStringIncludes(scope.stdout, "  .powercode/settings.json (absent)");
 });

@@ -58,7 +58,9 @@ export async function scopeReport(sources: ScopeSources, width?: number): Promis
       return `  ${kind.padEnd(6)} ${groups.join(" · ")}`;
     }),
     ...(sources.settings ? settingsLines(sources.settings) : []),
-    ...(sources.sandbox ? sandboxLines(await describeSandbox(sources.sandbox)) : []),
+    ...(sources.sandbox
+      ? sandboxLines(await describeSandbox(sources.sandbox), sources.sandbox.hosts)
+      : []),
     ...(sources.sandbox?.mode === "bwrap" ? commandLines(sources.sandbox) : []),
   ];
   const safe = lines.map(sanitizeLine);
@@ -98,7 +100,7 @@ function commandLines(sandbox: Sandbox): string[] {
   ];
 }
 
-function sandboxLines(report: SandboxReport): string[] {
+function sandboxLines(report: SandboxReport, hosts: readonly string[]): string[] {
   const { scope } = report;
   switch (report.mode) {
     case "unsandboxed":
@@ -124,7 +126,11 @@ function sandboxLines(report: SandboxReport): string[] {
     `  masked (empty or unreadable, not writable): ${list(scope.masked)}`,
     `  private:       ${list(scope.private)}`,
     `  network:       ${
-      scope.namespaces.includes("net") ? "own network namespace (only its loopback)" : "ON"
+      !scope.namespaces.includes("net")
+        ? "ON"
+        : hosts.length === 0
+        ? "off (own network namespace)"
+        : "own network namespace; only powercode's proxy, for the allowed hosts below"
     }`,
     `  namespaces:    ${list(scope.namespaces)}`,
     `  capabilities:  ${scope.capabilitiesDropped ? "all dropped" : "KEPT"}`,
