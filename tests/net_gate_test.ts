@@ -30,7 +30,7 @@ Deno.test("parseHostPattern() reads names, wildcards, addresses and ports, and s
     text: "127.0.0.1",
   });
   assertEquals(
-    ["bad host", "a..b", "*.com", "x.org:0", "::1", "*"].map(parseHostPattern),
+    ["bad host", "a..b", "*.com", "x.org:0", "::1", "*."].map(parseHostPattern),
     [
       'is not a host name, "*." wildcard or IP address',
       'is not a host name, "*." wildcard or IP address',

@@ -53,11 +53,11 @@ const RELAY_START = `for fd in /proc/self/fd/*; do
 done
 exec 5< <(cd / && DENO_DIR=/tmp/.powercode-relay DENO_NO_UPDATE_CHECK=1 NO_COLOR=1 \\
   exec "\${@:2:$1}" 2>&1 <&${RELAY_FD} >&${RELAY_FD} ${RELAY_FD}>&-)
-if read -r -t 20 -u 5 port && [ -n "$port" ]; then
+if read -r -t 20 -u 5 port && [[ $port =~ ^[0-9]+$ ]]; then
   proxy=http://127.0.0.1:$port
   export HTTP_PROXY=$proxy HTTPS_PROXY=$proxy http_proxy=$proxy https_proxy=$proxy
 else
-  echo "powercode: the network relay did not start; this command has no network" >&2
+  echo "powercode: the network relay did not start, so this command has no network: $port" >&2
 fi
 exec 5<&- ${RELAY_FD}>&-
 shift $(($1 + 1))`;
@@ -185,6 +185,10 @@ function mounts(root: string, options: ProfileOptions): string[] {
       path,
       path,
     ]),
+    // The directories of the relay's program and module, also where the private /tmp would
+    // hide them (not the program's own path: node:child_process rewrites an argument equal to
+    // Deno's executable into a deno command line).
+    ...relayDirs(options.relay ?? []).flatMap((dir) => ["--ro-bind-try", dir, dir]),
     ...options.hidden.flatMap(({ path, isDirectory }) =>
       isDirectory ? ["--tmpfs", path, "--remount-ro", path] : ["--ro-bind", "/dev/null", path]
     ),
@@ -196,6 +200,13 @@ function mounts(root: string, options: ProfileOptions): string[] {
     ...options.extraMounts,
     ...["--die-with-parent", "--new-session", "--chdir", root],
   ];
+}
+
+/** The directories of the absolute paths in the relay's argv, once each. */
+function relayDirs(relay: readonly string[]): string[] {
+  const dirs = relay.filter((arg) => arg.startsWith("/"))
+    .map((path) => path.slice(0, path.lastIndexOf("/")) || "/");
+  return [...new Set(dirs)].filter((dir) => dir !== "/");
 }
 
 /**

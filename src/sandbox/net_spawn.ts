@@ -71,7 +71,10 @@ export async function spawnNetworked(
         reject(error.code === "ENOENT" ? new Deno.errors.NotFound(error.message) : error),
     );
   });
-  (child.stdio[3] as Writable).end(sandboxFilter());
+  // A bwrap that fails at once closes its end: its status says why.
+  const filter = child.stdio[3] as Writable;
+  filter.on("error", () => {});
+  filter.end(sandboxFilter());
   void network.gate.serve(channelOf(child.stdio[4] as Duplex), onConnection);
   const status = new Promise<{ code: number }>((resolve) =>
     child.once("exit", (code, signal) => resolve({ code: code ?? signalCode(signal) }))
