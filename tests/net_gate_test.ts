@@ -1,4 +1,4 @@
-import { assertEquals, assertStringIncludes } from "@std/assert";
+import { assertEquals, assertRejects, assertStringIncludes } from "@std/assert";
 import { type HostPattern, matchHost, parseHostPattern } from "../src/core/mod.ts";
 import { type NetConnection, NetworkGate, relayArgv, ServerLauncher } from "../src/sandbox/mod.ts";
 
@@ -100,5 +100,28 @@ Deno.test("ServerLauncher with a network: a stdio server reaches an allowed loop
   } finally {
     await server.shutdown();
     await Deno.remove(workspace, { recursive: true });
+  }
+});
+
+Deno.test("Workspace.resolve() refuses a protected path (the project's settings), also through a link", async () => {
+  const { Workspace } = await import("../src/workspace/mod.ts");
+  const dir = await Deno.realPath(await Deno.makeTempDir());
+  try {
+    await Deno.mkdir(`${dir}/.powercode`);
+    await Deno.writeTextFile(`${dir}/.powercode/settings.json`, "{}");
+    await Deno.symlink(`${dir}/.powercode/settings.json`, `${dir}/link.json`);
+    const workspace = await Workspace.open(dir, { protect: [".powercode/settings.json"] });
+    for (
+      const path of [".powercode/settings.json", "link.json", `${dir}/.powercode/settings.json`]
+    ) {
+      await assertRejects(
+        () => workspace.resolve(path),
+        Deno.errors.PermissionDenied,
+        `Cannot access "${path}": ".powercode/settings.json" holds the project's settings`,
+      );
+    }
+    assertEquals(await workspace.resolve(".powercode/other.json"), `${dir}/.powercode/other.json`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });
