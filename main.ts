@@ -13,6 +13,11 @@ import { SessionError } from "./src/session/mod.ts";
 import { sanitize, writeTo } from "./src/terminal/mod.ts";
 
 async function main(args: string[]): Promise<number> {
+  // A compiled powercode is its own relay inside a networked sandbox (src/sandbox/net_relay.ts).
+  if (args[0] === "--sandbox-relay") {
+    await (await import("./src/sandbox/mod.ts")).runRelay();
+    return 0;
+  }
   let cli;
   try {
     cli = parseCli(args);

@@ -19,6 +19,7 @@ Deno.test("parseCli() reads every flag and its alias", () => {
     undo: false,
     force: false,
     addDirs: [],
+    allowDomains: [],
     scope: false,
     layout: false,
   });
@@ -42,6 +43,7 @@ Deno.test("parseCli() reads every flag and its alias", () => {
       undo: false,
       force: false,
       addDirs: [],
+      allowDomains: [],
       scope: false,
       layout: false,
     },

@@ -50,11 +50,12 @@ Deno.test("launchCommand() starts project mode with its permission set and proje
     const state = `${home}/.local/state/powercode/projects/${await stateName(root)}`;
     const provider = `${home}/.config/powercode/provider.json`;
     assertEquals(await evaluate(command, bin, args), [
-      `PROJECT=${JSON.stringify({ roots: [root], providerFile: provider, stateDir: state })}`,
+      `PROJECT=${JSON.stringify({ roots: [root], providerFile: provider, stateDir: state, home })}`,
       "run",
       "--config",
       "/opt/pc/deno.json",
       `--allow-read=${root},${provider},${home}/.config/powercode/mcp.json,` +
+      `${home}/.config/powercode/settings.json,` +
       `${home}/.config/powercode/skills,${home}/.config/powercode/commands,` +
       `${home}/.config/powercode/AGENTS.md,${state}`,
       `--allow-write=${root},${state}`,

@@ -11,7 +11,8 @@ const PROJECT = {
 Deno.test("projectFlags() grants read and write exactly, and start's net, run and env", () => {
   assertEquals(projectFlags(PROJECT, startFlags(denoConfig.tasks.start)), [
     "--allow-read=/src/app,/src/lib dir,/home/u/.config/powercode/provider.json," +
-    "/home/u/.config/powercode/mcp.json,/home/u/.config/powercode/skills," +
+    "/home/u/.config/powercode/mcp.json,/home/u/.config/powercode/settings.json," +
+    "/home/u/.config/powercode/skills," +
     "/home/u/.config/powercode/commands,/home/u/.config/powercode/AGENTS.md," +
     "/home/u/.local/state/powercode/projects/app-0123456789ab",
     "--allow-write=/src/app,/src/lib dir,/home/u/.local/state/powercode/projects/app-0123456789ab",
@@ -20,6 +21,14 @@ Deno.test("projectFlags() grants read and write exactly, and start's net, run an
     "--allow-env=OPENAI_*,POWERCODE_*,NO_COLOR,NODE_V8_COVERAGE",
     "--no-prompt",
   ]);
+});
+
+Deno.test("projectFlags() adds the names of shell.env to start's env grant, nothing else", () => {
+  const flags = projectFlags(PROJECT, startFlags(denoConfig.tasks.start), ["GOPATH", "JAVA_HOME"]);
+  assertEquals(
+    flags.filter((flag) => flag.startsWith("--allow-env")),
+    ["--allow-env=OPENAI_*,POWERCODE_*,NO_COLOR,NODE_V8_COVERAGE,GOPATH,JAVA_HOME"],
+  );
 });
 
 Deno.test("projectFlags() refuses a start flag it does not know", () => {

@@ -35,6 +35,7 @@ Deno.test("resolveProject() works on the current directory with XDG defaults und
       roots: [`${home}/app`],
       providerFile: `${home}/.config/powercode/provider.json`,
       stateDir: `${home}/.local/state/powercode/projects/${await stateName(`${home}/app`)}`,
+      home,
     });
     assertMatch(await stateName(`${home}/app`), /^app-[0-9a-f]{12}$/);
   });
@@ -51,6 +52,7 @@ Deno.test("resolveProject() takes --dir, --add-dir, --provider and the XDG varia
       roots: [`${home}/lib`, `${home}/app`],
       providerFile: `${home}/app/p.json`,
       stateDir: `/state/powercode/projects/${await stateName(`${home}/lib`)}`,
+      home,
     });
     const linked = await resolveProject({ dir: "lib-link", addDirs: [] }, {
       ...env,

@@ -13,11 +13,17 @@ import { approvalSetup } from "./approval_setup.ts";
 import { prepare, type Prepared } from "./prepare.ts";
 import { bashOptions, requireWorkspace, type RunStart, snapshotsDir } from "./run_start.ts";
 import { scopeReport } from "./scope_report.ts";
+import type { Settings } from "../settings/mod.ts";
+import { type NetConnection, refusalLine } from "../sandbox/mod.ts";
+import { loadSettings } from "./settings_start.ts";
+import { approveSettingsOnTerminal } from "./settings_prompt.ts";
 
 /** The run's parts: the agent and what it works with, and the facts of its front end. */
 export interface App extends Assembly, Omit<Prepared, "providers"> {
   /** The command line, the locations and the terminal's facts. */
   start: RunStart;
+  /** The user's and the approved project's settings, and `--allow-domain`. */
+  settings: Settings;
   /** The text of `/scope`: what this run may read, write and run, asked at each call. */
   describeScope(): Promise<string>;
   /** Stops what the run started (MCP servers, background commands). */
@@ -42,9 +48,23 @@ export async function openApp(start: RunStart): Promise<App> {
   const noticeLine = (line: string) =>
     notice(`${screen ? wrapNotice(sanitize(line), terminalColumns() - 1) : sanitize(line)}\n`);
   const report = (line: string) => early ? early.push(line) : noticeLine(line);
-  const approval = await approvalSetup(start);
   let assembly: Assembly | undefined;
+  let settings: Settings | undefined;
   try {
+    settings = await loadSettings({
+      locations,
+      allowDomains: cli.allowDomains,
+      report,
+      ...(terminal ? { approve: (review) => approveSettingsOnTerminal(review, notice) } : {}),
+    });
+    // The rules of the loaded settings: the user's, and the project's once approved.
+    const approval = {
+      ...await approvalSetup(start, settings.permissions),
+      domains: settings.network.allow,
+    };
+    // What a stdio server asked for; a command's connections go to its result.
+    const connection = (c: NetConnection) =>
+      c.allowed ? undefined : report(`⚠ MCP ${refusalLine(c)}`);
     assembly = await assemble({
       providers: prepared.providers,
       ...(cli.model !== undefined ? { profile: cli.model } : {}),
@@ -56,7 +76,7 @@ export async function openApp(start: RunStart): Promise<App> {
       session: sessionChoice(start),
       ...(cli.plan ? { planMode: true } : {}),
       report,
-      bash: bashOptions(start),
+      bash: bashOptions(start, settings, connection),
       mcp: {
         configDir: locations.configDir,
         stateDir: locations.stateDir,
@@ -77,11 +97,13 @@ export async function openApp(start: RunStart): Promise<App> {
     early = undefined;
   }
   const parts = assembly;
+  const loaded = settings;
   return {
     ...parts,
     ...prepared,
     start,
-    describeScope: () => scopeReport({ locations, ...parts }, start.width()),
+    settings: loaded,
+    describeScope: () => scopeReport({ locations, settings: loaded, ...parts }, start.width()),
     [Symbol.asyncDispose]: async () => {
       await parts.jobs.close();
       await parts.mcp?.close();

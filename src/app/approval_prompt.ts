@@ -44,7 +44,7 @@ function programLines(programs: readonly string[]): string[] {
 }
 
 /** One line from stdin; what came after it in the same read is dropped. */
-async function readLine(): Promise<string> {
+export async function readLine(): Promise<string> {
   const decoder = new TextDecoder();
   const buffer = new Uint8Array(1024);
   let text = "";

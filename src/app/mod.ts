@@ -20,3 +20,9 @@ export {
 } from "./run_start.ts";
 export { scopeReport } from "./scope_report.ts";
 export { createTaskUndo } from "./undo_setup.ts";
+export {
+  loadSettings,
+  PROJECT_SETTINGS,
+  type SettingsReview,
+  type SettingsSetup,
+} from "./settings_start.ts";

@@ -12,8 +12,18 @@ import {
   ownFiles,
   PROJECT_MODE_HINT,
 } from "../config/mod.ts";
+import { type HostPattern, parseHostPattern } from "../core/mod.ts";
+import {
+  type Bind,
+  COMMAND_ENV,
+  type NetConnection,
+  NetworkGate,
+  relayArgv,
+} from "../sandbox/mod.ts";
+import { NO_SETTINGS, type Settings } from "../settings/mod.ts";
 import { terminalColumns } from "../terminal/mod.ts";
 import type { CreateToolsOptions } from "../tools/mod.ts";
+import { PROJECT_SETTINGS, projectSettingsFile, userSettingsFile } from "./settings_start.ts";
 
 /** The run before any part of it is opened. */
 export interface RunStart {
@@ -55,19 +65,68 @@ export function runStart(cli: CliOptions, locations: Locations, version: string)
   };
 }
 
-/** How bash is set up: powercode's own files (see `ownFiles`) hidden from commands. */
-export function bashOptions(start: RunStart): CreateToolsOptions {
+/**
+ * How bash is set up: every known provider file, every settings file and the state directory
+ * hidden from commands; with settings, the user's directories bound, `PATH` and the variables
+ * of `shell`, and the proxy of `network.allow` (`report` is told of each connection).
+ */
+export function bashOptions(
+  start: RunStart,
+  settings: Settings = NO_SETTINGS,
+  report?: (connection: NetConnection) => void,
+): CreateToolsOptions {
   const { cli, locations } = start;
   const { stateDir } = locations;
   // bwrap reads the empty file's path itself, from its own working directory.
   const absoluteState = stateDir.startsWith("/") ? stateDir : `${Deno.cwd()}/${stateDir}`;
+  const project = projectSettingsFile(locations);
   return {
     unsandboxedBash: cli.unsandboxedBash,
-    hide: ownFiles(locations),
+    hide: [...ownFiles(locations), userSettingsFile(locations)],
     allowGitWrites: cli.allowGitWrites,
     moreDirs: locations.roots.slice(1),
     emptyFile: `${absoluteState}/empty`,
     jobsDir: `${absoluteState}/jobs`,
+    ...(project !== undefined ? { protect: [PROJECT_SETTINGS] } : {}),
+    ...shellOptions(start, settings, report),
+  };
+}
+
+/** The sandbox's binds, environment and network from `settings`; nothing without them. */
+function shellOptions(
+  start: RunStart,
+  settings: Settings,
+  report: ((connection: NetConnection) => void) | undefined,
+): Pick<CreateToolsOptions, "binds" | "env" | "network" | "allowedHosts"> {
+  const { shell, network } = settings;
+  const roots = start.locations.roots;
+  const inRoot = (path: string) =>
+    roots.some((root) => path === root || path.startsWith(`${root}/`));
+  const binds: Bind[] = [
+    ...shell.path.filter(({ value }) => !inRoot(value)).map(({ value }) => ({
+      path: value,
+      writable: false,
+    })),
+    ...shell.readOnly.map(({ value }) => ({ path: value, writable: false })),
+    ...shell.writable.map(({ value }) => ({ path: value, writable: true })),
+  ];
+  const patterns = network.allow.map(({ value }) => parseHostPattern(value))
+    .filter((pattern): pattern is HostPattern => typeof pattern !== "string");
+  const gate = patterns.length > 0 ? new NetworkGate(patterns) : undefined;
+  const variables = Object.fromEntries(shell.env.flatMap(({ value }) => {
+    const found = start.env(value);
+    return found === undefined ? [] : [[value, found]];
+  }));
+  const path = [...shell.path.map(({ value }) => value), COMMAND_ENV.PATH].join(":");
+  const noProxy = gate ? { NO_PROXY: gate.noProxy(), no_proxy: gate.noProxy() } : {};
+  const changed = binds.length > 0 || shell.path.length > 0 || shell.env.length > 0 || gate;
+  // fetch, in powercode's process, reaches the same hosts as commands.
+  const hosts = network.allow.map(({ value }) => value);
+  return {
+    allowedHosts: () => hosts,
+    ...(binds.length > 0 ? { binds } : {}),
+    ...(changed ? { env: { ...COMMAND_ENV, PATH: path, ...variables, ...noProxy } } : {}),
+    ...(gate ? { network: { gate, relay: relayArgv(), ...(report ? { report } : {}) } } : {}),
   };
 }
 

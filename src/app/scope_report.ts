@@ -5,6 +5,7 @@
  * @module
  */
 import { type Locations, queryGrants } from "../config/mod.ts";
+import type { Settings } from "../settings/mod.ts";
 import { sanitizeLine, wrapText } from "../terminal/mod.ts";
 import {
   describeSandbox,
@@ -21,6 +22,8 @@ export interface ScopeSources {
   workspace: Workspace;
   /** What bash runs through; undefined when the standard tools were replaced. */
   sandbox: Sandbox | undefined;
+  /** The run's settings: the files read and what they open. */
+  settings?: Settings;
 }
 
 /** A label this wide or wider hangs its continuation rows at this indent instead. */
@@ -54,7 +57,11 @@ export async function scopeReport(sources: ScopeSources, width?: number): Promis
       });
       return `  ${kind.padEnd(6)} ${groups.join(" · ")}`;
     }),
-    ...(sources.sandbox ? sandboxLines(await describeSandbox(sources.sandbox)) : []),
+    ...(sources.settings ? settingsLines(sources.settings) : []),
+    ...(sources.sandbox
+      ? sandboxLines(await describeSandbox(sources.sandbox), sources.sandbox.hosts)
+      : []),
+    ...(sources.sandbox?.mode === "bwrap" ? commandLines(sources.sandbox) : []),
   ];
   const safe = lines.map(sanitizeLine);
   return (width === undefined ? safe : safe.flatMap((line) => hang(line, width))).join("\n");
@@ -69,7 +76,31 @@ function hang(line: string, width: number): string[] {
   return [...firstRows, ...rest.map((row) => `${" ".repeat(indent)}${row}`)];
 }
 
-function sandboxLines(report: SandboxReport): string[] {
+function settingsLines(settings: Settings): string[] {
+  return [
+    "Settings files:",
+    ...settings.files.map(({ path, state }) => `  ${path} (${state})`),
+  ];
+}
+
+/** What a command sees beyond the mounts: PATH, the user's variables, the network. */
+function commandLines(sandbox: Sandbox): string[] {
+  const names = Object.keys(sandbox.env).filter((name) =>
+    !["PATH", "HOME", "LANG", "TERM", "NO_PROXY", "no_proxy"].includes(name)
+  );
+  return [
+    `  PATH:          ${sandbox.env.PATH ?? ""}`,
+    `  your variables: ${names.length === 0 ? "none" : names.join(", ")}`,
+    `  allowed hosts: ${
+      sandbox.hosts.length === 0
+        ? "none (no network)"
+        : `${sandbox.hosts.join(", ")} (HTTP and HTTPS through powercode's proxy; every ` +
+          "other host and address refused)"
+    }`,
+  ];
+}
+
+function sandboxLines(report: SandboxReport, hosts: readonly string[]): string[] {
   const { scope } = report;
   switch (report.mode) {
     case "unsandboxed":
@@ -94,7 +125,13 @@ function sandboxLines(report: SandboxReport): string[] {
     `  read-only:     ${list([...scope.readOnly, ...git])}`,
     `  masked (empty or unreadable, not writable): ${list(scope.masked)}`,
     `  private:       ${list(scope.private)}`,
-    `  network:       ${scope.namespaces.includes("net") ? "off (own network namespace)" : "ON"}`,
+    `  network:       ${
+      !scope.namespaces.includes("net")
+        ? "ON"
+        : hosts.length === 0
+        ? "off (own network namespace)"
+        : "own network namespace; only powercode's proxy, for the allowed hosts below"
+    }`,
     `  namespaces:    ${list(scope.namespaces)}`,
     `  capabilities:  ${scope.capabilitiesDropped ? "all dropped" : "KEPT"}`,
     `  socket filter: ${scope.seccomp ? `seccomp: ${report.filter}` : "none"}`,

@@ -55,6 +55,8 @@ export interface CliOptions {
   layout: boolean;
   /** `--approval auto|edits|ask`: when tool calls ask first (default auto). */
   approval?: "auto" | "edits" | "ask";
+  /** `--allow-domain HOST`, repeatable: hosts commands may reach for this run. */
+  allowDomains: string[];
 }
 
 const APPROVALS = ["auto", "edits", "ask"] as const;
@@ -92,6 +94,8 @@ Usage:
   powercode --model NAME         start on profile NAME of the provider file (see /model)
   powercode --dir PATH | -C PATH work on PATH (installed command; default: the current directory)
   powercode --add-dir PATH       another directory the tools may use (repeatable)
+  powercode --allow-domain HOST  let commands reach HOST over HTTP(S) through powercode's proxy
+                                 for this run (repeatable; *.example.com, host:port, an IP)
   powercode --scope              print what this run may read, write and run, and exit
   powercode --plan               start in plan mode: changes refused but PLAN.md (see /plan)
   powercode --approval MODE      auto (nothing asks), edits (commands ask), ask (writes and
@@ -126,8 +130,9 @@ export function parseCli(args: string[]): CliOptions {
       "dir",
       "add-dir",
       "approval",
+      "allow-domain",
     ],
-    collect: ["add-dir"],
+    collect: ["add-dir", "allow-domain"],
     boolean: [
       "help",
       "version",
@@ -214,6 +219,7 @@ export function parseCli(args: string[]): CliOptions {
     ...(parsed.dir !== undefined ? { dir: parsed.dir } : {}),
     ...(approval !== undefined ? { approval } : {}),
     addDirs,
+    allowDomains: parsed["allow-domain"],
     scope: parsed.scope,
     layout,
   };

@@ -22,6 +22,7 @@ import denoConfig from "../../deno.json" with { type: "json" };
 import { type CliOptions, LAYOUT_FLAG, parseCli } from "./cli.ts";
 import { ConfigError } from "./config_error.ts";
 import { projectFlags, startFlags } from "./permission_set.ts";
+import { settingsEnvNames } from "./settings_env.ts";
 import {
   encodeProject,
   PROJECT_VARIABLE,
@@ -67,7 +68,9 @@ export async function launchCommand(
   }
   const project = await resolveProject(cli, env);
   return `${PROJECT_VARIABLE}=${quote(encodeProject(project))}; export ${PROJECT_VARIABLE}; ` +
-    `exec ${run(projectFlags(project, startFlags(options.startTask)))}`;
+    `exec ${
+      run(projectFlags(project, startFlags(options.startTask), await settingsEnvNames(project)))
+    }`;
 }
 
 /** `word` as one single-quoted `sh` word. */

@@ -28,6 +28,8 @@ export interface Locations {
   configDir: string;
   /** Sessions (`sessions/`, with their locks) and input history (`history`). */
   stateDir: string;
+  /** The user's home directory, for `~/…` in settings (project mode only). */
+  home?: string;
 }
 
 /**
@@ -128,6 +130,7 @@ export function decodeProject(text: string): Project {
       roots: data.roots as string[],
       providerFile: data.providerFile as string,
       stateDir: data.stateDir as string,
+      ...(isAbsolute(data.home) ? { home: data.home as string } : {}),
     };
   }
   throw new ConfigError(

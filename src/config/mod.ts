@@ -24,6 +24,7 @@ export { knownProviderFiles, readProviderSecrets } from "./provider_files.ts";
 export { ownFiles } from "./own_files.ts";
 export { LAUNCH_VARIABLES } from "./launch.ts";
 export { startFlags } from "./permission_set.ts";
+export { SETTINGS_FILE } from "./project.ts";
 export {
   LAYOUT_STATE,
   LAYOUT_WORKSPACE,

@@ -2,8 +2,11 @@
  * The exact Deno permission set of one run in project mode, computed from its resolved
  * {@linkcode Project} and the `start` task's flags.
  *
- * Read: the roots, the provider file, `mcp.json` beside it (MCP's configuration), the user's
- * setup beside it (`skills/`, `commands/`, `AGENTS.md`), the state directory. Write: the roots and the state directory. Net, run and env: the
+ * Read: the roots, the provider file, `mcp.json` and `settings.json` beside it (MCP's
+ * configuration and the user's settings), the user's setup beside it (`skills/`, `commands/`,
+ * `AGENTS.md`), the state directory. Write: the roots and the state directory. Env: the `start`
+ * task's names and the `shell.env` names of the settings files (see `settings_env.ts`). Net and
+ * run: the
  * `start` task's flags, unchanged. Deno itself needs no grant beyond these: it loads the
  * program's modules and its own cache (`DENO_DIR`) without permission checks, and
  * `Deno.cwd()` needs none.
@@ -11,7 +14,7 @@
  * @module
  */
 import { LAYOUT_FLAG } from "./cli.ts";
-import { configDirOf, MCP_FILE, type Project } from "./project.ts";
+import { configDirOf, MCP_FILE, type Project, SETTINGS_FILE } from "./project.ts";
 
 /** The user's setup beside the provider file: skills, custom commands, their AGENTS.md. */
 export const USER_SETUP = ["skills", "commands", "AGENTS.md"];
@@ -46,7 +49,11 @@ export function startFlags(startTask: string): string[] {
  * nor a net, run, env or prompt flag, so a new kind of grant in `start` is never passed on
  * unseen.
  */
-export function projectFlags(project: Project, flags: readonly string[]): string[] {
+export function projectFlags(
+  project: Project,
+  flags: readonly string[],
+  envNames: readonly string[] = [],
+): string[] {
   const kept = flags.filter((flag) => !REPLACED_FLAG.test(flag));
   const unknown = kept.find((flag) => !KEPT_FLAG.test(flag));
   if (unknown !== undefined) {
@@ -60,9 +67,20 @@ export function projectFlags(project: Project, flags: readonly string[]): string
   const setup = USER_SETUP.map((name) => `${configDir}/${name}`);
   return [
     `--allow-read=${
-      [...roots, providerFile, `${configDir}/${MCP_FILE}`, ...setup, stateDir].join(",")
+      [
+        ...roots,
+        providerFile,
+        `${configDir}/${MCP_FILE}`,
+        `${configDir}/${SETTINGS_FILE}`,
+        ...setup,
+        stateDir,
+      ].join(",")
     }`,
     `--allow-write=${[...roots, stateDir].join(",")}`,
-    ...kept,
+    ...kept.map((flag) =>
+      flag.startsWith("--allow-env=") && envNames.length > 0
+        ? `${flag},${envNames.join(",")}`
+        : flag
+    ),
   ];
 }

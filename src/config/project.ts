@@ -10,6 +10,9 @@ import { ConfigError } from "./config_error.ts";
 /** MCP's configuration, beside the provider file (read by `src/mcp/`). */
 export const MCP_FILE = "mcp.json";
 
+/** The user's settings, beside the provider file; a project's are `.powercode/settings.json`. */
+export const SETTINGS_FILE = "settings.json";
+
 /**
  * The directory of the provider file's real path, which holds MCP's configuration in project
  * mode: a provider file named through a link (say, one inside the project) does not make the
@@ -40,6 +43,8 @@ export interface Project {
   providerFile: string;
   /** Where sessions, input history and the session lock live. */
   stateDir: string;
+  /** The user's home directory (real path), for `~/…` in settings; absent when unknown. */
+  home?: string;
 }
 
 /** What project resolution reads from outside besides the flags. */
@@ -94,6 +99,7 @@ export async function resolveProject(
     roots,
     providerFile: absolute(providerFile, env.cwd),
     stateDir: `${stateHome}/powercode/projects/${await stateName(roots[0] ?? env.cwd)}`,
+    ...(home !== undefined ? { home } : {}),
   };
   refuseUncarriable(project.providerFile, "the provider file");
   refuseUncarriable(project.stateDir, "the state directory");

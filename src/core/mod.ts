@@ -71,3 +71,4 @@ export {
   truncate,
   type Truncation,
 } from "./truncate.ts";
+export { type HostPattern, matchHost, parseHostPattern } from "./host_pattern.ts";

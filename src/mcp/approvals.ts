@@ -19,9 +19,9 @@ export async function sha256(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
 export class Approvals {
   #file: string;
 
-  /** The approvals in `stateDir` (a directory powercode may write). */
-  constructor(stateDir: string) {
-    this.#file = `${stateDir}/${APPROVALS_FILE}`;
+  /** The approvals in file `name` of `stateDir` (a directory powercode may write). */
+  constructor(stateDir: string, name: string = APPROVALS_FILE) {
+    this.#file = `${stateDir}/${name}`;
   }
 
   /**

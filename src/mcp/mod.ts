@@ -11,6 +11,7 @@ import { McpServers } from "./servers.ts";
 export type { EnvReader, ServerConfig } from "./config.ts";
 export { type LoadOptions, PROJECT_FILE, type ProjectReview, USER_FILE } from "./load.ts";
 export { McpServers, type McpServerStatus } from "./servers.ts";
+export { Approvals, sha256 } from "./approvals.ts";
 
 /** What {@linkcode startMcp} needs besides the config files. */
 export interface StartOptions extends LoadOptions {

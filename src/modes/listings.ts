@@ -6,6 +6,7 @@
  */
 import {
   bashOptions,
+  loadSettings,
   requireWorkspace,
   type RunStart,
   scopeReport,
@@ -30,9 +31,17 @@ export async function sessionsMode(start: RunStart): Promise<number> {
 /** `--scope`: the effective authority of this run, without loading the provider file. */
 export async function scopeMode(start: RunStart): Promise<number> {
   await requireWorkspace(start);
-  const { workspace, sandbox } = await createTools(start.workspaceDir, bashOptions(start));
+  const settings = await loadSettings({
+    locations: start.locations,
+    allowDomains: start.cli.allowDomains,
+    report: (line) => writeTo(Deno.stderr)(`${line}\n`),
+  });
+  const { workspace, sandbox } = await createTools(
+    start.workspaceDir,
+    bashOptions(start, settings),
+  );
   const report = await scopeReport(
-    { locations: start.locations, workspace, sandbox },
+    { locations: start.locations, workspace, sandbox, settings },
     start.width(),
   );
   writeTo(Deno.stdout)(`${report}\n`);

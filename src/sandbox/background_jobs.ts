@@ -7,6 +7,7 @@
  */
 import type { Sandbox } from "./sandbox.ts";
 import { terminate } from "./sandbox.ts";
+import type { Supervised } from "./net_spawn.ts";
 
 /** Most jobs running at once. */
 export const MAX_JOBS = 8;
@@ -40,7 +41,7 @@ export interface JobOutput extends JobInfo {
 }
 
 interface Job extends JobInfo {
-  child: Deno.ChildProcess;
+  child: Supervised;
   unread: string[];
   unreadBytes: number;
   droppedChars: number;

@@ -39,6 +39,44 @@ exec bash -c "$1"`;
 const SERVER_ENTRY = `${CLOSE_INHERITED_FDS}
 exec "$@"`;
 
+/** The descriptor a networked sandbox gets its relay's socket on (the filter comes on 3). */
+export const RELAY_FD = 4;
+
+/**
+ * Shell lines that start the relay (its argv in `$2`…, `$1` of them) on the socket pair at
+ * {@linkcode RELAY_FD}, wait until it listens on the namespace's loopback, point the proxy
+ * variables at it, then close every descriptor above 2 and drop the relay's arguments.
+ */
+const RELAY_START = `for fd in /proc/self/fd/*; do
+  fd=\${fd##*/}
+  if [ "$fd" -gt 2 ] && [ "$fd" != ${RELAY_FD} ]; then eval "exec $fd>&-"; fi
+done
+exec 5< <(cd / && DENO_DIR=/tmp/.powercode-relay DENO_NO_UPDATE_CHECK=1 NO_COLOR=1 \\
+  exec "\${@:2:$1}" 2>&1 <&${RELAY_FD} >&${RELAY_FD} ${RELAY_FD}>&-)
+if read -r -t 20 -u 5 port && [[ $port =~ ^[0-9]+$ ]]; then
+  proxy=http://127.0.0.1:$port
+  export HTTP_PROXY=$proxy HTTPS_PROXY=$proxy http_proxy=$proxy https_proxy=$proxy
+else
+  echo "powercode: the network relay did not start, so this command has no network: $port" >&2
+fi
+exec 5<&- ${RELAY_FD}>&-
+shift $(($1 + 1))`;
+
+/** {@linkcode SANDBOX_ENTRY} with the relay started first. */
+const NETWORK_ENTRY = `exec </dev/null
+${RELAY_START}
+exec bash -c "$1"`;
+
+/** {@linkcode SERVER_ENTRY} with the relay started first. */
+const NETWORK_SERVER_ENTRY = `${RELAY_START}
+exec "$@"`;
+
+/** A directory of the user's bound into the sandbox at its own path (`shell` settings). */
+export interface Bind {
+  path: string;
+  writable: boolean;
+}
+
 /**
  * Namespaces and privileges: a user namespace also when powercode runs as
  * root (so no capability of the host's remains, not even in the bounding
@@ -82,6 +120,13 @@ export interface ProfileOptions {
   moreRoots?: readonly string[];
   /** The workspace's real path when `root` is a symbolic link to it (default: `root`). */
   realRoot?: string;
+  /** The user's directories (`shell.path`, `readOnly`, `writable`), bound before the masks. */
+  binds?: readonly Bind[];
+  /**
+   * The relay's argv: the command starts it first and reaches powercode's proxy through it
+   * on the socket pair at {@linkcode RELAY_FD} (the network namespace stays the sandbox's own).
+   */
+  relay?: readonly string[];
 }
 
 /**
@@ -95,10 +140,13 @@ export interface ProfileOptions {
  * `sandboxFilter`), a new session, killed with its parent.
  */
 export function bwrapArgs(root: string, options: ProfileOptions, command: string): string[] {
+  const { relay } = options;
   return [
-    ...CONFINEMENT,
+    ...(relay ? confinement(false, 3) : CONFINEMENT),
     ...mounts(root, options),
-    ...["--", "bash", "-c", SANDBOX_ENTRY, "bash", command],
+    ...(relay
+      ? ["--", "bash", "-c", NETWORK_ENTRY, "bash", String(relay.length), ...relay, command]
+      : ["--", "bash", "-c", SANDBOX_ENTRY, "bash", command]),
   ];
 }
 
@@ -124,11 +172,14 @@ export function serverBwrapArgs(
   options: ServerProfileOptions,
   argv: readonly string[],
 ): string[] {
+  const relay = options.network ? undefined : options.relay;
   return [
     ...confinement(options.network, 3),
     ...mounts(root, options, SERVER_CWD),
     ...options.unset.flatMap((name) => ["--unsetenv", name]),
-    ...["--", "bash", "-c", SERVER_ENTRY, "bash", ...argv],
+    ...(relay
+      ? ["--", "bash", "-c", NETWORK_SERVER_ENTRY, "bash", String(relay.length), ...relay, ...argv]
+      : ["--", "bash", "-c", SERVER_ENTRY, "bash", ...argv]),
   ];
 }
 
@@ -156,6 +207,15 @@ function mounts(root: string, options: ProfileOptions, cwd = root): string[] {
     ...["--ro-bind-try", "/proc/sysrq-trigger", "/proc/sysrq-trigger"],
     ...["--ro-bind-try", "/dev/null", "/proc/keys", "--tmpfs", "/tmp"],
     ...holding.flatMap(({ path }) => ["--tmpfs", path]),
+    ...(options.binds ?? []).flatMap(({ path, writable }) => [
+      writable ? "--bind-try" : "--ro-bind-try",
+      path,
+      path,
+    ]),
+    // The directories of the relay's program and module, also where the private /tmp would
+    // hide them (not the program's own path: node:child_process rewrites an argument equal to
+    // Deno's executable into a deno command line).
+    ...relayDirs(options.relay ?? []).flatMap((dir) => ["--ro-bind-try", dir, dir]),
     ...outside.flatMap(mask),
     ...roots.flatMap((dir) => [options.workspace === "ro" ? "--ro-bind" : "--bind", dir, dir]),
     ...options.extraMounts.map(onto),
@@ -177,6 +237,13 @@ function mask({ path, isDirectory }: HiddenPath): string[] {
 /** Whether `path` lies inside `dir` (not `dir` itself). */
 function within(dir: string, path: string): boolean {
   return path.startsWith(dir === "/" ? "/" : `${dir}/`);
+}
+
+/** The directories of the absolute paths in the relay's argv, once each. */
+function relayDirs(relay: readonly string[]): string[] {
+  const dirs = relay.filter((arg) => arg.startsWith("/"))
+    .map((path) => path.slice(0, path.lastIndexOf("/")) || "/");
+  return [...new Set(dirs)].filter((dir) => dir !== "/");
 }
 
 /**
@@ -204,14 +271,16 @@ export async function spawnBwrap(
     stderr: "piped" | "null";
     signal?: AbortSignal;
     inheritEnv?: boolean;
+    /** The command's whole environment (default {@linkcode COMMAND_ENV}). */
+    env?: Readonly<Record<string, string>>;
   },
 ): Promise<Deno.ChildProcess> {
-  const { inheritEnv, ...stdio } = options;
+  const { inheritEnv, env = COMMAND_ENV, ...rest } = options;
   const child = new Deno.Command("bwrap", {
     args: [...args],
-    ...(inheritEnv ? {} : { clearEnv: true, env: COMMAND_ENV }),
+    ...(inheritEnv ? {} : { clearEnv: true, env: { ...env } }),
     stdin: "piped",
-    ...stdio,
+    ...rest,
   }).spawn();
   const writer = child.stdin.getWriter();
   try {

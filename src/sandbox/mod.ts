@@ -34,3 +34,8 @@ export {
   type JobState,
   MAX_JOBS,
 } from "./background_jobs.ts";
+export { type Bind, COMMAND_ENV } from "./bwrap_profile.ts";
+export { type NetConnection, NetworkGate } from "./net_gate.ts";
+export { refusalLine } from "./sandbox.ts";
+export { relayArgv, type SandboxNetwork } from "./net_spawn.ts";
+export { runRelay } from "./net_relay.ts";

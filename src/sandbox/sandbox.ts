@@ -7,6 +7,7 @@
  */
 import { TailBuffer, type Truncation } from "../core/mod.ts";
 import {
+  type Bind,
   bwrapArgs,
   CLOSE_INHERITED_FDS,
   COMMAND_ENV,
@@ -14,6 +15,8 @@ import {
   spawnBwrap,
   type WorkspaceMode,
 } from "./bwrap_profile.ts";
+import type { NetConnection } from "./net_gate.ts";
+import { type SandboxNetwork, spawnNetworked, type Supervised } from "./net_spawn.ts";
 import type { GitControl, IgnoreMounts } from "../workspace/mod.ts";
 import { checkGitAfter, type GitGuard, guardGit, releaseGitGuard } from "./git_guard.ts";
 import { ScanCache } from "./git_scan.ts";
@@ -84,6 +87,8 @@ export interface RunResult {
   end: RunEnd;
   /** What the git rule changed after the command, one line each (see `checkGitAfter`). */
   gitNotes?: string[];
+  /** The connections the command asked powercode's proxy for, in order (with a network). */
+  connections?: NetConnection[];
 }
 
 /** Something that runs a shell command in the workspace; the bash tool's only dependency. */
@@ -93,6 +98,8 @@ export interface CommandRunner {
   readonly gitControl: GitControl;
   /** Whether commands may change the workspace (`rw`) or only read it (`ro`). */
   readonly workspace: WorkspaceMode;
+  /** The hosts commands may reach through powercode's proxy, as written; none: no network. */
+  readonly hosts?: readonly string[];
   /**
    * Runs `bash -c command`. Contract: throws only when the mode is `unavailable`, or when the
    * workspace is read-only and the mode is `unsandboxed`.
@@ -122,6 +129,12 @@ export interface SandboxOptions {
    * `ignoreMounts`): the pins right after the roots' binds, the masks after git's guard.
    */
   mounts?: () => Promise<IgnoreMounts>;
+  /** The user's directories bound into the sandbox (`shell` settings). */
+  binds?: readonly Bind[];
+  /** The whole environment of a command (default {@linkcode COMMAND_ENV}). */
+  env?: Readonly<Record<string, string>>;
+  /** HTTP and HTTPS to the allowed hosts through powercode's proxy (default: no network). */
+  network?: SandboxNetwork;
 }
 
 /**
@@ -153,6 +166,12 @@ export class Sandbox implements CommandRunner {
   #hidden: readonly HiddenPath[];
   #moreRoots: readonly string[];
   #mounts: () => Promise<IgnoreMounts>;
+  #binds: readonly Bind[];
+  /** The whole environment of a command. */
+  readonly env: Readonly<Record<string, string>>;
+  /** The way to the allowed hosts, when there is one. */
+  readonly network: SandboxNetwork | undefined;
+  readonly hosts: readonly string[];
   /** The git guard's directory listings of each root, kept from run to run. */
   #gitScans = new Map<string, ScanCache>();
 
@@ -163,6 +182,10 @@ export class Sandbox implements CommandRunner {
     this.#hidden = options.hidden ?? [];
     this.#moreRoots = options.moreRoots ?? [];
     this.#mounts = options.mounts ?? (() => Promise.resolve({ pins: [], masks: [] }));
+    this.#binds = options.binds ?? [];
+    this.env = options.env ?? COMMAND_ENV;
+    this.network = mode === "bwrap" ? options.network : undefined;
+    this.hosts = this.network?.gate.patterns.map((pattern) => pattern.text) ?? [];
     this.gitControl = mode === "bwrap" ? options.gitControl ?? "protected" : "writable";
     this.workspace = options.workspace ?? "rw";
   }
@@ -185,18 +208,27 @@ export class Sandbox implements CommandRunner {
     // A read-only workspace needs no guard: nothing in it, .git included, can change.
     const guarded = this.gitControl === "protected" && this.workspace === "rw";
     const guards: GitGuard[] = [];
+    const connections: NetConnection[] = [];
     try {
       if (guarded) {
         for (const root of this.#roots()) {
           guards.push(await guardGit(root, { cache: this.#scanCache(root) }));
         }
       }
+      const onConnection = (connection: NetConnection) => {
+        connections.push(connection);
+        if (!connection.allowed) options.onOutput?.(`${refusalLine(connection)}\n`);
+      };
       const result = await supervise(
-        await this.#spawn(command, guards.flatMap((guard) => guard.args)),
+        await this.#spawn(command, guards.flatMap((guard) => guard.args), onConnection),
         options,
       );
       const gitNotes = guards.flatMap((guard) => checkGitAfter(guard));
-      return gitNotes.length === 0 ? result : { ...result, gitNotes };
+      return {
+        ...result,
+        ...(gitNotes.length > 0 ? { gitNotes } : {}),
+        ...(this.network ? { connections } : {}),
+      };
     } finally {
       for (const guard of guards) await releaseGitGuard(guard);
     }
@@ -211,7 +243,8 @@ export class Sandbox implements CommandRunner {
    */
   async start(
     command: string,
-  ): Promise<{ child: Deno.ChildProcess; release: () => Promise<string[]> }> {
+    onConnection: (connection: NetConnection) => void = () => {},
+  ): Promise<{ child: Supervised; release: () => Promise<string[]> }> {
     if (this.mode === "unavailable") throw new Error(BWRAP_MISSING_MESSAGE);
     if (this.mode === "unsandboxed" && this.workspace === "ro") {
       throw new Error(READ_ONLY_UNSANDBOXED_MESSAGE);
@@ -228,7 +261,11 @@ export class Sandbox implements CommandRunner {
           guards.push(await guardGit(root, { cache: this.#scanCache(root) }));
         }
       }
-      const child = await this.#spawn(command, guards.flatMap((guard) => guard.args));
+      const child = await this.#spawn(
+        command,
+        guards.flatMap((guard) => guard.args),
+        onConnection,
+      );
       return { child, release };
     } catch (error) {
       await release();
@@ -265,27 +302,34 @@ export class Sandbox implements CommandRunner {
       extraMounts: [...pinned, ...guardArgs, ...masks],
       workspace: this.workspace,
       realRoot: await Deno.realPath(this.root).catch(() => this.root),
+      binds: this.#binds,
+      ...(this.network ? { relay: this.network.relay } : {}),
     };
     return bwrapArgs(this.root, profile, command);
   }
 
-  async #spawn(command: string, guardArgs: readonly string[]): Promise<Deno.ChildProcess> {
+  async #spawn(
+    command: string,
+    guardArgs: readonly string[],
+    onConnection: (connection: NetConnection) => void,
+  ): Promise<Supervised> {
     try {
       if (this.mode === "unsandboxed") {
         return new Deno.Command("bash", {
           args: ["-c", GROUP_WRAPPER, "bash", command],
           cwd: this.root,
           clearEnv: true,
-          env: COMMAND_ENV,
+          env: { ...this.env },
           stdin: "null",
           stdout: "piped",
           stderr: "piped",
         }).spawn();
       }
-      return await spawnBwrap(await this.#profile(command, guardArgs), {
-        stdout: "piped",
-        stderr: "piped",
-      });
+      const args = await this.#profile(command, guardArgs);
+      if (this.network) {
+        return await spawnNetworked(args, this.env, this.network, onConnection);
+      }
+      return await spawnBwrap(args, { stdout: "piped", stderr: "piped", env: this.env });
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
       throw new Error(
@@ -295,8 +339,13 @@ export class Sandbox implements CommandRunner {
   }
 }
 
+/** The line on screen for a connection the proxy refused. */
+export function refusalLine({ host, port }: NetConnection): string {
+  return `powercode: refused the connection to "${host}:${port}": not in network.allow`;
+}
+
 /** Captures the output of `child` until it ends, killing its tree on timeout or abort. */
-async function supervise(child: Deno.ChildProcess, options: RunOptions): Promise<RunResult> {
+async function supervise(child: Supervised, options: RunOptions): Promise<RunResult> {
   const capture = new TailBuffer();
   const readers = [child.stdout.getReader(), child.stderr.getReader()];
   const drained = Promise.all(readers.map((reader) => pump(reader, capture, options.onOutput)));
@@ -325,7 +374,7 @@ async function supervise(child: Deno.ChildProcess, options: RunOptions): Promise
 }
 
 /** SIGTERM, then SIGKILL if the process has not ended within the grace time. */
-export async function terminate(child: Deno.ChildProcess): Promise<void> {
+export async function terminate(child: Supervised): Promise<void> {
   try {
     child.kill("SIGTERM");
   } catch {

@@ -7,7 +7,17 @@
  */
 import type { ChildProcess } from "node:child_process";
 import type { Writable } from "node:stream";
-import { COMMAND_ENV, type HiddenPath, SERVER_CWD, serverBwrapArgs } from "./bwrap_profile.ts";
+import {
+  type Bind,
+  COMMAND_ENV,
+  type HiddenPath,
+  RELAY_FD,
+  SERVER_CWD,
+  serverBwrapArgs,
+} from "./bwrap_profile.ts";
+import type { Duplex } from "node:stream";
+import type { SandboxNetwork } from "./net_spawn.ts";
+import { channelOf } from "./net_spawn.ts";
 import type { GitControl, IgnoreMounts } from "../workspace/mod.ts";
 import { type GitGuard, guardGit, releaseGitGuard } from "./git_guard.ts";
 import type { SandboxMode } from "./sandbox.ts";
@@ -71,6 +81,10 @@ export interface ServerLauncherOptions {
   gitControl?: GitControl;
   /** bwrap arguments computed at each start (`.powercodeignore`, placed as bash's are). */
   mounts?: () => Promise<IgnoreMounts>;
+  /** The user's directories bound into the sandbox (`shell` settings). */
+  binds?: readonly Bind[];
+  /** HTTP(S) to the allowed hosts through powercode's proxy, for servers without `network`. */
+  network?: SandboxNetwork;
 }
 
 /**
@@ -88,6 +102,8 @@ export class ServerLauncher {
   #hidden: readonly HiddenPath[];
   #gitControl: GitControl;
   #mounts: () => Promise<IgnoreMounts>;
+  #binds: readonly Bind[];
+  #network: SandboxNetwork | undefined;
   /** One git guard for all running servers (guards of the same .git must not race). */
   #guard: { guard: Promise<GitGuard>; users: number } | undefined;
 
@@ -98,6 +114,8 @@ export class ServerLauncher {
     this.#hidden = options.hidden ?? [];
     this.#gitControl = mode === "bwrap" ? options.gitControl ?? "protected" : "writable";
     this.#mounts = options.mounts ?? (() => Promise.resolve({ pins: [], masks: [] }));
+    this.#binds = options.binds ?? [];
+    this.#network = mode === "bwrap" ? options.network : undefined;
   }
 
   /**
@@ -123,16 +141,29 @@ export class ServerLauncher {
     const guarded = this.#gitControl === "protected";
     const guard = guarded ? await this.#acquireGuard() : undefined;
     const { pins, masks } = await this.#mounts();
+    const network = spec.network ? undefined : this.#network;
     const profile = {
       hidden: this.#hidden,
       extraMounts: [...pins, ...guard?.args ?? [], ...masks],
       network: spec.network,
       unset,
       realRoot: await Deno.realPath(this.root).catch(() => this.root),
+      binds: this.#binds,
+      ...(network ? { relay: network.relay } : {}),
     };
     const args = serverBwrapArgs(this.root, profile, [spec.command, ...spec.args]);
-    const child = spawn("bwrap", args, { env, stdio: ["pipe", "pipe", "pipe", "pipe"] });
+    const proxyEnv = network
+      ? { NO_PROXY: network.gate.noProxy(), no_proxy: network.gate.noProxy() }
+      : {};
+    const child = spawn("bwrap", args, {
+      env: { ...env, ...proxyEnv },
+      stdio: ["pipe", "pipe", "pipe", "pipe", ...(network ? ["pipe" as const] : [])],
+    });
     (child.stdio[3] as Writable | null | undefined)?.end(sandboxFilter());
+    if (network) {
+      const report = network.report ?? (() => {});
+      void network.gate.serve(channelOf(child.stdio[RELAY_FD] as Duplex), report);
+    }
     return await started(child, output, guarded ? () => this.#releaseGuard() : undefined);
   }
 

@@ -12,3 +12,10 @@ export {
   type ShellSettings,
   type Sourced,
 } from "./settings.ts";
+export {
+  emptyFileSettings,
+  type FileSettings,
+  type ParsedSettings,
+  parseSettings,
+  type PathContext,
+} from "./parse.ts";

@@ -6,7 +6,7 @@
 import type { CommandEnd, ToolCall } from "../core/mod.ts";
 import { type ArgsOf, defineParams, type Params } from "./params.ts";
 import type { Tool } from "./tool.ts";
-import type { BackgroundJobs, CommandRunner, RunEnd } from "../sandbox/mod.ts";
+import type { BackgroundJobs, CommandRunner, NetConnection, RunEnd } from "../sandbox/mod.ts";
 import { MAX_BYTES, MAX_LINES } from "../core/mod.ts";
 
 /** Timeout when the model gives none. */
@@ -75,7 +75,9 @@ export function createBashTool(
     description: describeTool(runner),
     parameters: defineParams(BASH_PARAMS),
     guidance: "After changing code, run commands with bash to verify that it works (bash runs " +
-      "sandboxed, without network access).",
+      (runner.hosts?.length
+        ? "sandboxed, with network only to the allowed hosts)."
+        : "sandboxed, without network access)."),
     describe: ({ command, background }) => background ? `${command} &` : command,
     async execute(args, { signal, onOutput }) {
       const { command, timeout_seconds: seconds = DEFAULT_TIMEOUT_SECONDS } = args;
@@ -87,14 +89,14 @@ export function createBashTool(
             `got ${JSON.stringify(seconds)}`,
         );
       }
-      const { output, end, gitNotes = [] } = await runner.run(command, {
+      const { output, end, gitNotes = [], connections = [] } = await runner.run(command, {
         timeoutMs: seconds * 1000,
         signal,
         ...(onOutput ? { onOutput } : {}),
       });
       const parts = output.note === "" ? [] : [output.note, ""];
       parts.push(output.text === "" ? "(no output)" : output.text.replace(/\n$/, ""));
-      parts.push(...gitLines(gitNotes), endLine(end));
+      parts.push(...gitLines(gitNotes), ...networkLines(connections), endLine(end));
       return {
         content: parts.join("\n"),
         summary: endSummary(end),
@@ -134,6 +136,27 @@ function gitLines(notes: readonly string[]): string[] {
     "powercode changed what this command made that git would take as a repository: git runs " +
     "a repository's hooks and config outside the sandbox. Ask the user to create repositories.",
     ...notes,
+  ];
+}
+
+/**
+ * What the model reads (and the session keeps) of the connections a command asked for: one
+ * line per host, port and answer, with a count.
+ */
+function networkLines(connections: readonly NetConnection[]): string[] {
+  if (connections.length === 0) return [];
+  const counts = new Map<string, number>();
+  for (const { host, port, allowed } of connections) {
+    const key = `${allowed ? "allowed" : "refused"} ${host}:${port}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [
+    "",
+    ...[...counts].map(([key, count]) =>
+      `network: ${key}${count > 1 ? ` (${count} connections)` : ""}${
+        key.startsWith("refused") ? " (not in network.allow; ask the user to allow it)" : ""
+      }`
+    ),
   ];
 }
 
@@ -183,7 +206,7 @@ function commandEnd(end: RunEnd): CommandEnd {
   }
 }
 
-function describeTool({ mode, gitControl, workspace }: CommandRunner): string {
+function describeTool({ mode, gitControl, workspace, hosts }: CommandRunner): string {
   const common = "Run a shell command with `bash -c` in the workspace (the current directory). " +
     "stdout and stderr are combined; only the last " +
     `${MAX_LINES} lines / ${MAX_BYTES / 1024} KB are returned, with a note when output was cut ` +
@@ -196,8 +219,12 @@ function describeTool({ mode, gitControl, workspace }: CommandRunner): string {
       const writable = workspace === "ro"
         ? "the workspace is read-only (commands cannot change it), "
         : "only the workspace is writable, ";
+      const network = hosts === undefined || hosts.length === 0
+        ? "there is no network"
+        : `HTTP and HTTPS reach only ${hosts.join(", ")} through the proxy in HTTP_PROXY and ` +
+          "HTTPS_PROXY (any other host is refused)";
       return `${common} Sandbox: ${writable}/tmp is private and empty, ` +
-        "there is no network and no Unix socket (socketpair works), HOME is /tmp, and " +
+        `${network} and no Unix socket (socketpair works), HOME is /tmp, and ` +
         "background processes end with the command." +
         (workspace === "rw" && gitControl === "protected" ? GIT_NOTE : "");
     }

@@ -11,15 +11,17 @@ import { createEditFileTool } from "./edit_file.ts";
 import { createBashTool } from "./bash.ts";
 import {
   BackgroundJobs,
+  type Bind,
   probeBwrap,
   resolveHidden,
   Sandbox,
   type SandboxMode,
+  type SandboxNetwork,
 } from "../sandbox/mod.ts";
 import { createBashOutputTool } from "./bash_output.ts";
 import { createBashKillTool } from "./bash_kill.ts";
 import { createFetchTool } from "./fetch.ts";
-import { ignoreMounts } from "../workspace/mod.ts";
+import { type IgnoreMounts, ignoreMounts } from "../workspace/mod.ts";
 import { ServerLauncher } from "../sandbox/mod.ts";
 import { PlanGuard } from "./plan_guard.ts";
 import { createTodoTool } from "./todo.ts";
@@ -92,6 +94,17 @@ export interface CreateToolsOptions {
    * default none, so every fetch is refused with the host's name.
    */
   allowedHosts?: () => readonly string[];
+  /**
+   * Paths below the first root that the file tools refuse and commands see as empty (the
+   * project's `.powercode/settings.json`).
+   */
+  protect?: readonly string[];
+  /** The user's directories bound into the sandbox (`shell.path`, `readOnly`, `writable`). */
+  binds?: readonly Bind[];
+  /** The whole environment of commands (default: the sandbox's fixed one). */
+  env?: Readonly<Record<string, string>>;
+  /** HTTP(S) to the allowed hosts through powercode's proxy, for commands and stdio servers. */
+  network?: SandboxNetwork;
 }
 
 /** The tools, their workspace, and one-line warnings for the terminal. */
@@ -127,6 +140,7 @@ export async function createTools(
   const workspace = await Workspace.open(workspaceDir, {
     gitControl: options.allowGitWrites ? "writable" : "protected",
     ...(options.moreDirs ? { moreDirs: options.moreDirs } : {}),
+    ...(options.protect ? { protect: options.protect } : {}),
   });
   const warnings: string[] = [];
   let mode: SandboxMode;
@@ -150,11 +164,18 @@ export async function createTools(
   const confinement = { hidden, gitControl: workspace.gitControl };
   // By the paths the roots were opened by: the git guard checks .git through Deno's permissions.
   const [first, ...more] = workspace.roots;
-  const mounts = () => ignoreMounts(workspace.path, workspace.ignore, options.emptyFile);
+  const mounts = async (): Promise<IgnoreMounts> => {
+    const ignored = await ignoreMounts(workspace.path, workspace.ignore, options.emptyFile);
+    const protectedFiles = await protectMounts(workspace, options.protect ?? []);
+    return { pins: ignored.pins, masks: [...ignored.masks, ...protectedFiles] };
+  };
   const sandbox = new Sandbox(first.access, mode, {
     ...confinement,
     moreRoots: more.map((root) => root.access),
     mounts,
+    ...(options.binds ? { binds: options.binds } : {}),
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.network ? { network: options.network } : {}),
   });
   const jobs = new BackgroundJobs(sandbox, options.jobsDir ? { logDir: options.jobsDir } : {});
   const bash = createBashTool(sandbox, jobs);
@@ -177,10 +198,36 @@ export async function createTools(
     sandbox,
     warnings,
     // Servers see the further roots read-only, and what .powercodeignore ignores masked.
-    servers: new ServerLauncher(workspace.path, mode, { ...confinement, mounts }),
+    servers: new ServerLauncher(workspace.path, mode, {
+      ...confinement,
+      mounts,
+      ...(options.binds ? { binds: options.binds } : {}),
+      ...(options.network ? { network: options.network } : {}),
+    }),
     plan: new PlanGuard(workspace, { runner: sandbox, confined: [bash.name, bashKill.name] }),
     jobs,
   };
+}
+
+/** Covers each protected file that exists now with `/dev/null`, read-only, after the roots. */
+async function protectMounts(workspace: Workspace, paths: readonly string[]): Promise<string[]> {
+  const args: string[] = [];
+  for (const path of paths) {
+    try {
+      const info = await Deno.lstat(`${workspace.path}/${path}`);
+      const target = `${workspace.root}/${path}`;
+      args.push(
+        ...(info.isDirectory ? ["--tmpfs", target, "--remount-ro", target] : [
+          "--ro-bind",
+          "/dev/null",
+          target,
+        ]),
+      );
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+  }
+  return args;
 }
 
 export { createReadFileTool } from "./read_file.ts";

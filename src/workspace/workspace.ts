@@ -55,10 +55,17 @@ export class Workspace {
   readonly ignore: IgnoreRules;
   /** The absolute path the directory was opened by; file operations go through it. */
   readonly #access: string;
+  /** Paths below the first root that only the user edits (the project's settings). */
+  readonly #protected: readonly string[];
   /** Every root, the first one first. */
   readonly #roots: readonly [Root, ...Root[]];
 
-  private constructor(roots: readonly Root[], gitControl: GitControl, ignore: IgnoreRules) {
+  private constructor(
+    roots: readonly Root[],
+    gitControl: GitControl,
+    ignore: IgnoreRules,
+    protectedPaths: readonly string[] = [],
+  ) {
     const [first, ...more] = roots;
     if (first === undefined) throw new TypeError("Cannot open a workspace without a directory");
     this.root = first.real;
@@ -66,6 +73,7 @@ export class Workspace {
     this.#roots = [first, ...more];
     this.gitControl = gitControl;
     this.ignore = ignore;
+    this.#protected = protectedPaths;
   }
 
   /**
@@ -96,12 +104,17 @@ export class Workspace {
    */
   static async open(
     dir: string,
-    options: { gitControl?: GitControl; moreDirs?: readonly string[] } = {},
+    options: {
+      gitControl?: GitControl;
+      moreDirs?: readonly string[];
+      /** Paths below `dir` the tools may neither read nor write (`.powercode/settings.json`). */
+      protect?: readonly string[];
+    } = {},
   ): Promise<Workspace> {
     const roots = [];
     for (const each of [dir, ...options.moreDirs ?? []]) roots.push(await openRoot(each));
     const ignore = await loadIgnoreRules(roots[0]?.access ?? dir);
-    return new Workspace(roots, options.gitControl ?? "protected", ignore);
+    return new Workspace(roots, options.gitControl ?? "protected", ignore, options.protect);
   }
 
   /**
@@ -126,6 +139,7 @@ export class Workspace {
     const named = this.#locate(lexical, "lexical");
     if (named === undefined) throw escapeError(path);
     this.#refuseIgnored(path, lexical, undefined);
+    this.#refuseProtected(path, lexical);
     let existing = `${named.root.access}${named.below}`;
     const tail: string[] = [];
     while (!(await exists(existing))) {
@@ -155,6 +169,7 @@ export class Workspace {
     const result = tail.length === 0
       ? resolved
       : `${resolved === "/" ? "" : resolved}/${tail.join("/")}`;
+    this.#refuseProtected(path, tail.length === 0 ? real : `${real}/${tail.join("/")}`);
     if (this.ignore.size > 0) {
       const isDirectory = tail.length === 0 && (await Deno.stat(resolved)).isDirectory;
       this.#refuseIgnored(path, tail.length === 0 ? real : `${real}/${tail.join("/")}`, {
@@ -188,6 +203,20 @@ export class Workspace {
     if (matched === undefined) return;
     throw new Deno.errors.PermissionDenied(
       `Cannot access "${path}": "${matched}" is ignored by ${IGNORE_FILE}`,
+    );
+  }
+
+  /** Throws when `absolute` is a protected path of the first root (or lies inside one). */
+  #refuseProtected(path: string, absolute: string): void {
+    const below = within(this.#access, absolute) ?? within(this.root, absolute);
+    if (below === undefined) return;
+    const hit = this.#protected.find((entry) =>
+      below === `/${entry}` || below.startsWith(`/${entry}/`)
+    );
+    if (hit === undefined) return;
+    throw new Deno.errors.PermissionDenied(
+      `Cannot access "${path}": "${hit}" holds the project's settings, which only the user ` +
+        "reads and edits",
     );
   }
 

@@ -16,6 +16,7 @@ import { TaskView } from "../../src/ui/task_view.ts";
 import { fakeTerminal, settle } from "./fake_terminal.ts";
 import { ScriptedModel } from "./scripted_model.ts";
 import type { ScriptStep } from "./scripts.ts";
+import { NO_SETTINGS } from "../../src/settings/mod.ts";
 
 /** A running REPL: type keys, read the screen, end it. */
 export interface ReplDouble {
@@ -81,6 +82,7 @@ export async function openReplDouble(
   const app: App = {
     ...assembly,
     start: {} as RunStart,
+    settings: NO_SETTINGS,
     sessions,
     redactor: new Redactor([]),
     notice: () => {},
