@@ -65,5 +65,10 @@ export async function resolveHidden(paths: readonly string[]): Promise<HiddenPat
     const path = entry.slice(2);
     if (path.startsWith("/")) found.set(path, { path, isDirectory: entry.startsWith("d") });
   }
-  return [...found.values()];
+  // A path inside a hidden directory is hidden with it (and a mask inside a read-only tmpfs
+  // could not be mounted).
+  const dirs = [...found.values()].filter((hidden) => hidden.isDirectory).map(({ path }) => path);
+  return [...found.values()].filter(({ path }) =>
+    !dirs.some((dir) => dir !== path && path.startsWith(dir === "/" ? "/" : `${dir}/`))
+  );
 }
