@@ -171,13 +171,18 @@ export class Agent {
   }
 
   /** Takes back task `number` (1 = the first) and every task after it: files, messages or both. */
-  undoTasks(number: number, options: BackOptions): Promise<UndoOutcome> {
-    return this.#undo.back(this.#session, number, options);
+  async undoTasks(number: number, options: BackOptions): Promise<UndoOutcome> {
+    const outcome = await this.#undo.back(this.#session, number, options);
+    // The notes taken back with the tasks are no longer what the model was told.
+    this.#plan.follow(this.#session);
+    return outcome;
   }
 
   /** Brings back what the last undo took, until a new task starts. */
-  redo(options: { force: boolean }): Promise<UndoOutcome> {
-    return this.#undo.redo(this.#session, options);
+  async redo(options: { force: boolean }): Promise<UndoOutcome> {
+    const outcome = await this.#undo.redo(this.#session, options);
+    this.#plan.follow(this.#session);
+    return outcome;
   }
 
   /**

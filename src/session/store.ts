@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { firstTyped } from "../core/mod.ts";
 import { parseSession, SessionError } from "./parse.ts";
 import { SESSION_VERSION, type SessionHeader } from "./records.ts";
 import { Session, type SessionRecord, type SessionSink } from "./session.ts";
@@ -194,9 +195,9 @@ export class SessionStore {
       const { header, records } = parseSession(await Deno.readFile(path), path);
       // The conversation as it stands: undone tasks are not counted.
       const messages = Session.fromRecords(records).history;
-      const first = messages.find((message) => message.role === "user");
-      // A pasted task is listed as it was shown: its label, not its whole text.
-      const task = first?.role === "user" ? first.shown ?? first.content : "";
+      // What the person typed, not powercode's notes; a pasted task as it was shown (its label).
+      const first = firstTyped(messages);
+      const task = first ? first.shown ?? first.content : "";
       const lastUsed = new Date(modified).toISOString();
       return {
         id,

@@ -37,6 +37,8 @@ export interface ReplDoubleOptions {
   undo?: boolean;
   width?: number;
   height?: number;
+  /** Files written into the workspace before the agent is assembled (path: text). */
+  files?: Record<string, string>;
 }
 
 /** Starts the REPL over a temporary workspace; `end()` also removes it. */
@@ -47,6 +49,9 @@ export async function openReplDouble(
   const dir = await Deno.makeTempDir({ prefix: "powercode-repl-" });
   const workspace = `${dir}/workspace`;
   await Deno.mkdir(workspace);
+  for (const [path, text] of Object.entries(options.files ?? {})) {
+    await Deno.writeTextFile(`${workspace}/${path}`, text);
+  }
   const fake = fakeTerminal(options.width ?? 80, options.height ?? 24);
   const model = new ScriptedModel(steps);
   const sessions = new SessionStore(`${dir}/state/sessions`);
