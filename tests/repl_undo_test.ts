@@ -40,3 +40,21 @@ Deno.test("/undo of a new session's first task with TODO.md unfinished gives bac
   assertEquals(repl.lines().at(-1), "> fix the parser");
   assertEquals(await repl.end(), 0);
 });
+
+Deno.test("/undo typed twice takes back two tasks: the second is a command, not a task", async () => {
+  const repl = await openReplDouble(["First done.", "Second done."]);
+  await repl.type(`first task${KEYS.enter}`);
+  await repl.until(screenHas("First done."), "the first answer");
+  await repl.type(`second task${KEYS.enter}`);
+  await repl.until(screenHas("Second done."), "the second answer");
+  await repl.type(`/undo${KEYS.enter}`);
+  await repl.until(screenHas("Undone: second task"), "the first undo");
+  assertEquals(repl.lines().at(-1), "> second task");
+  await repl.type(`/undo${KEYS.enter}`);
+  await repl.until(screenHas("Undone: first task"), "the second undo");
+  assertEquals(repl.lines().at(-1), "> first task");
+  assertEquals(repl.model.requests.length, 2, "nothing was sent to the model");
+  await repl.type(" again");
+  assertEquals(repl.lines().at(-1), "> first task again", "other keys edit the filled text");
+  assertEquals(await repl.end(), 0);
+});
