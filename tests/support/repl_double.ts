@@ -7,6 +7,7 @@
  */
 import { type App, assemble, type RunStart } from "../../src/app/mod.ts";
 import { Redactor } from "../../src/config/mod.ts";
+import type { Pricing } from "../../src/core/mod.ts";
 import { runRepl } from "../../src/modes/repl.ts";
 import { SessionStore } from "../../src/session/mod.ts";
 import type { Terminal } from "../../src/terminal/mod.ts";
@@ -37,6 +38,8 @@ export interface ReplDoubleOptions {
   undo?: boolean;
   width?: number;
   height?: number;
+  /** Prices of the model, so that `/cost` shows costs. */
+  pricing?: Pricing;
   /** Files written into the workspace before the agent is assembled (path: text). */
   files?: Record<string, string>;
 }
@@ -56,7 +59,13 @@ export async function openReplDouble(
   const model = new ScriptedModel(steps);
   const sessions = new SessionStore(`${dir}/state/sessions`);
   const assembly = await assemble({
-    config: { baseURL: "http://127.0.0.1:9/v1", apiKey: "k", model: "m", contextWindow: 32000 },
+    config: {
+      baseURL: "http://127.0.0.1:9/v1",
+      apiKey: "k",
+      model: "m",
+      contextWindow: 32000,
+      ...(options.pricing ? { pricing: options.pricing } : {}),
+    },
     workspaceDir: workspace,
     maxSteps: 5,
     model,
