@@ -36,7 +36,8 @@ export type Redact = (text: string) => string;
 const ID_PATTERN = /^[A-Za-z0-9_-]+$/;
 const EXTENSION = ".jsonl";
 const NEWLINE = 0x0a;
-const FIRST_TASK_LENGTH = 60;
+// A pipe shows the first task whole up to this; a terminal cuts it to its width.
+const FIRST_TASK_LENGTH = 500;
 
 /**
  * An open session file that appends every record as one JSON line.
