@@ -135,7 +135,13 @@ export class ToolSet {
     if (typeof prepared === "string") return failure(prepared);
     const { tool, args } = prepared;
     try {
-      const request = { name: tool.name, effect: tool.effect, args, paths: pathsOf(prepared) };
+      const request = {
+        name: tool.name,
+        effect: tool.effect,
+        ...(tool.readOnly ? { readOnly: true } : {}),
+        args,
+        paths: pathsOf(prepared),
+      };
       const verdict = await this.#policy(request);
       if (verdict.kind === "refuse") return failure(`Cannot run ${tool.name}: ${verdict.reason}`);
       const output = await tool.execute(args, { signal, ...(onOutput ? { onOutput } : {}) });

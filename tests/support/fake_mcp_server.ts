@@ -29,6 +29,7 @@ const TOOLS: Json[] = [
     description: args.includes("--long")
       ? `Returns the text it is given, ${"word ".repeat(17)}end of description.`
       : "Returns the text it is given.",
+    annotations: { readOnlyHint: true },
     inputSchema: {
       type: "object",
       properties: { text: { type: "string", description: "What to send back" } },
