@@ -334,8 +334,9 @@ export class Agent {
       }
       return {
         status: "step_limit",
-        error:
-          `Stopped after ${maxSteps} model calls (--max-steps ${maxSteps}); the task is unfinished, say "continue" to go on`,
+        error: `Stopped after ${maxSteps} model call${
+          maxSteps === 1 ? "" : "s"
+        } (--max-steps ${maxSteps}); the task is unfinished, say "continue" to go on`,
       };
     } catch (error) {
       if (signal.aborted) {
