@@ -540,9 +540,10 @@ Deno.test("Agent in plan mode refuses an exec tool the sandbox does not confine;
     {
       role: "tool",
       toolCallId: "w",
-      content: "Error: Cannot run wait: plan mode is on, and this tool runs a program outside " +
-        "the sandbox that could change files; use bash (read-only in plan mode), or ask the " +
-        "user to leave plan mode (/plan off) to make changes",
+      content: "Error: Cannot run wait: plan mode is on, and this tool could change files: plan " +
+        "mode makes only bash's workspace read-only, and the tool does not declare that it only " +
+        "reads; use bash (read-only in plan mode), or ask the user to leave plan mode (/plan " +
+        "off) to make changes",
       isError: true,
     },
     { role: "tool", toolCallId: "e", content: "echo: hi", isError: false },

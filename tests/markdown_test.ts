@@ -13,7 +13,7 @@ function plain(rows: string[]): string[] {
   return rows.map(stripStyles);
 }
 
-Deno.test("MarkdownStream renders headings, emphasis, code, links and word-wraps paragraphs", () => {
+Deno.test("MarkdownStream renders headings, emphasis, code, links and word-wraps paragraphs; without colour every mark stays", () => {
   assertEquals(
     render(
       "# Title\nSome **bold**, *italic*, `code` and [docs](https://x.dev) in a long paragraph.\n",
@@ -21,8 +21,9 @@ Deno.test("MarkdownStream renders headings, emphasis, code, links and word-wraps
     ),
     [
       "# Title",
-      "Some bold, italic, code and",
-      "docs (https://x.dev) in a long",
+      "Some **bold**, *italic*,",
+      "`code` and docs",
+      "(https://x.dev) in a long",
       "paragraph.",
     ],
   );

@@ -42,6 +42,13 @@ Deno.test("toToolOutput() uses structured content when there are no parts, and s
   assertEquals(toToolOutput({ content: [] }).content, "(no output)");
 });
 
+Deno.test("toToolOutput() sums up a result with no text as `no output`, not `1 line`", () => {
+  const nothing = { content: "(no output)", summary: "no output", isError: false };
+  assertEquals(toToolOutput({ content: [] }), nothing);
+  assertEquals(toToolOutput({ content: [{ type: "text", text: "" }] }), nothing);
+  assertEquals(toToolOutput({}), nothing);
+});
+
 Deno.test("toToolOutput() cuts a long result to 2000 lines with a note", () => {
   const lines = Array.from({ length: 3000 }, (_, i) => `line ${i + 1}`);
   const { content } = toToolOutput({ content: [{ type: "text", text: lines.join("\n") }] });

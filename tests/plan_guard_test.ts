@@ -36,10 +36,11 @@ Deno.test("PlanGuard lets every call run while off, and by effect and path while
       [request("write_file", "write", []), WRITE_REFUSED],
       [
         request("mcp__git__commit", "exec"),
-        "plan mode is on, and this tool runs a program outside the sandbox that could change " +
-        "files; use bash (read-only in plan mode), or ask the user to leave plan mode " +
-        "(/plan off) to make changes",
+        "plan mode is on, and this tool could change files: plan mode makes only bash's " +
+        "workspace read-only, and the tool does not declare that it only reads; use bash " +
+        "(read-only in plan mode), or ask the user to leave plan mode (/plan off) to make changes",
       ],
+      [{ ...request("mcp__git__log", "exec"), readOnly: true }, undefined],
     ];
     for (const [call] of cases) assertEquals(await guard.policy(call), allow, "off");
     guard.set(true);

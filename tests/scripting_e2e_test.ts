@@ -161,10 +161,10 @@ Deno.test("-p exits 3 with status step_limit at --max-steps, in json and in text
   assertEquals(json.code, 3, json.stderr);
   const [object] = parseLines(json.stdout);
   assertEquals([object?.status, object?.steps, object?.result], ["step_limit", 1, ""]);
-  assertMatch(String(object?.error), /^Stopped after 1 model calls \(--max-steps 1\)/);
+  assertMatch(String(object?.error), /^Stopped after 1 model call \(--max-steps 1\)/);
   const plain = await project.run(["-p", "two steps", "--max-steps", "1"], { env: ENV });
   assertEquals([plain.code, plain.stdout], [3, ""]);
-  assertMatch(plain.stderr, /✗ Stopped after 1 model calls \(--max-steps 1\)/);
+  assertMatch(plain.stderr, /✗ Stopped after 1 model call \(--max-steps 1\)/);
 });
 
 Deno.test("--max-tokens below the next request's estimate exits 4 without sending it; -c continues", async () => {

@@ -306,7 +306,7 @@ Deno.test("SessionStore.latest() and list() put the most recently modified first
   await withStore(async (store, dir) => {
     assertEquals(await store.latest(), undefined);
     assertEquals(await store.list(10), []);
-    const long = `Fix   the\nparser ${"x".repeat(80)}`;
+    const long = `Fix   the\nparser ${"x".repeat(600)}`;
     const task = (content: string) =>
       JSON.stringify({ type: "message", message: { role: "user", content } });
     await writeSession(dir, "a", `${task("first")}\n${JSON.stringify(USAGE)}\n`);
@@ -325,7 +325,7 @@ Deno.test("SessionStore.latest() and list() put the most recently modified first
         id: "b",
         created,
         lastUsed: "1970-01-01T00:00:04.000Z",
-        firstTask: `Fix the parser ${"x".repeat(44)}…`,
+        firstTask: `Fix the parser ${"x".repeat(484)}…`,
         messages: 2,
       },
       { id: "a", created, lastUsed: "1970-01-01T00:00:02.000Z", firstTask: "first", messages: 1 },

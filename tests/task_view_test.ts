@@ -39,12 +39,12 @@ Deno.test("TaskView streams a rendered answer above the status line and leaves i
   view.tick();
   assertEquals(screen.lines(), [
     "# Plan",
-    "First do this, then th",
+    "First **do** this, then th",
     "⠴ thinking · 2s · Ctrl+C to interrupt · 5k / 100k tokens (5%) · m1",
   ]);
   view.text("at.\n");
   view.stop();
-  assertEquals(screen.lines(), ["# Plan", "First do this, then that."]);
+  assertEquals(screen.lines(), ["# Plan", "First **do** this, then that."]);
   assertEquals(screen.cursor, { row: 2, col: 0 });
 });
 

@@ -72,6 +72,18 @@ Deno.test("buildTranscript() cuts a long answer outside a code fence", () => {
   ]);
 });
 
+Deno.test("buildTranscript() shows one line more rather than `… 1 more lines` in its place", () => {
+  // An answer of 13 lines, one over the 12 a redraw shows.
+  const lines = Array.from({ length: 13 }, (_, i) => `- item ${i + 1}`);
+  assertEquals(
+    redraw([
+      { role: "user", content: "count" },
+      { role: "assistant", content: lines.join("\n"), toolCalls: [] },
+    ]),
+    ["› count", ...lines.map((line) => line.replace("- ", "• "))],
+  );
+});
+
 Deno.test("buildTranscript() shows a pasted task as its placeholder", () => {
   const paste = Array.from({ length: 901 }, (_, i) => `row ${i}`).join("\n");
   const lines = redraw([

@@ -187,13 +187,18 @@ export class Agent {
   }
 
   /** Takes back task `number` (1 = the first) and every task after it: files, messages or both. */
-  undoTasks(number: number, options: BackOptions): Promise<UndoOutcome> {
-    return this.#undo.back(this.#session, number, options);
+  async undoTasks(number: number, options: BackOptions): Promise<UndoOutcome> {
+    const outcome = await this.#undo.back(this.#session, number, options);
+    // The notes taken back with the tasks are no longer what the model was told.
+    this.#plan.follow(this.#session);
+    return outcome;
   }
 
   /** Brings back what the last undo took, until a new task starts. */
-  redo(options: { force: boolean }): Promise<UndoOutcome> {
-    return this.#undo.redo(this.#session, options);
+  async redo(options: { force: boolean }): Promise<UndoOutcome> {
+    const outcome = await this.#undo.redo(this.#session, options);
+    this.#plan.follow(this.#session);
+    return outcome;
   }
 
   /**
@@ -345,8 +350,9 @@ export class Agent {
       }
       return {
         status: "step_limit",
-        error:
-          `Stopped after ${maxSteps} model calls (--max-steps ${maxSteps}); the task is unfinished, say "continue" to go on`,
+        error: `Stopped after ${maxSteps} model call${
+          maxSteps === 1 ? "" : "s"
+        } (--max-steps ${maxSteps}); the task is unfinished, say "continue" to go on`,
       };
     } catch (error) {
       if (signal.aborted) {

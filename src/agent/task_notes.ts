@@ -5,11 +5,10 @@
  *
  * @module
  */
-import { checklistLines, TODO_FILE, type TodoItem } from "../core/mod.ts";
+import { checklistLines, isNote, NOTE_PREFIX, TODO_FILE, type TodoItem } from "../core/mod.ts";
 import { PLAN_FILE } from "../tools/mod.ts";
 
-/** Every note starts with this; the transcript shows notes apart from the user's tasks. */
-export const NOTE_PREFIX = "[powercode] ";
+export { isNote, NOTE_PREFIX };
 
 /** Stands in for a reply that never came, so a note never follows the task it closes directly. */
 export const NO_REPLY = "(no reply)";
@@ -37,11 +36,6 @@ export function failedNote(error: string): string {
   const stop = /[.?!]$/.test(error) ? "" : ".";
   return `${NOTE_PREFIX}The previous task stopped on an error before it finished: ${error}${stop} ` +
     "Do not continue or redo it unless the next message asks for it.";
-}
-
-/** Whether a user message is one of these notes. */
-export function isNote(content: string): boolean {
-  return content.startsWith(NOTE_PREFIX);
 }
 
 /** The note when plan mode is on and the model was not told yet. */

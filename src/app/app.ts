@@ -91,7 +91,8 @@ export async function openApp(start: RunStart): Promise<App> {
   } finally {
     if (terminal && assembly) {
       const label = assembly.profiles.label(assembly.agent.slot.name);
-      notice(`powercode ${start.version} · ${label} · /help for commands\n`);
+      const banner = `powercode ${start.version} · ${label} · /help for commands`;
+      notice(`${screen ? wrapNotice(banner, terminalColumns() - 1) : banner}\n`);
     }
     for (const line of early) noticeLine(line);
     early = undefined;

@@ -13,7 +13,7 @@ export const contextCommand: Command = {
   name: "/context",
   usage: "/context",
   help: "tokens in use, window, compaction threshold, messages, summary",
-  run: ({ app, screen }) => screen.line(describeContext(app.agent.context())),
+  run: ({ app, screen }) => screen.say(describeContext(app.agent.context()), "    "),
 };
 
 /** `/cost`. */
@@ -23,7 +23,7 @@ export const costCommand: Command = {
   help: "tokens, cached share, cost of the last task and session",
   run: ({ app, screen }) => {
     const spend = app.agent.spend();
-    screen.line(spend ? describeSpend(spend) : "Nothing is counted in this run");
+    screen.say(spend ? describeSpend(spend) : "Nothing is counted in this run", "  ");
   },
 };
 

@@ -40,7 +40,7 @@ export const effortCommand: Command = {
 function switchModel({ app, screen: renderer }: CommandContext, args: string): void {
   const { agent, profiles } = app;
   const name = args.trim();
-  if (name === "") return renderer.line(formatProfiles(profiles, agent.slot.name));
+  if (name === "") return renderer.say(formatProfiles(profiles, agent.slot.name), "    ");
   if (name === agent.slot.name) return renderer.say(`Already on profile "${sanitizeLine(name)}"`);
   const slot = profiles.slot(name);
   const problem = roomProblem(slot.compactor.settings, agent.requestOverhead);

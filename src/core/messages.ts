@@ -68,6 +68,32 @@ export interface ToolResultMessage {
 /** One entry of the conversation history. */
 export type Message = UserMessage | AssistantMessage | ToolResultMessage;
 
+/** Every note powercode adds to history as a user message starts with this. */
+export const NOTE_PREFIX = "[powercode] ";
+
+/** Whether a user message is one of powercode's notes rather than what the person typed. */
+export function isNote(content: string): boolean {
+  return content.startsWith(NOTE_PREFIX);
+}
+
+/**
+ * The first message the person typed in `history[from..to)`, past the notes powercode sent
+ * with it (plan mode, unfinished TODO.md); a noted command (`!cmd`) counts when it carries
+ * how it was shown. Undefined when there is none.
+ */
+export function firstTyped(
+  history: readonly Message[],
+  from = 0,
+  to: number = history.length,
+): UserMessage | undefined {
+  for (let index = from; index < Math.min(to, history.length); index++) {
+    const message = history[index];
+    if (message?.role !== "user") continue;
+    if (!isNote(message.content) || message.shown !== undefined) return message;
+  }
+  return undefined;
+}
+
 /** A tool as the model sees it: name, description and JSON schema of its arguments. */
 export interface ToolDefinition {
   name: string;

@@ -28,7 +28,10 @@ export {
 } from "./events.ts";
 export {
   type AssistantMessage,
+  firstTyped,
+  isNote,
   type Message,
+  NOTE_PREFIX,
   type ToolCall,
   type ToolDefinition,
   type ToolResultMessage,

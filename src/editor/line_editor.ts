@@ -53,6 +53,8 @@ export class LineEditor {
   #shown: string | undefined;
   #busy: BusyHandlers | undefined;
   #search: ReverseSearch | undefined;
+  /** The text `fill` put on the line, until a key is typed: a `/` then replaces it. */
+  #filled: string | undefined;
   /** Ctrl+L typed while nothing was drawn: the next prompt clears the screen first. */
   #clearPending = false;
   #eof = false;
@@ -142,10 +144,15 @@ export class LineEditor {
     this.#draw();
   }
 
-  /** Puts `text` on the line to edit, unless something is typed there already. */
+  /**
+   * Puts `text` on the line to edit, unless something is typed there already.
+   * Contract: a `/` typed as the next key replaces the filled text (a command, e.g. a second
+   * `/undo`, is never appended to it); any other key edits it.
+   */
   fill(text: string): void {
     if (this.#buffer.text !== "") return;
     this.#buffer.set(text);
+    this.#filled = text;
     this.#options.history.reset();
     if (this.#waiting) this.#draw();
   }
@@ -200,9 +207,14 @@ export class LineEditor {
   async #handle(keys: Key[]): Promise<void> {
     for (const key of keys) {
       if (this.#closed) return;
+      const filled = this.#filled;
+      this.#filled = undefined;
       if (this.#search && !this.#searching(key)) {
         this.#draw();
         continue;
+      }
+      if (key.type === "text" && key.text.startsWith("/") && filled === this.#buffer.value()) {
+        this.#buffer.set("");
       }
       if (key.type === "text") this.#buffer.insert(key.text);
       else if (key.type === "paste") this.#buffer.insertPaste(key.text);

@@ -22,7 +22,8 @@ export function toToolOutput(result: unknown): ToolOutput {
   if (parts.length === 0 && result.structuredContent !== undefined) {
     parts.push(JSON.stringify(result.structuredContent));
   }
-  const text = parts.length === 0 ? "(no output)" : parts.join("\n");
+  const empty = parts.every((part) => part.trim() === "");
+  const text = empty ? "(no output)" : parts.join("\n");
   const cut = truncate(text, { keep: "head" });
   const content = cut.truncated
     ? `${cut.text.replace(/\n$/, "")}\n\n[Result cut: showing the first ${cut.keptLines} of ` +
@@ -33,7 +34,13 @@ export function toToolOutput(result: unknown): ToolOutput {
   const lines = text.replace(/\n$/, "").split("\n").length;
   return {
     content,
-    summary: isError ? firstLine(text) : lines === 1 ? "1 line" : `${lines} lines`,
+    summary: isError
+      ? firstLine(text)
+      : empty
+      ? "no output"
+      : lines === 1
+      ? "1 line"
+      : `${lines} lines`,
     isError,
   };
 }

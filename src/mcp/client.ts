@@ -20,6 +20,8 @@ export interface McpToolInfo {
   description: string;
   /** Its JSON schema of the arguments, as the server sent it. */
   inputSchema: Record<string, unknown>;
+  /** The server's `annotations.readOnlyHint`: the tool changes nothing. */
+  readOnly: boolean;
 }
 
 /** Limits of one call. */
@@ -107,6 +109,7 @@ async function listTools(
         name: tool.name,
         description: isString(tool.description) ? tool.description : "",
         inputSchema: isObject(tool.inputSchema) ? tool.inputSchema : { type: "object" },
+        readOnly: isObject(tool.annotations) && tool.annotations.readOnlyHint === true,
       });
     }
     cursor = isString(result.nextCursor) && result.nextCursor !== ""

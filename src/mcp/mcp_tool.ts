@@ -14,7 +14,8 @@ export type McpCall = (args: Record<string, unknown>, signal: AbortSignal) => Pr
 /**
  * The tool `info` of server `server`, named `name` in the tool set.
  * Contract: arguments go to the server as the model wrote them (the server checks them
- * against its schema); the effect is `exec`, since the server runs code.
+ * against its schema); the effect is `exec`, since the server runs code; a tool the server
+ * annotates `readOnlyHint` is marked read-only (plan mode lets it run).
  */
 export function createMcpTool(
   name: string,
@@ -28,6 +29,7 @@ export function createMcpTool(
       ? `The tool "${info.name}" of the MCP server "${server}".`
       : info.description,
     effect: "exec",
+    ...(info.readOnly ? { readOnly: true } : {}),
     parameters: {
       schema: info.inputSchema,
       parse: (args) => ({ ok: true, args }),

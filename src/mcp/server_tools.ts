@@ -59,7 +59,7 @@ export class McpToolSlots {
     const signature = JSON.stringify(
       keys.map((
         { server, info },
-      ) => [server.server, info.name, info.description, info.inputSchema]),
+      ) => [server.server, info.name, info.description, info.inputSchema, info.readOnly]),
     );
     if (signature === this.#signature) return;
     const names = mcpToolNames(keys.map(({ server, info }) => ({

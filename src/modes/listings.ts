@@ -20,7 +20,9 @@ import { formatSessionsTable } from "../ui/mod.ts";
 /** `--sessions` and `-r` without an id: the table of recent sessions. */
 export async function sessionsMode(start: RunStart): Promise<number> {
   const store = new SessionStore(sessionsDir(start));
-  const table = formatSessionsTable(await store.list(20), { width: start.width() ?? 80 });
+  const table = formatSessionsTable(await store.list(20), {
+    width: start.width() ?? Number.POSITIVE_INFINITY,
+  });
   const hint = start.cli.chooseSession
     ? "\nResume one with: powercode -r ID (any unique start of the id)"
     : "";

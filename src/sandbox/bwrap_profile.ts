@@ -24,12 +24,20 @@ export const CLOSE_INHERITED_FDS = `for fd in /proc/self/fd/*; do
 done`;
 
 /**
+ * The byte a command's sandbox writes first to stdout, once bwrap has set it up (and the
+ * sandbox's first process is bound to die with bwrap): not part of the command's output.
+ */
+export const READY_BYTE = 0x06;
+
+/**
  * The first process in the sandbox: bwrap read the seccomp filter from
  * stdin and closed it, so stdin becomes /dev/null again; then only stdio is
- * left open and the command runs as `bash -c "$1"`.
+ * left open, {@linkcode READY_BYTE} says the sandbox is up, and the command runs as
+ * `bash -c "$1"`.
  */
 const SANDBOX_ENTRY = `exec </dev/null
 ${CLOSE_INHERITED_FDS}
+printf '\\00${READY_BYTE.toString(8)}'
 exec bash -c "$1"`;
 
 /**
@@ -64,6 +72,7 @@ shift $(($1 + 1))`;
 
 /** {@linkcode SANDBOX_ENTRY} with the relay started first. */
 const NETWORK_ENTRY = `exec </dev/null
+printf '\\00${READY_BYTE.toString(8)}'
 ${RELAY_START}
 exec bash -c "$1"`;
 

@@ -7,6 +7,7 @@
  */
 import { GIT_LINK } from "../workspace/mod.ts";
 import { type GitEntry, type ScanCache, scanGit } from "./git_scan.ts";
+import { type PlaceholderReaper, watchPlaceholders } from "./placeholder_reaper.ts";
 
 /** The bwrap mounts for one run, the placeholders created for them, and what they protect. */
 export interface GitGuard {
@@ -16,6 +17,8 @@ export interface GitGuard {
   args: string[];
   /** Placeholders made on disk for the run, to remove with {@linkcode releaseGitGuard}. */
   created: string[];
+  /** Removes the placeholders should powercode be killed before it releases the guard. */
+  reaper?: PlaceholderReaper;
   /** The identities of the git entries protected for the run (see {@linkcode checkGitAfter}). */
   known: ReadonlySet<string>;
   /** Directories that could not be read, mounted read-only whole; left as they are after. */
@@ -35,7 +38,8 @@ export const REFUSED_SUFFIX = ".refused";
  * directory found in the tree (bare repositories, the targets of `.git` files and `commondir`
  * files inside the workspace) is bound read-only onto itself, so it can be neither changed nor
  * renamed or replaced during the run; so are directories that cannot be read. A missing `.git`
- * at the root becomes an empty read-only placeholder, so `git init` fails there. A symbolic
+ * at the root becomes an empty read-only placeholder, so `git init` fails there; a watcher
+ * removes it should powercode be killed before {@linkcode releaseGitGuard}. A symbolic
  * link named `.git` cannot be mounted: its target, when a git directory in the workspace, is.
  */
 export async function guardGit(
@@ -44,11 +48,18 @@ export async function guardGit(
 ): Promise<GitGuard> {
   const created: string[] = [];
   const dir = `${root}/${GIT_LINK}`;
+  let reaper: PlaceholderReaper | undefined;
   try {
     await Deno.lstat(dir);
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
-    await Deno.mkdir(dir);
+    reaper = watchPlaceholders([dir]);
+    try {
+      await Deno.mkdir(dir);
+    } catch (error) {
+      await reaper.release();
+      throw error;
+    }
     created.push(dir);
   }
   const scan = scanGit(root, options);
@@ -63,6 +74,7 @@ export async function guardGit(
     created,
     known: new Set(scan.entries.map((entry) => entry.id)),
     unreadable: new Set(scan.unreadable),
+    ...(reaper ? { reaper } : {}),
     ...options,
   };
 }
@@ -105,6 +117,7 @@ export async function releaseGitGuard(guard: GitGuard): Promise<void> {
       // not empty, or already gone
     }
   }
+  await guard.reaper?.release();
 }
 
 /** Renames what makes `entry` git's: the entry itself (a `.git`), or its `HEAD`. */

@@ -12,6 +12,7 @@ import {
   CLOSE_INHERITED_FDS,
   COMMAND_ENV,
   type HiddenPath,
+  READY_BYTE,
   spawnBwrap,
   type WorkspaceMode,
 } from "./bwrap_profile.ts";
@@ -27,6 +28,8 @@ export { type HiddenPath, probeBwrap, type WorkspaceMode } from "./bwrap_profile
 const KILL_GRACE_MS = 500;
 /** How long the pipes may stay open after the command ended (escaped processes). */
 const DRAIN_GRACE_MS = 1000;
+/** How long a stop waits for bwrap to finish setting up the sandbox before it kills anyway. */
+const SETUP_GRACE_MS = 10_000;
 
 /**
  * Unsandboxed wrapper: runs the command as a job in its own process group
@@ -215,13 +218,17 @@ export class Sandbox implements CommandRunner {
           guards.push(await guardGit(root, { cache: this.#scanCache(root) }));
         }
       }
+      // Interrupted while the guards were made: nothing is started.
+      if (options.signal.aborted) {
+        return { output: new TailBuffer().finish(), end: { kind: "aborted" } };
+      }
       const onConnection = (connection: NetConnection) => {
         connections.push(connection);
         if (!connection.allowed) options.onOutput?.(`${refusalLine(connection)}\n`);
       };
       const result = await supervise(
         await this.#spawn(command, guards.flatMap((guard) => guard.args), onConnection),
-        options,
+        { ...options, announcesReady: this.mode === "bwrap" },
       );
       const gitNotes = guards.flatMap((guard) => checkGitAfter(guard));
       return {
@@ -344,15 +351,34 @@ export function refusalLine({ host, port }: NetConnection): string {
   return `powercode: refused the connection to "${host}:${port}": not in network.allow`;
 }
 
-/** Captures the output of `child` until it ends, killing its tree on timeout or abort. */
-async function supervise(child: Supervised, options: RunOptions): Promise<RunResult> {
+/**
+ * Captures the output of `child` until it ends, killing its tree on timeout or abort. With
+ * `announcesReady` (a bwrap sandbox) the first byte of stdout is {@linkcode READY_BYTE}, left
+ * out of the output, and a stop waits for it: bwrap binds the sandbox's first process to its
+ * own life only at the end of the setup, so a bwrap killed before would leave the sandbox
+ * running on its own.
+ */
+async function supervise(
+  child: Supervised,
+  options: RunOptions & { announcesReady: boolean },
+): Promise<RunResult> {
   const capture = new TailBuffer();
-  const readers = [child.stdout.getReader(), child.stderr.getReader()];
-  const drained = Promise.all(readers.map((reader) => pump(reader, capture, options.onOutput)));
+  const ready = Promise.withResolvers<void>();
+  if (!options.announcesReady) ready.resolve();
+  void child.status.then(() => ready.resolve());
+  const [out, err] = [child.stdout.getReader(), child.stderr.getReader()];
+  const readers = [out, err];
+  const drained = Promise.all([
+    pump(out, capture, options.onOutput, options.announcesReady ? ready.resolve : undefined),
+    pump(err, capture, options.onOutput),
+  ]);
   let end: RunEnd | undefined;
+  let stopping = false;
   const stop = (reason: RunEnd) => {
     end ??= reason;
-    void terminate(child);
+    if (stopping) return;
+    stopping = true;
+    void settlesWithin(ready.promise, SETUP_GRACE_MS).then(() => terminate(child));
   };
   const timer = setTimeout(
     () => stop({ kind: "timeout", timeoutMs: options.timeoutMs }),
@@ -401,19 +427,28 @@ async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boo
   }
 }
 
+/** Reads `reader` into `capture`; with `onReady`, its first byte is the ready byte, left out. */
 async function pump(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   capture: TailBuffer,
   onOutput: ((text: string) => void) | undefined,
+  onReady?: () => void,
 ): Promise<void> {
   const decoder = new TextDecoder();
   const push = (text: string) => {
     capture.push(text);
     if (text !== "") onOutput?.(text);
   };
+  let awaitingReady = onReady !== undefined;
   try {
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-      push(decoder.decode(chunk.value, { stream: true }));
+      let bytes = chunk.value;
+      if (awaitingReady && bytes.length > 0) {
+        awaitingReady = false;
+        if (bytes[0] === READY_BYTE) bytes = bytes.subarray(1);
+        onReady?.();
+      }
+      push(decoder.decode(bytes, { stream: true }));
     }
   } catch {
     // cancelled after the grace time: keep what arrived

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { firstTyped } from "../core/mod.ts";
 import { parseSession, SessionError } from "./parse.ts";
 import { SESSION_VERSION, type SessionHeader } from "./records.ts";
 import { Session, type SessionRecord, type SessionSink } from "./session.ts";
@@ -35,7 +36,8 @@ export type Redact = (text: string) => string;
 const ID_PATTERN = /^[A-Za-z0-9_-]+$/;
 const EXTENSION = ".jsonl";
 const NEWLINE = 0x0a;
-const FIRST_TASK_LENGTH = 60;
+// A pipe shows the first task whole up to this; a terminal cuts it to its width.
+const FIRST_TASK_LENGTH = 500;
 
 /**
  * An open session file that appends every record as one JSON line.
@@ -196,9 +198,9 @@ export class SessionStore {
       const { header, records } = parseSession(await Deno.readFile(path), path);
       // The conversation as it stands: undone tasks are not counted.
       const messages = Session.fromRecords(records).history;
-      const first = messages.find((message) => message.role === "user");
-      // A pasted task is listed as it was shown: its label, not its whole text.
-      const task = first?.role === "user" ? first.shown ?? first.content : "";
+      // What the person typed, not powercode's notes; a pasted task as it was shown (its label).
+      const first = firstTyped(messages);
+      const task = first ? first.shown ?? first.content : "";
       const lastUsed = new Date(modified).toISOString();
       return {
         id,

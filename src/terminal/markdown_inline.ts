@@ -13,7 +13,9 @@ const AUTOLINK_SCHEMES = ["https:", "http:", "mailto:"];
 
 /**
  * Parses one line of inline markdown into spans, each styled with `base` and its own
- * emphasis. Unmatched markers stay as text.
+ * emphasis. Unmatched markers stay as text. Without colour (`NO_COLOR`, a pipe) the marks
+ * that only a style would show stay as written (`` `code` ``, `**bold**`), as headings keep
+ * their `#`s: emphasis is never lost.
  * Contract: `text` is sanitized and holds no newline.
  * Contract: time linear in the text's length (see {@linkcode MarkerIndex}), and
  * recursion only a few levels deep: whether a marker closes depends only on its
@@ -45,7 +47,10 @@ export function parseInline(text: string, theme: Theme, base?: Style): Span[] {
       const close = markers.next("`", run, i + run);
       if (close >= 0) {
         flush();
-        spans.push(span(trimCode(text.slice(i + run, close)), compose(base, theme.code)));
+        const code = theme.color
+          ? trimCode(text.slice(i + run, close))
+          : text.slice(i, close + run);
+        spans.push(span(code, compose(base, theme.code)));
         i = close + run;
         continue;
       }
@@ -56,7 +61,10 @@ export function parseInline(text: string, theme: Theme, base?: Style): Span[] {
     if (char === "*" || char === "_" || char === "~") {
       const found = emphasis(text, i, { theme, markers });
       if (found) {
+        const mark = theme.color ? "" : found.mark;
+        plain += mark;
         nest(found.inner, found.style);
+        plain += mark;
         i = found.end;
         continue;
       }
@@ -89,7 +97,7 @@ function emphasis(
   text: string,
   start: number,
   { theme, markers }: { theme: Theme; markers: MarkerIndex },
-): { inner: string; style: Style; end: number } | undefined {
+): { inner: string; style: Style; end: number; mark: string } | undefined {
   const char = text[start] ?? "";
   const run = runLength(text, start, char);
   if (char === "~" ? run !== 2 : run > 3) return undefined;
@@ -108,7 +116,8 @@ function emphasis(
     : run === 2
     ? theme.bold
     : compose(theme.bold, theme.italic);
-  return { inner: text.slice(start + run, close), style, end: close + run };
+  const mark = char.repeat(run);
+  return { inner: text.slice(start + run, close), style, end: close + run, mark };
 }
 
 /** `<https://…>`, `<http:…>` or `<mailto:…>` at `start`. */

@@ -79,9 +79,10 @@ export class PlanGuard {
             `plan to ${PLAN_FILE} and ${LEAVE}`,
         );
       case "exec":
-        return this.#confined.has(request.name) ? ALLOW : refuse(
-          "plan mode is on, and this tool runs a program outside the sandbox that could change " +
-            `files; use bash (read-only in plan mode), or ${LEAVE}`,
+        return this.#confined.has(request.name) || request.readOnly ? ALLOW : refuse(
+          "plan mode is on, and this tool could change files: plan mode makes only bash's " +
+            "workspace read-only, and the tool does not declare that it only reads; use bash " +
+            `(read-only in plan mode), or ${LEAVE}`,
         );
       default: {
         const never: never = request.effect;

@@ -12,6 +12,8 @@ export interface ToolRequest {
   /** The tool's name. */
   name: string;
   effect: ToolEffect;
+  /** The tool says it changes nothing (see `Tool.readOnly`). */
+  readOnly?: boolean;
   /** The arguments the tool's parser accepted. */
   args: unknown;
   /** The workspace paths the call reads or modifies, as the model named them. */

@@ -56,6 +56,11 @@ export interface Tool<A = unknown> {
   description: string;
   /** What a call does, for the policy that decides whether it may run. */
   effect: ToolEffect;
+  /**
+   * An `exec` tool that says it changes nothing (an MCP tool's `readOnlyHint`): plan mode lets
+   * it run. Undo still scans after it, as after any `exec` call.
+   */
+  readOnly?: boolean;
   parameters: ToolParameters<A>;
   /** A line of the system prompt on using the tool, when it needs one. */
   guidance?: string;

@@ -138,6 +138,7 @@ export class ToolSet {
       const request = {
         name: tool.name,
         effect: tool.effect,
+        ...(tool.readOnly ? { readOnly: true } : {}),
         args,
         paths: pathsOf(prepared),
         id: call.id,

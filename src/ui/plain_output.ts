@@ -7,7 +7,7 @@
 import { sanitize, type Writer } from "../terminal/mod.ts";
 import type { TaskOutput, TaskStatus } from "./task_output.ts";
 
-/** Pipes have no width: tables and cut lines are laid out for this many columns. */
+/** A line that stands in for a live one (a retry) is cut to this many columns on a pipe. */
 const PIPE_COLUMNS = 80;
 
 /**
@@ -64,9 +64,9 @@ export class PlainOutput implements TaskOutput {
   /** Nothing to show: reasoning stays off pipes and `-p` output. */
   reasoning(_chunk: string): void {}
 
-  /** Pipes have no width: tables are laid out for 80 columns. */
+  /** Pipes have no width: tables and lists are printed whole, never cut. */
   width(): number {
-    return PIPE_COLUMNS;
+    return Number.POSITIVE_INFINITY;
   }
 
   /** Holds answer text until its reply is complete. */

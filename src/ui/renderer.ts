@@ -308,11 +308,11 @@ export class Renderer {
 
   /**
    * Prints a sentence of powercode's own wording, laid out by the output (a terminal
-   * word-wraps it to its width).
+   * word-wraps it to its width, the rows after each line's first starting with `indent`).
    * Contract: `text` is powercode's own (outside parts sanitized by the caller).
    */
-  say(text: string): void {
-    this.line(this.#options.output.wrap(text).join("\n"));
+  say(text: string, indent = ""): void {
+    this.line(this.#options.output.wrap(text, indent).join("\n"));
   }
 
   /**

@@ -14,7 +14,7 @@ const MESSAGES_WIDTH = 4;
 export interface SessionsTableOptions {
   /** Marked with `*`. */
   currentId?: string | undefined;
-  /** Columns available (default 80); the first task is cut to fit. */
+  /** Columns available (default 80; infinite on a pipe); the first task is cut to fit. */
   width?: number;
 }
 

@@ -53,7 +53,7 @@ export interface TaskOutput {
    * line's first start with `indent`), else whole.
    */
   wrap(text: string, indent?: string): string[];
-  /** Columns available for a table. */
+  /** Columns available for a table: infinite where nothing wraps (a pipe), so nothing is cut. */
   width(): number;
   /** The task ended. */
   stop(): void;

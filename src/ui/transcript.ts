@@ -111,11 +111,12 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 /**
  * The first `maxLines` lines of an answer; when the cut falls inside a code fence, the fence
- * is closed after them, so that the rest renders as the live session did.
+ * is closed after them, so that the rest renders as the live session did. One line more is
+ * shown rather than a `… 1 more line` row in its place.
  */
 function answer(text: string, maxLines: number): TranscriptEntry {
   const lines = text.split("\n");
-  if (lines.length <= maxLines) return { kind: "answer", text, moreLines: 0 };
+  if (lines.length <= maxLines + 1) return { kind: "answer", text, moreLines: 0 };
   const kept = lines.slice(0, maxLines);
   let open: string | undefined;
   for (const line of kept) {

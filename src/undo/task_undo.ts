@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ToolCall } from "../core/mod.ts";
+import { firstTyped, isNote, type ToolCall } from "../core/mod.ts";
 import type { Session } from "../session/mod.ts";
 import type { BackOptions, TaskSummary, Undo, UndoOutcome } from "./undo.ts";
 import type { MoveOutcome, Snapshots } from "./snapshots.ts";
@@ -71,7 +71,7 @@ export class TaskUndo implements Undo {
           (change.after ?? change.before)?.kind !== "dir"
         ).length
         : undefined;
-      return { number: index + 1, text: taskText(session, task.at), files };
+      return { number: index + 1, text: taskText(session, index), files };
     });
   }
 
@@ -96,7 +96,7 @@ export class TaskUndo implements Undo {
           `/rewind ${number} --chat takes back the conversation only`,
       );
     }
-    const text = taskText(session, task.at);
+    const text = taskText(session, number - 1);
     const expected = session.tree;
     const move = options.files
       ? await this.#snapshots.move(expected, task.before!, { force: options.force })
@@ -122,7 +122,7 @@ export class TaskUndo implements Undo {
     if (move?.type === "conflict") return move;
     const first = session.history.length;
     session.redo(move?.to);
-    const text = redoable.messages > 0 ? taskText(session, first) : "";
+    const text = redoable.messages > 0 ? typedText(session.history, first) : "";
     return done(text, move, false);
   }
 
@@ -149,8 +149,14 @@ function done(task: string, move: MoveOutcome | undefined, unchecked: boolean): 
   };
 }
 
-/** The text of the task whose first message is at `index`. */
+/** What the person typed for task `index` (0 = the first), not the notes sent with it. */
 function taskText(session: Session, index: number): string {
-  const message = session.history[index];
-  return message?.role === "user" ? message.content : "";
+  const { tasks, history } = session;
+  return typedText(history, tasks[index]?.at ?? history.length, tasks[index + 1]?.at);
+}
+
+function typedText(history: Session["history"], from: number, to?: number): string {
+  const message = firstTyped(history, from, to);
+  if (message === undefined) return "";
+  return isNote(message.content) ? message.shown ?? "" : message.content;
 }

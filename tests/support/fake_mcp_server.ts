@@ -6,7 +6,8 @@
  * `mcp-received.jsonl` in its working directory).
  *
  * Flags: `--hang` never answers `initialize`; `--exit` ends at once with a line on stderr;
- * `--prefix P` puts P before every tool name.
+ * `--prefix P` puts P before every tool name; `--long` gives `echo` a description of 120
+ * characters.
  *
  * @module
  */
@@ -27,7 +28,10 @@ type Json = Record<string, unknown>;
 const TOOLS: Json[] = [
   {
     name: "echo",
-    description: "Returns the text it is given.",
+    description: args.includes("--long")
+      ? `Returns the text it is given, ${"word ".repeat(17)}end of description.`
+      : "Returns the text it is given.",
+    annotations: { readOnlyHint: true },
     inputSchema: {
       type: "object",
       properties: { text: { type: "string", description: "What to send back" } },

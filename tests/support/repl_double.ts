@@ -8,6 +8,7 @@
 import { type App, assemble, type RunStart } from "../../src/app/mod.ts";
 import type { ApprovalSetup } from "../../src/app/assemble.ts";
 import { Redactor } from "../../src/config/mod.ts";
+import type { Pricing } from "../../src/core/mod.ts";
 import { runRepl } from "../../src/modes/repl.ts";
 import { SessionStore } from "../../src/session/mod.ts";
 import type { Terminal } from "../../src/terminal/mod.ts";
@@ -44,6 +45,10 @@ export interface ReplDoubleOptions {
   height?: number;
   /** The approval mode and rules (default auto, no rules); files relative to the temp dir. */
   approval?: (dir: string) => ApprovalSetup;
+  /** Prices of the model, so that `/cost` shows costs. */
+  pricing?: Pricing;
+  /** Files written into the workspace before the agent is assembled (path: text). */
+  files?: Record<string, string>;
 }
 
 /** Starts the REPL over a temporary workspace; `end()` also removes it. */
@@ -54,11 +59,20 @@ export async function openReplDouble(
   const dir = await Deno.makeTempDir({ prefix: "powercode-repl-" });
   const workspace = `${dir}/workspace`;
   await Deno.mkdir(workspace);
+  for (const [path, text] of Object.entries(options.files ?? {})) {
+    await Deno.writeTextFile(`${workspace}/${path}`, text);
+  }
   const fake = fakeTerminal(options.width ?? 80, options.height ?? 24);
   const model = new ScriptedModel(steps);
   const sessions = new SessionStore(`${dir}/state/sessions`);
   const assembly = await assemble({
-    config: { baseURL: "http://127.0.0.1:9/v1", apiKey: "k", model: "m", contextWindow: 32000 },
+    config: {
+      baseURL: "http://127.0.0.1:9/v1",
+      apiKey: "k",
+      model: "m",
+      contextWindow: 32000,
+      ...(options.pricing ? { pricing: options.pricing } : {}),
+    },
     workspaceDir: workspace,
     maxSteps: 5,
     model,
