@@ -26,8 +26,9 @@ Deno.test("a background command is read twice with only the new lines, bash_kill
   await using scripted = await startScriptedServer();
   await using project = await createTempProject();
   await project.writeProvider(provider(scripted.server.url));
-  const killed = 987_651;
-  const left = 987_652;
+  // Numbers of this run only: a process another run left behind cannot be mistaken for ours.
+  const killed = uniqueNumber();
+  const left = killed + 1;
   const requests = scripted.play([
     toolCall("bash", { command: ticker(killed), background: true }),
     toolCall("bash", { command: ticker(left), background: true }),
@@ -72,15 +73,15 @@ Deno.test("a background command is read twice with only the new lines, bash_kill
   assertEquals(logs.length, 2);
   const whole = await Deno.readTextFile(`${project.dir}/.powercode/jobs/${logs[0]}`);
   assertStringIncludes(whole, `tick 1\ntick 2\n`, "the log keeps the output already read");
-  assertMatch(stdout, /\n {2}1 {3}killed {4}\d+ s +sleep 987651 & for i/);
-  assertMatch(stdout, /\n {2}2 {3}running {3}\d+ s +sleep 987652 & for i/);
+  assertMatch(stdout, new RegExp(`\\n {2}1 {3}killed {4}\\d+ s +sleep ${killed} & for i`));
+  assertMatch(stdout, new RegExp(`\\n {2}2 {3}running {3}\\d+ s +sleep ${left} & for i`));
 });
 
 Deno.test("a background command ends when powercode is killed", async () => {
   await using scripted = await startScriptedServer();
   await using project = await createTempProject();
   await project.writeProvider(provider(scripted.server.url));
-  const marker = 987_653;
+  const marker = uniqueNumber();
   const held = scripted.hold(text("Never seen."));
   scripted.play([toolCall("bash", { command: ticker(marker), background: true }), held.step]);
   const child = project.spawn([], { env: ENV });
@@ -109,3 +110,8 @@ Deno.test("a background command ends when powercode is killed", async () => {
     await output;
   }
 });
+
+/** A number for a `sleep` to be recognized by, different in each run. */
+function uniqueNumber(): number {
+  return 900_000 + Math.floor(Math.random() * 90_000) * 2;
+}

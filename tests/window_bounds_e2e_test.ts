@@ -15,7 +15,7 @@ import { ENV, provider } from "./support/sessions.ts";
 import { startFakeMcpHttp } from "./support/fake_mcp_http.ts";
 import { writeMcpConfig } from "./support/mcp.ts";
 
-const WINDOW = 8192;
+const WINDOW = 10240;
 
 /** Prose of about `words` words, numbered so that no two lines are alike. */
 function prose(words: number, tag: string): string {
@@ -47,7 +47,8 @@ Deno.test("--continue with MCP tools configured since the last run: /context cou
   });
   await using project = await createTempProject();
   await project.writeProvider(provider(server.url, { contextWindow: WINDOW }));
-  // About 4100 tokens of history: the snapshot after it is near the compaction threshold.
+  // About 4100 tokens of history: the snapshot after it is near the compaction threshold of a
+  // 10k window (the built-in tools take about 2000 tokens).
   for (const name of ["a", "b", "c"]) {
     await Deno.writeTextFile(`${project.workspace}/${name}.txt`, prose(1100, name));
   }

@@ -8,6 +8,7 @@
 import type { Sandbox } from "./sandbox.ts";
 import { terminate } from "./sandbox.ts";
 import type { Supervised } from "./net_spawn.ts";
+import { READY_BYTE } from "./bwrap_profile.ts";
 
 /** Most jobs running at once. */
 export const MAX_JOBS = 8;
@@ -42,6 +43,8 @@ export interface JobOutput extends JobInfo {
 
 interface Job extends JobInfo {
   child: Supervised;
+  /** The child's stdout starts with {@linkcode READY_BYTE} (a bwrap sandbox). */
+  announcesReady: boolean;
   unread: string[];
   unreadBytes: number;
   droppedChars: number;
@@ -87,7 +90,7 @@ export class BackgroundJobs {
     }
     const id = String(this.#next++);
     const log = await this.#openLog(id);
-    const { child, release } = await this.#starter.start(command).catch((error) => {
+    const { child, release, announcesReady } = await this.#starter.start(command).catch((error) => {
       log?.file.close();
       throw error;
     });
@@ -98,6 +101,7 @@ export class BackgroundJobs {
       state: { kind: "running" },
       logFile: log?.path,
       child,
+      announcesReady: announcesReady ?? false,
       unread: [],
       unreadBytes: 0,
       droppedChars: 0,
@@ -182,16 +186,24 @@ export class BackgroundJobs {
       if (log) writing = writing.then(() => writeAll(log, bytes)).catch(() => {});
       this.#remember(job, text);
     };
-    const drain = async (stream: ReadableStream<Uint8Array>) => {
+    // A sandbox announces that it is up with one byte on stdout first: not the command's.
+    let announced = job.announcesReady;
+    const drain = async (stream: ReadableStream<Uint8Array>, stdout: boolean) => {
       const decoder = new TextDecoder();
       try {
-        for await (const chunk of stream) take(chunk, decoder.decode(chunk, { stream: true }));
+        for await (let chunk of stream) {
+          if (stdout && announced && chunk.length > 0) {
+            announced = false;
+            if (chunk[0] === READY_BYTE) chunk = chunk.subarray(1);
+          }
+          take(chunk, decoder.decode(chunk, { stream: true }));
+        }
       } catch {
         // the stream broke: keep what arrived
       }
       take(new Uint8Array(), decoder.decode());
     };
-    const drained = Promise.all([drain(job.child.stdout), drain(job.child.stderr)]);
+    const drained = Promise.all([drain(job.child.stdout, true), drain(job.child.stderr, false)]);
     const status = await job.child.status;
     await drained;
     await writing;

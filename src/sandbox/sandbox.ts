@@ -251,7 +251,7 @@ export class Sandbox implements CommandRunner {
   async start(
     command: string,
     onConnection: (connection: NetConnection) => void = () => {},
-  ): Promise<{ child: Supervised; release: () => Promise<string[]> }> {
+  ): Promise<{ child: Supervised; release: () => Promise<string[]>; announcesReady?: boolean }> {
     if (this.mode === "unavailable") throw new Error(BWRAP_MISSING_MESSAGE);
     if (this.mode === "unsandboxed" && this.workspace === "ro") {
       throw new Error(READ_ONLY_UNSANDBOXED_MESSAGE);
@@ -273,7 +273,7 @@ export class Sandbox implements CommandRunner {
         guards.flatMap((guard) => guard.args),
         onConnection,
       );
-      return { child, release };
+      return { child, release, announcesReady: this.mode === "bwrap" };
     } catch (error) {
       await release();
       throw error;
