@@ -6,7 +6,7 @@
  * @module
  */
 import { type App, assemble, type RunStart } from "../../src/app/mod.ts";
-import type { ApprovalSetup } from "../../src/app/assemble.ts";
+import type { ApprovalSetup, AssembleOptions } from "../../src/app/assemble.ts";
 import { Redactor } from "../../src/config/mod.ts";
 import { runRepl } from "../../src/modes/repl.ts";
 import { SessionStore } from "../../src/session/mod.ts";
@@ -43,6 +43,13 @@ export interface ReplDoubleOptions {
   height?: number;
   /** The approval mode and rules (default auto, no rules); files relative to the temp dir. */
   approval?: (dir: string) => ApprovalSetup;
+  /**
+   * Assemble options over the defaults, given the temp dir; with `config` or `providers`
+   * requests go through the real chat client to that endpoint instead of the scripted model.
+   */
+  assemble?: (dir: string) => Partial<AssembleOptions>;
+  /** Use this directory (workspace/ and state/ in it) and leave it at `end()`: a resumed run. */
+  dir?: string;
 }
 
 /** Starts the REPL over a temporary workspace; `end()` also removes it. */
@@ -50,9 +57,11 @@ export async function openReplDouble(
   steps: ScriptStep[],
   options: ReplDoubleOptions = {},
 ): Promise<ReplDouble> {
-  const dir = await Deno.makeTempDir({ prefix: "powercode-repl-" });
+  const dir = options.dir ?? await Deno.makeTempDir({ prefix: "powercode-repl-" });
   const workspace = `${dir}/workspace`;
-  await Deno.mkdir(workspace);
+  await Deno.mkdir(workspace, { recursive: true });
+  const extra = options.assemble?.(dir) ?? {};
+  const endpoint = extra.config !== undefined || extra.providers !== undefined;
   const fake = fakeTerminal(options.width ?? 80, options.height ?? 24);
   const model = new ScriptedModel(steps);
   const sessions = new SessionStore(`${dir}/state/sessions`);
@@ -60,10 +69,11 @@ export async function openReplDouble(
     config: { baseURL: "http://127.0.0.1:9/v1", apiKey: "k", model: "m", contextWindow: 32000 },
     workspaceDir: workspace,
     maxSteps: 5,
-    model,
+    ...(endpoint ? {} : { model }),
     store: sessions,
     ...(options.undo === false ? {} : { undo: { dir: `${dir}/state/snapshots` } }),
     ...(options.approval ? { approval: options.approval(dir) } : {}),
+    ...extra,
   });
   const view = new TaskView({
     io: { write: fake.io.write, columns: fake.io.columns, rows: () => fake.screen.height },
@@ -120,7 +130,9 @@ export async function openReplDouble(
       try {
         return await exit;
       } finally {
-        await Deno.remove(dir, { recursive: true });
+        assembly.agent.close();
+        await assembly.mcp?.close();
+        if (options.dir === undefined) await Deno.remove(dir, { recursive: true });
       }
     },
   };
