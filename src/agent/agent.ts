@@ -4,7 +4,15 @@
  *
  * @module
  */
-import { ChatError, type ChatOptions, type ChatRequest, finishWarning } from "../model/mod.ts";
+import {
+  ChatError,
+  type ChatOptions,
+  type ChatReply,
+  type ChatRequest,
+  finishWarning,
+  type ReplyUsage,
+  type WireSegment,
+} from "../model/mod.ts";
 import {
   type CompactionOutcome,
   type ContextStatus,
@@ -386,17 +394,19 @@ export class Agent {
     };
     const send = (request: ChatRequest, retries: Pick<ChatOptions, "admitRetry">) => {
       emit({ type: "thinking" });
-      return model.complete(request, {
-        ...retries,
-        signal,
-        onText: (text) => {
-          partial.text += text;
-          emit({ type: "text", text });
-        },
-        onReasoning: (text) => emit({ type: "reasoning", text }),
-        onDiscard: () => emit({ type: "discard_partial" }),
-        onRetry: (info) => emit({ type: "retry", ...info }),
-      });
+      return recordRequests(session, (onRequest) =>
+        model.complete(request, {
+          ...retries,
+          onRequest,
+          signal,
+          onText: (text) => {
+            partial.text += text;
+            emit({ type: "text", text });
+          },
+          onReasoning: (text) => emit({ type: "reasoning", text }),
+          onDiscard: () => emit({ type: "discard_partial" }),
+          onRetry: (info) => emit({ type: "retry", ...info }),
+        }));
     };
     await this.#active.fit(session, this.#overhead, signal);
     const spending = this.#options.spending;
@@ -440,6 +450,37 @@ export class Agent {
       onEvent({ type: "tool_end", call, isError, summary, ...(details ? { details } : {}) });
     }
     signal.throwIfAborted();
+  }
+}
+
+/**
+ * Runs `complete` and records in the session each request it sent (`onRequest`), with the
+ * usage of the reply that answered the last one.
+ */
+async function recordRequests(
+  session: Session,
+  complete: (onRequest: NonNullable<ChatOptions["onRequest"]>) => Promise<ChatReply>,
+): Promise<ChatReply> {
+  let sent: readonly WireSegment[] | undefined;
+  const record = (usage?: ReplyUsage) => {
+    if (sent) {
+      session.recordRequest(
+        sent,
+        usage && { prompt: usage.promptTokens, cached: usage.cachedTokens },
+      );
+    }
+    sent = undefined;
+  };
+  try {
+    const reply = await complete((segments) => {
+      record();
+      sent = segments;
+    });
+    record(reply.usage);
+    return reply;
+  } catch (error) {
+    record();
+    throw error;
   }
 }
 

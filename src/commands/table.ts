@@ -9,6 +9,7 @@ import type { App } from "../app/mod.ts";
 import { sanitizeLine, wrapText } from "../terminal/mod.ts";
 import type { Command } from "./command.ts";
 import { approvalCommand, permissionsCommand } from "./approval.ts";
+import { cacheCommand } from "./cache.ts";
 import { initCommand } from "./init.ts";
 import { customCommand, skillCommand } from "./task_command.ts";
 import { compactCommand, contextCommand, costCommand } from "./context.ts";
@@ -34,6 +35,7 @@ export const COMMANDS: readonly Command[] = [
   helpCommand,
   contextCommand,
   costCommand,
+  cacheCommand,
   compactCommand,
   clearCommand,
   sessionsCommand,

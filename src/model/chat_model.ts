@@ -50,6 +50,17 @@ export interface ServedAttempt {
   received: string;
 }
 
+/**
+ * One part of a request's prefix as it went on the wire: the system prompt, a tool definition
+ * or a message, in that order (see `wireSegments`).
+ */
+export interface WireSegment {
+  /** What it is: `system prompt`, `tool read_file`, `message 3 (user)`. */
+  name: string;
+  /** Its JSON text as sent (a cache mark taken off: a provider caches the part and the string alike). */
+  text: string;
+}
+
 /** Per-call options. */
 export interface ChatOptions {
   signal?: AbortSignal;
@@ -77,6 +88,8 @@ export interface ChatOptions {
    * one that never reached the server: the provider served nothing of those.
    */
   onServed?: (served: ServedAttempt) => void;
+  /** Called with the prefix segments of each attempt as it is sent (retries included). */
+  onRequest?: (segments: readonly WireSegment[]) => void;
 }
 
 /** Something that answers chat requests. */

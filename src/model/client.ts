@@ -23,6 +23,7 @@ import { isWholeBody, readWholeBody } from "./reply_body.ts";
 import { readSseEvents, type SseEvent } from "./sse.ts";
 import { ReplyAssembler } from "./stream.ts";
 import { toWireRequest } from "./wire.ts";
+import { wireSegments } from "./wire_segments.ts";
 import { type Delay, delay, isObject } from "../core/mod.ts";
 
 /** Where and how to reach the model. */
@@ -158,8 +159,10 @@ async function streamOnce(
   try {
     options.signal?.throwIfAborted();
     armWatchdog();
-    const body = serialize(toWireRequest(model, request, setup.compat));
+    const wire = toWireRequest(model, request, setup.compat);
+    const body = serialize(wire);
     const { limits } = setup;
+    options.onRequest?.(wireSegments(wire));
     progress.sent = true;
     const response = await post(setup.endpoint, body, { controller, limits });
     progress.answered = true;

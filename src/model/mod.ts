@@ -14,7 +14,9 @@ export {
   finishWarning,
   type ReplyUsage,
   type ServedAttempt,
+  type WireSegment,
 } from "./chat_model.ts";
+export { wireSegments } from "./wire_segments.ts";
 export { type ChatClientOptions, createChatClient } from "./client.ts";
 export {
   type CompatOverrides,

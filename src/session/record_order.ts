@@ -57,6 +57,7 @@ export class RecordOrder {
       case "model":
       case "plan":
       case "permission":
+      case "request":
       case "task_start":
       case "task_end":
         return undefined;

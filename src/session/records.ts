@@ -74,6 +74,21 @@ const RECORD_SHAPES = new Map<unknown, Shape>([
     files: optional((v) => hasShape(v, { from: isTreeId, to: isTreeId })),
   }],
   ["redo", { tree: optional(isTreeId) }],
+  ["request", {
+    keep: isCount,
+    add: (v) =>
+      Array.isArray(v) && v.every((hash) => isString(hash) && /^[0-9a-f]{16}$/.test(hash)),
+    prompt: optional(isCount),
+    cached: optional(isCount),
+    miss: optional((v) =>
+      hasShape(v, {
+        segment: isCount,
+        name: isString,
+        byte: optional(isCount),
+        after: optional((after) => after === "compaction" || after === "model" || after === "undo"),
+      })
+    ),
+  }],
   ["permission", {
     callId: isString,
     tool: isString,

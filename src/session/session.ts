@@ -16,6 +16,12 @@ import type {
   UndoRecord,
 } from "./task_records.ts";
 import { TaskTimeline } from "./task_timeline.ts";
+import {
+  PrefixLog,
+  type PrefixSummary,
+  type RequestRecord,
+  type SegmentText,
+} from "./prefix_log.ts";
 
 /** `usage.total_tokens` of a reply, covering the working memory up to `historyLength` messages. */
 export interface UsageSnapshot {
@@ -46,7 +52,8 @@ export type SessionRecord =
   | TaskEndRecord
   | UndoRecord
   | RedoRecord
-  | PermissionRecord;
+  | PermissionRecord
+  | RequestRecord;
 
 /** A question asked before a tool call ran, and its answer (see `PermissionEvent`). */
 export interface PermissionRecord {
@@ -124,6 +131,7 @@ export interface SessionView {
   readonly filesRead: Session["filesRead"];
   readonly filesModified: Session["filesModified"];
   readonly tasks: Session["tasks"];
+  readonly requests: Session["requests"];
 }
 
 /**
@@ -144,6 +152,7 @@ export class Session {
   #sink: SessionSink | undefined;
   #pathsOf: PathsOf | undefined;
   #timeline = new TaskTimeline<Mark, ConversationState>();
+  #prefix = new PrefixLog();
 
   /** Creates an empty session that writes each change to `options.sink` when given. */
   constructor(options: SessionOptions = {}) {
@@ -222,6 +231,22 @@ export class Session {
   /** What a redo would bring back; undefined when nothing was undone since the last task. */
   get redoable(): Redoable | undefined {
     return this.#timeline.redoable;
+  }
+
+  /** The requests sent in this session: the cached share the provider reported, the last miss. */
+  get requests(): PrefixSummary {
+    return this.#prefix.summary;
+  }
+
+  /**
+   * Records a request sent with `segments` (its prefix as on the wire) and the prompt and
+   * cached tokens its reply reported; a request that does not start with the one before is
+   * recorded with where it first differed. History is unchanged.
+   */
+  recordRequest(segments: readonly SegmentText[], usage?: { prompt: number; cached: number }) {
+    const { record, texts } = this.#prefix.next(segments, usage);
+    this.#prefix.apply(record, texts);
+    this.#sink?.write(record);
   }
 
   /** The messages after the compacted prefix; copies only that part. */
@@ -320,10 +345,12 @@ export class Session {
         this.#usage = record.usage ?? undefined;
         return;
       case "compaction":
+        this.#prefix.boundary("compaction");
         this.#compaction = record.state;
         this.#usage = undefined;
         return;
       case "model":
+        this.#prefix.boundary("model");
         this.#profile = record.profile;
         this.#usage = undefined;
         return;
@@ -332,17 +359,21 @@ export class Session {
         return;
       case "permission":
         return;
+      case "request":
+        return this.#prefix.apply(record);
       case "task_start":
         return this.#timeline.startTask(record, this.#history.length);
       case "task_end":
         return this.#timeline.endTask(record);
       case "undo": {
+        this.#prefix.boundary("undo");
         const now = { mark: this.#mark(), state: this.#state() };
         const mark = this.#timeline.undo(record, this.#history, now);
         if (mark) this.#restore(mark);
         return;
       }
       case "redo": {
+        this.#prefix.boundary("undo");
         const state = this.#timeline.redo(record, this.#history);
         if (state) this.#restore(state);
         return;

@@ -6,7 +6,7 @@
  * @module
  */
 import { type App, assemble, type RunStart } from "../../src/app/mod.ts";
-import type { ApprovalSetup } from "../../src/app/assemble.ts";
+import type { ApprovalSetup, AssembleOptions } from "../../src/app/assemble.ts";
 import { Redactor } from "../../src/config/mod.ts";
 import type { Pricing } from "../../src/core/mod.ts";
 import { runRepl } from "../../src/modes/repl.ts";
@@ -49,6 +49,13 @@ export interface ReplDoubleOptions {
   pricing?: Pricing;
   /** Files written into the workspace before the agent is assembled (path: text). */
   files?: Record<string, string>;
+  /**
+   * Assemble options over the defaults, given the temp dir; with `config` or `providers`
+   * requests go through the real chat client to that endpoint instead of the scripted model.
+   */
+  assemble?: (dir: string) => Partial<AssembleOptions>;
+  /** Use this directory (workspace/ and state/ in it) and leave it at `end()`: a resumed run. */
+  dir?: string;
 }
 
 /** Starts the REPL over a temporary workspace; `end()` also removes it. */
@@ -56,12 +63,14 @@ export async function openReplDouble(
   steps: ScriptStep[],
   options: ReplDoubleOptions = {},
 ): Promise<ReplDouble> {
-  const dir = await Deno.makeTempDir({ prefix: "powercode-repl-" });
+  const dir = options.dir ?? await Deno.makeTempDir({ prefix: "powercode-repl-" });
   const workspace = `${dir}/workspace`;
-  await Deno.mkdir(workspace);
+  await Deno.mkdir(workspace, { recursive: true });
   for (const [path, text] of Object.entries(options.files ?? {})) {
     await Deno.writeTextFile(`${workspace}/${path}`, text);
   }
+  const extra = options.assemble?.(dir) ?? {};
+  const endpoint = extra.config !== undefined || extra.providers !== undefined;
   const fake = fakeTerminal(options.width ?? 80, options.height ?? 24);
   const model = new ScriptedModel(steps);
   const sessions = new SessionStore(`${dir}/state/sessions`);
@@ -75,10 +84,11 @@ export async function openReplDouble(
     },
     workspaceDir: workspace,
     maxSteps: 5,
-    model,
+    ...(endpoint ? {} : { model }),
     store: sessions,
     ...(options.undo === false ? {} : { undo: { dir: `${dir}/state/snapshots` } }),
     ...(options.approval ? { approval: options.approval(dir) } : {}),
+    ...extra,
   });
   const view = new TaskView({
     io: { write: fake.io.write, columns: fake.io.columns, rows: () => fake.screen.height },
@@ -136,7 +146,9 @@ export async function openReplDouble(
       try {
         return await exit;
       } finally {
-        await Deno.remove(dir, { recursive: true });
+        assembly.agent.close();
+        await assembly.mcp?.close();
+        if (options.dir === undefined) await Deno.remove(dir, { recursive: true });
       }
     },
   };
