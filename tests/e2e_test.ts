@@ -46,6 +46,7 @@ Deno.test("powercode remembers the first task when piped a second one", async ()
     "edit_file",
     "bash",
     "todo",
+    "task",
   ]);
   assertEquals(server.requests[0]?.headers.authorization, `Bearer ${KEY}`);
   assertEquals(

@@ -23,7 +23,7 @@ const FAKE_TOOLS = [
   "mcp__fake__picture",
   "mcp__fake__slow",
 ];
-const BUILT_IN = ["read_file", "write_file", "edit_file", "bash", "todo"];
+const BUILT_IN = ["read_file", "write_file", "edit_file", "bash", "todo", "task"];
 
 async function projectWithServer(
   servers: (workspace: string) => Promise<Record<string, unknown>>,
