@@ -52,6 +52,7 @@ Deno.test("powercode remembers the first task when piped a second one", async ()
     "bash_output",
     "bash_kill",
     "fetch",
+    "task",
   ]);
   assertEquals(server.requests[0]?.headers.authorization, `Bearer ${KEY}`);
   assertEquals(

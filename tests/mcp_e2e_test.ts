@@ -35,6 +35,7 @@ const BUILT_IN = [
   "bash_output",
   "bash_kill",
   "fetch",
+  "task",
 ];
 
 async function projectWithServer(

@@ -81,6 +81,8 @@ import {
   skillsSection,
 } from "../setup/mod.ts";
 import { TaskScope } from "./task_limits.ts";
+import { createTaskTool, loadAgents } from "../subagents/mod.ts";
+import { type ChildRequest, childRunner, type ChildSetup } from "./child_agent.ts";
 
 /**
  * Everything an agent is built from; only `workspaceDir`, `maxSteps` and either `config` or
@@ -137,6 +139,11 @@ export interface AssembleOptions {
   setup?: Omit<SetupPlaces, "workspace">;
   /** The approval mode, the rules and where "always" saves (default: auto, no rules). */
   approval?: ApprovalSetup;
+  /**
+   * Builds a subagent (see `childRunner`): its budget slice, instructions and tools; it gets
+   * no `task` tool. Without it, an assembly of the standard tools gets the `task` tool.
+   */
+  child?: ChildSetup;
 }
 
 /** What the permissions start with. */
@@ -200,7 +207,12 @@ export interface Assembly {
  */
 export async function assemble(options: AssembleOptions): Promise<Assembly> {
   const report = options.report ?? (() => {});
-  const { workspace, tools, warnings, servers, sandbox, plan, jobs } = await buildTools(options);
+  const built = await buildTools(options);
+  const { workspace, warnings, servers, sandbox, plan, jobs } = built;
+  const { child } = options;
+  const tools = child
+    ? built.tools.filter((tool) => child.keep(tool, plan.confines(tool.name)))
+    : built.tools;
   const { moreRoots } = workspace;
   for (const warning of warnings) report(`⚠ ${warning}`);
   const taskScope = new TaskScope(workspace, {
@@ -230,7 +242,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
   const toolSet = new ToolSet(tools, { policy: allOf(...policies) });
   if (options.onEvent) events.subscribe(options.onEvent);
   const providers = providersOf(options);
-  const spending = createSpending(providers, options);
+  const spending = child?.spending ?? createSpending(providers, options);
   const profiles: Profiles = new Profiles(
     providers,
     options.configFile ?? "provider.json",
@@ -242,11 +254,11 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
       `Unknown --model "${options.profile}": the profiles of "${profiles.configFile}" are ${names}`,
     );
   }
-  const built: { agent?: Agent } = {};
+  const made: { agent?: Agent } = {};
   const sessionOptions = {
     // A new session's header names the model it starts on, read when its file is created.
     get model() {
-      return profiles.config(built.agent?.slot.name ?? profiles.defaultProfile).model;
+      return profiles.config(made.agent?.slot.name ?? profiles.defaultProfile).model;
     },
     roots: workspace.roots.map((root) => root.real),
     pathsOf: (call: ToolCall) => toolSet.pathsOf(call),
@@ -263,6 +275,18 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
   const active = startProfile(profiles, options.profile, session.profile, report);
   plan.set(options.planMode ?? session.planMode);
   const unfinished = session.history.length === 0 ? await unfinishedTodo(workspace) : [];
+  const places: SetupPlaces = { workspace, ...options.setup };
+  if (!options.tools && !child) {
+    const run = childRunner({
+      workspace,
+      spending,
+      profiles,
+      profile: () => made.agent?.slot.name ?? active,
+      toolNames: () => toolSet.definitions().map((definition) => definition.name),
+      assemble: (request) => assemble(childOptions(options, workspace, request)),
+    });
+    toolSet.add(createTaskTool(await loadAgents(places, report), run));
+  }
   const mcp = options.mcp &&
     await startMcpServers(options.mcp, {
       workspaceDir: options.workspaceDir,
@@ -277,15 +301,17 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
   };
   await stopOnThrow(mcp, () => requireRoom(profiles, active, overhead));
   const slot = profiles.slot(active);
-  const places: SetupPlaces = { workspace, ...options.setup };
   let skills: readonly Skill[] = [];
   // Skills and instruction files are read once per session: its system prompt stays fixed.
   const loadSystemPrompt = async () => {
     const setup = await loadSessionSetup(places, report);
     skills = setup.skills;
     // Only a run that has skills gets the tool, so the definitions of others stay the same.
-    if (skills.length > 0 && !toolSet.effectOf("skill")) {
-      toolSet.add(createSkillTool(() => skills));
+    const skillTool = createSkillTool(() => skills);
+    if (
+      skills.length > 0 && !toolSet.effectOf("skill") && (child?.keep(skillTool, false) ?? true)
+    ) {
+      toolSet.add(skillTool);
     }
     const skillText = skillsSection(setup.skills);
     const prompt = buildSystemPrompt(workspace.root, {
@@ -294,6 +320,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
       sections: [
         ...skillText === undefined ? [] : [{ heading: "Skills", text: skillText }],
         ...instructionSections(setup.instructions),
+        ...child ? [child.instructions] : [],
       ],
     });
     return { instructions: setup.instructions, prompt };
@@ -310,7 +337,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
       mayChange: (call) => !["read", "net"].includes(toolSet.effectOf(call.name) ?? ""),
     })
     : undoOff();
-  const agent = built.agent = new Agent({
+  const agent = made.agent = new Agent({
     slot,
     defaultProfile: profiles.defaultProfile,
     tools: toolSet,
@@ -351,6 +378,38 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     undo,
     permissions,
     jobs,
+  };
+}
+
+/**
+ * A child's assembly options: the parent's provider, bash, approval and setup, within the
+ * child's roots (the parent's hidden around them), and no store, MCP, undo or history.
+ */
+function childOptions(
+  options: AssembleOptions,
+  workspace: Workspace,
+  request: ChildRequest,
+): AssembleOptions {
+  const bash: CreateToolsOptions = options.bash ?? { unsandboxedBash: false };
+  const [first, ...more] = request.roots;
+  return {
+    ...(options.config ? { config: options.config } : {}),
+    ...(options.providers ? { providers: options.providers } : {}),
+    profile: request.profile,
+    ...(options.configFile !== undefined ? { configFile: options.configFile } : {}),
+    workspaceDir: first ?? options.workspaceDir,
+    maxSteps: request.maxSteps ?? options.maxSteps,
+    bash: first === undefined ? bash : {
+      ...bash,
+      moreDirs: more,
+      // Commands see the parent's roots only where the child's lie in them.
+      hide: [...bash.hide ?? [], ...workspace.roots.map((root) => root.real)],
+    },
+    ...(options.model ? { model: options.model } : {}),
+    ...(options.chat ? { chat: options.chat } : {}),
+    ...(options.approval ? { approval: options.approval } : {}),
+    ...(options.setup ? { setup: options.setup } : {}),
+    child: request.setup,
   };
 }
 

@@ -30,6 +30,11 @@ export const OUTPUT_ALLOWANCE_TOKENS = 4096;
 /** The limits; without them, tokens are only counted. */
 export interface SpendingOptions {
   limits?: BudgetLimits;
+  /**
+   * The spending this one is a slice of (a child agent's parent): every reply counted here
+   * counts there too (its steps not), and a request must fit the parent's budget as well.
+   */
+  parent?: Spending;
 }
 
 /** What a metered model serves: the task loop's steps, or compaction summaries. */
@@ -46,10 +51,12 @@ export class Spending {
   #task = emptyTally();
   #session = emptyTally();
   #limits: BudgetLimits;
+  #parent: Spending | undefined;
 
-  /** Spending within `options.limits`. */
+  /** Spending within `options.limits` (and within its parent's, when it has one). */
   constructor(options: SpendingOptions = {}) {
     this.#limits = options.limits ?? {};
+    this.#parent = options.parent;
   }
 
   /** A task begins: its tally starts at zero. */
@@ -86,13 +93,18 @@ export class Spending {
    * model at `pricing` may be sent: undefined when it may, else the one line saying what was
    * spent and the limit. Without `pricing` the cost limit cannot be checked (the assembly
    * refuses a cost limit unless every profile has prices).
-   * Contract: pure with respect to the tallies.
+   * Contract: pure with respect to the tallies; a slice admits only what its parent admits.
    */
   admit(
     promptTokens: number,
     outputTokens = OUTPUT_ALLOWANCE_TOKENS,
     pricing?: Pricing,
   ): string | undefined {
+    return this.#admitOwn(promptTokens, outputTokens, pricing) ??
+      this.#parent?.admit(promptTokens, outputTokens, pricing);
+  }
+
+  #admitOwn(promptTokens: number, outputTokens: number, pricing?: Pricing): string | undefined {
     const { tokens, cost } = this.#limits;
     const spent = tallyTokens(this.#session);
     const request = `approx ${promptTokens} prompt + ${outputTokens} reply tokens`;
@@ -160,18 +172,22 @@ export class Spending {
         : estimateTextTokens(attempt.served.received),
       cachedTokens: 0,
     };
-    for (const tally of [this.#task, this.#session]) {
-      add(tally, {
-        requests: 1,
-        steps: attempt.steps,
-        promptTokens: usage.promptTokens,
-        cachedTokens: usage.cachedTokens,
-        completionTokens: usage.completionTokens,
-        estimated: reported ? 0 : 1,
-        cost: pricing ? costOf(usage, pricing) : 0,
-        unpriced: pricing ? 0 : 1,
-      });
-    }
+    this.#add({
+      requests: 1,
+      steps: attempt.steps,
+      promptTokens: usage.promptTokens,
+      cachedTokens: usage.cachedTokens,
+      completionTokens: usage.completionTokens,
+      estimated: reported ? 0 : 1,
+      cost: pricing ? costOf(usage, pricing) : 0,
+      unpriced: pricing ? 0 : 1,
+    });
+  }
+
+  /** Adds one attempt to both tallies, and to the parent's without its steps. */
+  #add(attempt: Tally): void {
+    for (const tally of [this.#task, this.#session]) add(tally, attempt);
+    if (this.#parent) this.#parent.#add({ ...attempt, steps: 0 });
   }
 }
 

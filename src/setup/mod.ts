@@ -9,7 +9,8 @@ export { type CustomCommand, expandArguments } from "./custom_commands.ts";
 export { type InstructionFile, instructionSections, loadedLine } from "./instruction_files.ts";
 export { createSkillTool, skillText } from "./skill_tool.ts";
 export { readSkillBody, type Skill, skillPath, skillsSection } from "./skills.ts";
-export type { SetupOrigin } from "./setup_dir.ts";
+export { problemOf, projectDir, type SetupDir, type SetupOrigin, userDir } from "./setup_dir.ts";
+export { type Frontmatter, listField, parseFrontmatter, stringField } from "./frontmatter.ts";
 export {
   loadCommands,
   loadSessionSetup,

@@ -27,6 +27,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   undo: ["core", "session"],
   permissions: ["core", "settings", "workspace", "sandbox", "tools", "undo"],
   setup: ["core", "workspace", "tools"],
+  subagents: ["core", "workspace", "tools", "setup"],
   ui: ["core", "terminal", "session", "config", "agent"],
   app: [
     "core",
@@ -46,6 +47,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
     "undo",
     "permissions",
     "setup",
+    "subagents",
   ],
   commands: [
     "core",
