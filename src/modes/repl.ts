@@ -232,6 +232,7 @@ async function openInput(
               commands.find((command) => command.name === name)?.complete?.(options, "") ?? [],
             ...(editor.listDir ? { listDir: editor.listDir } : {}),
           }),
+          palette: () => commandTable(options.app),
         },
       }
       : {}),
