@@ -92,7 +92,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     permissions.setAsker(undefined);
     input.close();
   }
-  if (terminal) renderer.farewell(agent.view.id, options.continueCommand);
+  if (terminal) renderer.farewell(agent.view.id, options.continueCommand, agent.spend());
   return boundary.failed && !terminal ? 1 : 0;
 }
 
