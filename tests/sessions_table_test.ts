@@ -31,3 +31,20 @@ Deno.test("formatSessionsTable() shows when each session was last used, the orde
   assert(second?.includes(`bbbbbb  ${local(sessions[1]!.lastUsed)}`), second);
   assertEquals(first?.includes(local(sessions[0]!.created)), false);
 });
+
+Deno.test("formatSessionsTable() marks the first task of a session a -p run made", () => {
+  const info = {
+    id: "20260101-000000-aaaaaa",
+    created: "2026-01-01T00:00:00.000Z",
+    lastUsed: "2026-01-01T00:00:00.000Z",
+    messages: 2,
+  };
+  const table = formatSessionsTable([
+    { ...info, firstTask: "by hand" },
+    { ...info, firstTask: "scripted", print: true as const },
+  ]).split("\n");
+  assertEquals([table[1]?.endsWith("  by hand"), table[2]?.endsWith("  -p: scripted")], [
+    true,
+    true,
+  ]);
+});

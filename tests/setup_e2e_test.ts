@@ -63,15 +63,16 @@ Deno.test("/review a.ts sends the expanded .claude/commands/review.md; allowed-t
     text("Written."),
   ]);
   const result = await project.run([], {
-    stdin: "/help\n/review a.ts b.ts\nwrite x.txt\n",
+    stdin: "/help\n/help review\n/review a.ts b.ts\nwrite x.txt\n",
     env: ENV,
   });
   assertEquals(result.code, 0, result.stderr);
   const clash = "⚠ Command .claude/commands/help.md skipped: /help is a built-in command";
   assertEquals(result.stdout.split(clash).length, 2, result.stdout);
+  assertStringIncludes(result.stdout, "  /ps  /kill  /exit  /review\n");
   assertStringIncludes(
     result.stdout,
-    "  /review <file>    Review a file for bugs (.claude/commands)",
+    "/review <file>: Review a file for bugs (.claude/commands)",
   );
   assert(!result.stdout.includes("Not the help."), result.stdout);
 

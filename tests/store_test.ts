@@ -336,3 +336,22 @@ Deno.test("SessionStore.latest() and list() put the most recently modified first
     assertEquals(await store.latest(), file.id);
   });
 });
+
+Deno.test("SessionStore: -p sessions are marked, listed after interactive ones, and latest() skips them", async () => {
+  await withStore(async (store, dir) => {
+    const task = (content: string) =>
+      JSON.stringify({ type: "message", message: { role: "user", content } });
+    const printed = store.create({ model: "m", origin: "print" });
+    printed.write({ type: "message", message: { role: "user", content: "scripted" } });
+    printed.close();
+    assertEquals(await store.latest(), printed.id, "a -p session when there is no other");
+    await writeSession(dir, "a", `${task("by hand")}\n`);
+    await Deno.utime(`${dir}/a.jsonl`, 1, 1);
+    assertEquals(await store.latest(), "a", "the interactive one, though older");
+    assertEquals((await store.list(10)).map((info) => [info.id, info.print ?? false]), [
+      ["a", false],
+      [printed.id, true],
+    ]);
+    assertEquals((await store.list(1)).map((info) => info.id), ["a"]);
+  });
+});

@@ -74,6 +74,7 @@ export async function openApp(start: RunStart): Promise<App> {
       budget: cli.budget,
       store: prepared.sessions,
       session: sessionChoice(start),
+      ...(start.cli.print !== undefined ? { origin: "print" as const } : {}),
       ...(cli.plan ? { planMode: true } : {}),
       report,
       bash: bashOptions(start, settings, connection),

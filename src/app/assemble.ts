@@ -106,6 +106,8 @@ export interface AssembleOptions {
   store?: SessionStore;
   /** Which session to open from `store` (default: a new one). */
   session?: SessionChoice;
+  /** `print` when a `-p` run opens it: written into a new session's header. */
+  origin?: "print";
   /**
    * One-line notices, in order: bash sandbox warnings, session notices (resumed, load
    * warnings), a skipped AGENTS.md (again at each new session), then MCP notices (servers
@@ -261,6 +263,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
       return profiles.config(made.agent?.slot.name ?? profiles.defaultProfile).model;
     },
     roots: workspace.roots.map((root) => root.real),
+    ...(options.origin ? { origin: options.origin } : {}),
     pathsOf: (call: ToolCall) => toolSet.pathsOf(call),
     todoOf: todoItemsOf,
   };

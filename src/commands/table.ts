@@ -22,12 +22,20 @@ import { scopeCommand } from "./scope.ts";
 import { clearCommand, sessionsCommand } from "./sessions.ts";
 import { redoCommand, rewindCommand, undoCommand } from "./undo.ts";
 
-/** `/help`. */
+/** `/help`, and `/help NAME` for one command. */
 const helpCommand: Command = {
   name: "/help",
-  usage: "/help",
-  help: "this list",
-  run: ({ app, screen }) => screen.line(formatHelp(commandTable(app))),
+  usage: "/help [command]",
+  help: "the commands and keys; with a command's name, what it does",
+  complete: ({ app }) => commandTable(app).map((command) => command.name),
+  run: ({ app, screen }, args) => {
+    const commands = commandTable(app);
+    if (args.trim() === "") return screen.line(formatHelp(commands, screen.width));
+    const name = args.trim().startsWith("/") ? args.trim() : `/${args.trim()}`;
+    const found = findCommand(commands, name);
+    if (!found) throw new RangeError(unknownCommand(name));
+    screen.say(`${found.command.usage}: ${found.command.help}`, "  ");
+  },
 };
 
 /** The commands, in the order `/help` lists them. */
@@ -74,36 +82,39 @@ export function commandClashes(app: Pick<App, "setup">): string[] {
   );
 }
 
-/** Columns of `/help` before its descriptions, and the width they wrap to. */
-const USAGE_COLUMNS = 20;
-const HELP_COLUMNS = 56;
-
 const KEYS = [
   "Keys:",
-  "  Enter             run the task; a paste is one task, however many lines",
-  "  Alt+Enter, Ctrl+J a new line (so does a trailing \\ before Enter)",
-  "  Up/Down, Ctrl+R   earlier tasks (kept across runs); search them",
-  "  Tab               complete commands, profile names and paths (after @ too)",
+  "  Enter             run the input; Alt+Enter or Ctrl+J: a new line",
+  "  Up/Down, Ctrl+R   earlier inputs (kept across runs); search them",
+  "  Tab               complete commands, their words and paths (after @ too)",
   "  Shift+Tab         cycle the approval mode: auto, edits, ask",
   "  Ctrl+W/U/K, Ctrl+Y cut a word, to the line's start or end; put it back",
   "  Ctrl+L, Ctrl+Z    clear the screen; suspend (fg brings powercode back)",
-  "  Ctrl+C            interrupt a running task (what was queued is dropped);",
-  "                    clear the line; twice at an empty prompt: exit",
+  "  Ctrl+C            interrupt a task; clear the line; twice when empty: exit",
   "  Ctrl+D            exit, at an empty prompt",
-  "While a task runs the input stays below it: Enter queues a message the model",
-  "reads after its current step, Alt+Enter a task for after it, Esc interrupts",
-  "and gives the queue back. !cmd runs a command (!!cmd: the model does not see",
-  "it); @path attaches a file.",
 ];
 
-/** The `/help` text: each command's usage and help, then the keys. Fits 80 columns. */
-export function formatHelp(commands: readonly Command[]): string {
-  const rows = commands.flatMap((command) =>
-    wrapText(command.help, HELP_COLUMNS).map((text, index) =>
-      `${(index === 0 ? `  ${command.usage}` : "").padEnd(USAGE_COLUMNS)}${text}`
-    )
-  );
-  return ["Type a task and press Enter. Commands:", ...rows, ...KEYS].join("\n");
+const BUSY = "While a task runs, Enter queues a message the model reads after its current step, " +
+  "Alt+Enter a task for after it; Esc interrupts and gives the queue back. !cmd runs a " +
+  "command (!!cmd: the model does not see it); @path attaches a file.";
+
+/**
+ * The `/help` text, compact enough for a 24-row screen: the command names wrapped to
+ * `width`, then the keys. What each command does is behind `/help NAME` and the palette.
+ */
+export function formatHelp(commands: readonly Command[], width = 80): string {
+  const columns = Math.max(20, Math.min(width, 80) - 1);
+  const names = wrapText(commands.map((command) => command.name).join("  "), columns - 2);
+  return [
+    ...wrapText(
+      "Type a task and press Enter; / opens the list of commands. Commands " +
+        "(/help NAME says what one does):",
+      columns,
+    ),
+    ...names.map((line) => `  ${line}`),
+    ...KEYS,
+    ...wrapText(BUSY, columns),
+  ].join("\n");
 }
 
 /**

@@ -7,6 +7,7 @@
  * @module
  */
 import type { BusyHandlers, Submitted } from "./busy_input.ts";
+import { CommandPalette, type PaletteEntry } from "./command_palette.ts";
 import { completeBuffer, type Completer } from "./completion.ts";
 import { EditBuffer } from "./edit_buffer.ts";
 import { applyEditKey } from "./edit_keys.ts";
@@ -26,6 +27,8 @@ export interface LineEditorOptions {
   /** Called with each submitted entry, e.g. to append it to the history file. */
   onSubmit?: (entry: string) => void;
   complete?: Completer;
+  /** The commands a `/` typed at the start of an empty input lists (the palette); none without. */
+  palette?: () => readonly PaletteEntry[];
   color: boolean;
   /** How long a lone ESC waits for the rest of a sequence. */
   escapeTimeoutMs?: number;
@@ -53,6 +56,8 @@ export class LineEditor {
   #shown: string | undefined;
   #busy: BusyHandlers | undefined;
   #search: ReverseSearch | undefined;
+  /** The command palette, open from a `/` typed into an empty input until the word ends. */
+  #palette: CommandPalette | undefined;
   /** The text `fill` put on the line, until a key is typed: a `/` then replaces it. */
   #filled: string | undefined;
   /** Ctrl+L typed while nothing was drawn: the next prompt clears the screen first. */
@@ -216,9 +221,19 @@ export class LineEditor {
       if (key.type === "text" && key.text.startsWith("/") && filled === this.#buffer.value()) {
         this.#buffer.set("");
       }
+      if (key.type === "text" && key.text.startsWith("/") && this.#buffer.text === "") {
+        this.#openPalette();
+      }
+      if (key.type === "key" && this.#palette && this.#paletteKey(key.name)) {
+        this.#draw();
+        continue;
+      }
       if (key.type === "text") this.#buffer.insert(key.text);
       else if (key.type === "paste") this.#buffer.insertPaste(key.text);
-      else if (!(await this.#named(key.name))) continue;
+      else if (!(await this.#named(key.name))) {
+        this.#fitPalette();
+        continue;
+      }
       this.#draw();
     }
   }
@@ -264,6 +279,47 @@ export class LineEditor {
         return true;
       default:
         return applyEditKey(buffer, name);
+    }
+  }
+
+  #openPalette(): void {
+    const entries = this.#options.palette?.();
+    if (entries && entries.length > 0) this.#palette = new CommandPalette(entries);
+  }
+
+  /** Filters the palette by the input, or closes it once the input is no lone `/word`. */
+  #fitPalette(): void {
+    if (!this.#palette) return;
+    const text = this.#buffer.text;
+    if (/^\/\S*$/.test(text) && this.#search === undefined) this.#palette.filter(text);
+    else this.#palette = undefined;
+  }
+
+  /** Applies a key the open palette takes (Up/Down, Tab, Enter, Esc); false for the rest. */
+  #paletteKey(name: string): boolean {
+    const palette = this.#palette;
+    const chosen = palette?.chosen;
+    switch (name) {
+      case "up":
+      case "ctrl+p":
+      case "down":
+      case "ctrl+n":
+        palette?.move(name === "up" || name === "ctrl+p" ? -1 : 1);
+        return true;
+      case "escape":
+        this.#palette = undefined;
+        return true;
+      case "tab":
+        if (!chosen) return false;
+        this.#palette = undefined;
+        this.#buffer.set(`${chosen.name} `);
+        return true;
+      case "enter":
+        this.#palette = undefined;
+        if (chosen) this.#buffer.set(chosen.name);
+        return this.#enter("steer");
+      default:
+        return false;
     }
   }
 
@@ -347,7 +403,9 @@ export class LineEditor {
   }
 
   #draw(): void {
-    if (this.#waiting) this.#look.draw(this.#buffer, this.#search);
-    else this.#busy?.draw(this.#look.paint(this.#buffer, this.#search));
+    this.#fitPalette();
+    const below = this.#palette?.rows(this.#options.io.columns()) ?? [];
+    if (this.#waiting) this.#look.draw(this.#buffer, this.#search, below);
+    else this.#busy?.draw(this.#look.paint(this.#buffer, this.#search, below));
   }
 }

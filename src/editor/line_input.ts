@@ -8,6 +8,7 @@
  */
 import { createInterface, type Interface } from "node:readline";
 import process from "node:process";
+import type { PaletteEntry } from "./command_palette.ts";
 import type { Completer } from "./completion.ts";
 import type { LineInput } from "./line_source.ts";
 import { openTerminalInput } from "./terminal_input.ts";
@@ -33,6 +34,7 @@ export interface LineInputOptions {
     color: boolean;
     historyFile?: string;
     complete?: Completer;
+    palette?: () => readonly PaletteEntry[];
     redact?: (text: string) => string;
     stopProgram?: () => Promise<void>;
     /** The terminal to read keys from and draw on (default: the process's). */

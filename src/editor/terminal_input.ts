@@ -5,6 +5,7 @@
  * @module
  */
 import type { LineInput } from "./line_source.ts";
+import type { PaletteEntry } from "./command_palette.ts";
 import type { Completer } from "./completion.ts";
 import { historyFile, InputHistory } from "./input_history.ts";
 import { LineEditor } from "./line_editor.ts";
@@ -23,6 +24,8 @@ export interface TerminalInputOptions {
   /** Entries to recall besides the file's, oldest first (a resumed session's tasks). */
   earlier?: string[];
   complete?: Completer;
+  /** The commands the palette lists (a `/` typed into an empty input opens it). */
+  palette?: () => readonly PaletteEntry[];
   /** Stops the program until it is continued (Ctrl+Z); without it Ctrl+Z does nothing. */
   stopProgram?: () => Promise<void>;
   /** The terminal to read keys from and draw on (default: the process's, in raw mode). */
@@ -57,6 +60,7 @@ export async function openTerminalInput(options: TerminalInputOptions): Promise<
       ? { onSubmit: (entry: string) => void store.append(options.redact?.(entry) ?? entry) }
       : {}),
     ...(options.complete ? { complete: options.complete } : {}),
+    ...(options.palette ? { palette: options.palette } : {}),
     color: options.color,
     ...(options.stopProgram ? { onSuspend: () => suspend(options.stopProgram) } : {}),
   });

@@ -92,7 +92,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     permissions.setAsker(undefined);
     input.close();
   }
-  if (terminal) renderer.farewell(agent.view.id, options.continueCommand);
+  if (terminal) renderer.farewell(agent.view.id, options.continueCommand, agent.spend());
   return boundary.failed && !terminal ? 1 : 0;
 }
 
@@ -232,6 +232,7 @@ async function openInput(
               commands.find((command) => command.name === name)?.complete?.(options, "") ?? [],
             ...(editor.listDir ? { listDir: editor.listDir } : {}),
           }),
+          palette: () => commandTable(options.app),
         },
       }
       : {}),

@@ -20,6 +20,8 @@ export interface OpenSessionOptions {
   model: string;
   /** Written into a new session file's header: the directories the tools work on. */
   roots?: readonly string[];
+  /** Written into a new session file's header: `print` for a `-p` run. */
+  origin?: "print";
   pathsOf?: PathsOf;
   todoOf?: TodoOf;
   /** Receives one-line notices (resumed, nothing to continue, load warnings). */
@@ -92,6 +94,7 @@ export function newSession(
       file ??= store.create({
         model: options.model,
         ...(options.roots ? { roots: options.roots } : {}),
+        ...(options.origin ? { origin: options.origin } : {}),
       });
       file.write(record);
     },

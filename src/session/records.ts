@@ -32,6 +32,8 @@ export interface SessionHeader {
   model: string;
   /** The real paths of the directories the session's tools worked on, the first first. */
   roots?: string[];
+  /** `print` for a session a `-p` run made; absent for an interactive one. */
+  origin?: "print";
 }
 
 /** What a provider field kept with a tool call may be: as deep and large as a reply's may. */
@@ -103,6 +105,7 @@ const HEADER: Shape = {
   created: isString,
   model: isString,
   roots: optional((value) => Array.isArray(value) && value.every(isString)),
+  origin: optional((value) => value === "print"),
 };
 
 /**

@@ -28,6 +28,8 @@ export interface SessionInfo {
   lastUsed: string;
   firstTask: string;
   messages: number;
+  /** Made by a `-p` run (absent for an interactive session). */
+  print?: true;
 }
 
 /** Rewrites a string before it reaches the file. */
@@ -100,7 +102,9 @@ export class SessionStore {
    * Starts a new session file whose header line is on disk when this returns.
    * Contract: the file is locked for this process until the SessionFile is closed.
    */
-  create(options: { model: string; roots?: readonly string[] }): SessionFile {
+  create(
+    options: { model: string; roots?: readonly string[]; origin?: "print" },
+  ): SessionFile {
     // Private to the user, also when an older powercode made it readable.
     Deno.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     Deno.chmodSync(this.dir, 0o700);
@@ -110,13 +114,15 @@ export class SessionStore {
     // `createNew` never clobbers an existing session, however unlikely an id collision is.
     const file = Deno.openSync(path, { append: true, createNew: true, mode: 0o600 });
     file.lockSync(true);
-    const { model, roots } = options;
+    const { model, roots, origin } = options;
     const header = {
       type: "session",
       version: SESSION_VERSION,
       id,
       created,
       model,
+      // Before the roots, so that `latest` finds it in the line's first bytes.
+      ...(origin ? { origin } : {}),
       ...(roots ? { roots } : {}),
     };
     appendLine(file, header, this.#redact);
@@ -164,9 +170,16 @@ export class SessionStore {
     }
   }
 
-  /** The id of the most recently modified session, undefined when there is none. */
+  /**
+   * The id of the most recently modified interactive session (what `--continue` takes), or
+   * of the latest `-p` session when there is no other; undefined when there is none.
+   */
   async latest(): Promise<string | undefined> {
-    return (await this.#idsByRecency())[0];
+    const found = await this.#byRecency();
+    for (const { id } of found) {
+      if (!await this.#madeByPrint(id)) return id;
+    }
+    return found[0]?.id;
   }
 
   /** Every session id in the directory, most recently modified first. */
@@ -175,17 +188,35 @@ export class SessionStore {
   }
 
   /**
-   * Up to `limit` sessions, most recently modified first.
+   * Up to `limit` sessions: the interactive ones first, then those `-p` runs made, each
+   * most recently modified first (the order `--continue` prefers).
    * Contract: files that cannot be read or parsed are left out; `load` reports them.
    */
   async list(limit: number): Promise<SessionInfo[]> {
     const infos: SessionInfo[] = [];
     for (const { id, modified } of await this.#byRecency()) {
-      if (infos.length >= limit) break;
       const info = await this.#info(id, modified);
       if (info) infos.push(info);
     }
-    return infos;
+    return [...infos.filter((info) => !info.print), ...infos.filter((info) => info.print)]
+      .slice(0, limit);
+  }
+
+  /** Whether session `id`'s header says a `-p` run made it (a file that cannot be read: no). */
+  async #madeByPrint(id: string): Promise<boolean> {
+    try {
+      const file = await Deno.open(this.#path(id));
+      try {
+        const head = new Uint8Array(4096);
+        const read = await file.read(head) ?? 0;
+        const line = new TextDecoder().decode(head.subarray(0, read)).split("\n")[0] ?? "";
+        return /"origin":"print"/.test(line);
+      } finally {
+        file.close();
+      }
+    } catch {
+      return false;
+    }
   }
 
   #path(id: string): string {
@@ -208,6 +239,7 @@ export class SessionStore {
         lastUsed,
         firstTask: oneLine(task),
         messages: messages.length,
+        ...(header.origin === "print" ? { print: true as const } : {}),
       };
     } catch {
       return undefined;

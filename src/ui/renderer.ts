@@ -26,7 +26,7 @@ import {
 } from "../terminal/mod.ts";
 import { formatContext } from "./status_line.ts";
 import type { SpendReport } from "../core/mod.ts";
-import { spendParts } from "./spend_view.ts";
+import { sessionSpent, spendParts } from "./spend_view.ts";
 import type { TaskOutput } from "./task_output.ts";
 import { compactionEndLine, compactionStartLine } from "./compaction_lines.ts";
 import { commandResult, describeCall, editDiff, OutputTail, tailRows } from "./tool_view.ts";
@@ -211,13 +211,18 @@ export class Renderer {
   }
 
   /**
-   * The last line of an interactive run: how to continue the session, if it was saved, with
-   * `command`, the way to resume that works where the program was started.
+   * The last lines of an interactive run: what the session spent (`spend`: tokens, and cost
+   * when priced), then how to continue the session, if it was saved, with `command`, the way
+   * to resume that works where the program was started; each wrapped by word to the width.
    */
-  farewell(sessionId: string | undefined, command = "powercode -c"): void {
-    if (sessionId) {
-      this.line(this.dim(`Session ${sanitizeLine(sessionId)} saved: ${command} continues it`));
-    }
+  farewell(sessionId: string | undefined, command = "powercode -c", spend?: SpendReport): void {
+    const spent = spend && sessionSpent(spend);
+    const lines = [
+      ...(spent ? [spent] : []),
+      ...(sessionId ? [`Session ${sanitizeLine(sessionId)} saved: ${command} continues it`] : []),
+    ];
+    const rows = lines.flatMap((line) => this.#options.output.wrap(line, "  "));
+    if (rows.length > 0) this.line(rows.map((row) => this.dim(row)).join("\n"));
   }
 
   /**

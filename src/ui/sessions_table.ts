@@ -20,8 +20,8 @@ export interface SessionsTableOptions {
 
 /**
  * Formats sessions as a table with a header, the time each was last used in local time (the
- * zone in the header; the list is in that order, as `--continue` chooses) and the current
- * session marked.
+ * zone in the header; the list is in that order, as `--continue` chooses), the current
+ * session marked, and the first task of a session a `-p` run made after `-p: `.
  * Contract: every line fits `width` columns (at least 60 are assumed); ids and first tasks
  * (from session files) show their control characters visibly.
  */
@@ -47,7 +47,7 @@ export function formatSessionsTable(
         sanitizeLine(info.id),
         localTime(new Date(info.lastUsed)),
         String(info.messages),
-        sanitizeLine(info.firstTask),
+        `${info.print ? "-p: " : ""}${sanitizeLine(info.firstTask)}`,
       ),
     );
   }

@@ -26,6 +26,17 @@ export function spendParts(report: SpendReport): string[] {
 }
 
 /**
+ * What the session spent, for the exit line: `Spent 1.3k tokens, $0.0056` (no cost without
+ * prices); undefined when nothing was asked of the model.
+ * Contract: pure.
+ */
+export function sessionSpent(report: SpendReport): string | undefined {
+  if (report.session.requests === 0) return undefined;
+  const money = report.sessionCost === undefined ? "" : `, ${formatUsd(report.sessionCost)}`;
+  return `Spent ${formatTokens(tallyTokens(report.session))} tokens${money}`;
+}
+
+/**
  * The `/cost` report: the last task and the session (requests, prompt tokens and their
  * cached share, completion tokens, cost), the prices and the budget.
  * Contract: pure; exact token counts, so they can be checked against the provider's bill.
