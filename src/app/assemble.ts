@@ -57,6 +57,7 @@ import {
   unfinishedTodo,
   Workspace,
 } from "../tools/mod.ts";
+import { trackedIgnored } from "../workspace/mod.ts";
 import type { McpServers } from "../mcp/mod.ts";
 import { type McpSetup, startMcpServers } from "./mcp_start.ts";
 import { type Undo, undoOff } from "../undo/mod.ts";
@@ -217,6 +218,8 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     : built.tools;
   const { moreRoots } = workspace;
   for (const warning of warnings) report(`⚠ ${warning}`);
+  const tracked = await trackedIgnored(workspace.path, workspace.ignore);
+  if (tracked.length > 0) report(trackedIgnoredLine(tracked));
   const taskScope = new TaskScope(workspace, {
     runner: sandbox,
     confined: (name) => plan.confines(name),
@@ -539,4 +542,17 @@ async function buildTools(
       start: () => Promise.reject(new Error("background commands need the standard tools")),
     }),
   };
+}
+
+/**
+ * The warning for tracked files the ignore rules ignore: the sandbox masks them on disk, but a
+ * command reads them from git's objects.
+ */
+function trackedIgnoredLine(paths: readonly string[]): string {
+  const shown = paths.slice(0, 5).join(", ") +
+    (paths.length > 5 ? `, … ${paths.length - 5} more` : "");
+  return `⚠ .powercodeignore ignores ${paths.length} file${paths.length === 1 ? "" : "s"} git ` +
+    `tracks (${shown}): commands can still read ${paths.length === 1 ? "it" : "them"} from ` +
+    "git's objects (git show HEAD:PATH); untrack with git rm --cached, and rewrite history " +
+    "that was shared";
 }

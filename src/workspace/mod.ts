@@ -5,6 +5,7 @@
  */
 export { GIT_LINK, GIT_MARKERS, type GitControl, isGitDirectory } from "./git_control.ts";
 export { IGNORE_FILE, type IgnoreMounts, ignoreMounts } from "./ignore_file.ts";
+export { indexPaths, trackedIgnored } from "./tracked_ignored.ts";
 export { RegularFile } from "./regular_file.ts";
 export {
   decodeText,
