@@ -13,6 +13,7 @@ import { initCommand } from "./init.ts";
 import { customCommand, skillCommand } from "./task_command.ts";
 import { compactCommand, contextCommand, costCommand } from "./context.ts";
 import { exitCommand } from "./exit.ts";
+import { exportCommand } from "./export.ts";
 import { mcpCommand } from "./mcp.ts";
 import { effortCommand, modelCommand } from "./model.ts";
 import { planCommand } from "./plan.ts";
@@ -36,6 +37,7 @@ export const COMMANDS: readonly Command[] = [
   compactCommand,
   clearCommand,
   sessionsCommand,
+  exportCommand,
   planCommand,
   approvalCommand,
   permissionsCommand,

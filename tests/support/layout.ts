@@ -28,6 +28,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   permissions: ["core", "settings", "workspace", "sandbox", "tools", "undo"],
   setup: ["core", "workspace", "tools"],
   ui: ["core", "terminal", "session", "config", "agent"],
+  export: ["core", "terminal", "ui"],
   app: [
     "core",
     "settings",
@@ -60,6 +61,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
     "permissions",
     "app",
     "setup",
+    "export",
   ],
   modes: [
     "core",
