@@ -19,6 +19,7 @@ import { effortCommand, modelCommand } from "./model.ts";
 import { planCommand } from "./plan.ts";
 import { scopeCommand } from "./scope.ts";
 import { clearCommand, sessionsCommand } from "./sessions.ts";
+import { forkCommand, treeCommand } from "./tree.ts";
 import { redoCommand, rewindCommand, undoCommand } from "./undo.ts";
 
 /** `/help`. */
@@ -48,6 +49,8 @@ export const COMMANDS: readonly Command[] = [
   undoCommand,
   redoCommand,
   rewindCommand,
+  treeCommand,
+  forkCommand,
   initCommand,
   exitCommand,
 ];

@@ -17,6 +17,7 @@ export type {
   UsageSnapshot,
 } from "./session.ts";
 export type { TodoOf } from "./todo_tracker.ts";
+export { ROOT_ENTRY, type SessionEntry } from "./session_tree.ts";
 export type { Redoable, TaskMark, TreeMove } from "./task_records.ts";
 export { SessionError, SessionFile, SessionStore } from "./store.ts";
 export type { LoadedSession, SessionHeader, SessionInfo } from "./store.ts";

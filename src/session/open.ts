@@ -50,7 +50,7 @@ export async function openSession(
     );
   });
   for (const warning of loaded.warnings) options.report(`⚠ ${warning}`);
-  const session = Session.fromRecords(loaded.records, {
+  const session = Session.fromEntries(loaded.entries, {
     sink: loaded.file,
     ...(options.pathsOf ? { pathsOf: options.pathsOf } : {}),
     ...(options.todoOf ? { todoOf: options.todoOf } : {}),
