@@ -101,11 +101,10 @@ export function treeLines(entries: readonly Entry[], current: number, width = 80
     ROOT_ENTRY,
     ...[...nodes.keys()].filter((id) => onPath.has(id)),
   );
-  const idWidth = String(entries.length + ROOT_ENTRY).length;
   const lines: string[] = [];
   const show = (node: TaskNode, depth: number) => {
     const mark = node.message === currentTask ? "▶" : " ";
-    const head = `${mark} ${"  ".repeat(depth)}${String(node.end).padStart(idWidth)}  `;
+    const head = `${mark} ${"  ".repeat(depth)}${node.end}  `;
     lines.push(head + truncateWidth(sanitizeLine(node.text), Math.max(1, width - head.length - 1)));
     const indent = node.children.length > 1 ? depth + 1 : depth;
     for (const child of node.children) show(child, indent);
