@@ -37,7 +37,7 @@ Deno.test("powercode /tree continues from the first answer: the request is byte-
     env: ENV,
   });
   assertEquals([run2.code, run2.stderr], [0, ""]);
-  const listing = run2.stdout.split("\n").filter((line) => /^[▶ ] +\d+  task /.test(line));
+  const listing = run2.stdout.split("\n").filter((line) => /^[▶ ] +\d+ {2}task /.test(line));
   assertEquals(listing.map((line) => line.replace(/\d+/, "N")), [
     "  N  task one",
     "  N  task two",
@@ -67,7 +67,7 @@ Deno.test("powercode /tree continues from the first answer: the request is byte-
   const third = fake.play([text("Four.")]);
   const run3 = await project.run(["-c"], { stdin: "/tree\ntask four\n", env: ENV });
   assertEquals([run3.code, run3.stderr], [0, ""]);
-  const tree = run3.stdout.split("\n").filter((line) => /^[▶ ] +\d+  task /.test(line))
+  const tree = run3.stdout.split("\n").filter((line) => /^[▶ ] +\d+ {2}task /.test(line))
     .map((line) => line.replace(/\d+/, "N"));
   assertEquals(tree, [
     "  N  task one",
