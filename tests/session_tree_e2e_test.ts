@@ -10,6 +10,7 @@ import {
   provider,
   sessionIds,
   sessionLines,
+  sessionPath,
   startScriptedServer,
 } from "./support/sessions.ts";
 
@@ -104,4 +105,34 @@ Deno.test("powercode /fork writes a new session file with the conversation, and 
   assertEquals(forked.length, 4);
   const old = (await sessionLines(project.dir, ids[0]!)).filter((line) => line.type === "message");
   assertEquals(old.length, 2);
+});
+
+Deno.test("powercode --fork ID:ENTRY starts a new session from an entry of another, which stays as it was", async () => {
+  await using project = await createTempProject();
+  await using fake = await startScriptedServer();
+  await project.writeProvider(provider(fake.server.url));
+  fake.play([text("One."), text("Two.")]);
+  const run1 = await project.run([], { stdin: "task one\ntask two\n", env: ENV });
+  assertEquals([run1.code, run1.stderr], [0, ""]);
+  const [id] = await sessionIds(project.dir);
+  const before = await Deno.readTextFile(sessionPath(project.dir, id!));
+  const lines = await sessionLines(project.dir, id!);
+  const one = lines.findIndex((line) =>
+    line.type === "message" && (line.message as { content?: string }).content === "One."
+  );
+  const requests = fake.play([text("Other.")]);
+  const run2 = await project.run(["--fork", `${id!.slice(0, 12)}:${one + 1}`], {
+    stdin: "task other\n",
+    env: ENV,
+  });
+  assertEquals([run2.code, run2.stderr], [0, ""]);
+  assertEquals(
+    requests()[0]?.body?.messages.slice(1).map((message) => message.content),
+    ["task one", "One.", "task other"],
+  );
+  assertEquals((await sessionIds(project.dir)).length, 2);
+  assertEquals(await Deno.readTextFile(sessionPath(project.dir, id!)), before);
+  const bad = await project.run(["--fork", `${id}:999`], { stdin: "", env: ENV });
+  assertEquals(bad.code, 2);
+  assertMatch(bad.stderr, /Cannot fork session "\S+": it has no entry 999 \(\/tree lists them\)/);
 });
