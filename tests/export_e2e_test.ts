@@ -94,3 +94,22 @@ Deno.test("powercode /export refuses an export that holds the provider key, nami
   assert(!safe.includes(KEY));
   assertStringIncludes(safe, "● read_file notes.txt ✓");
 });
+
+Deno.test("powercode /export refuses a task that holds a value of a file .powercodeignore hides", async () => {
+  await using project = await createTempProject();
+  await using server = await startFakeServer({ handler: sequence([text("Noted.")]) });
+  await project.writeProvider(provider(server.url));
+  await Deno.writeTextFile(`${project.workspace}/.powercodeignore`, ".env\n");
+  await Deno.writeTextFile(`${project.workspace}/.env`, 'DB_PASSWORD="correct-horse-battery"\n');
+  const result = await project.run([], {
+    stdin: "the password is correct-horse-battery\n/export out.md\n",
+    env: ENV,
+  });
+  // A piped run whose last line failed exits 1.
+  assertEquals([result.code, result.stderr], [1, ""]);
+  assertEquals(result.stdout.split("\n").filter((line) => line.startsWith("✗")), [
+    '✗ Cannot export to "out.md": message 1 (a task) holds the contents of ".env" (a file ' +
+    ".powercodeignore hides); nothing was written (/export --redact out.md replaces it)",
+  ]);
+  assertEquals(await exists(`${project.workspace}/out.md`), false);
+});

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { exportSession } from "../export/mod.ts";
+import { exportSession, ignoredSecrets } from "../export/mod.ts";
 import type { Command, CommandContext } from "./command.ts";
 
 /** The flags that write an export with its secrets replaced instead of refusing it. */
@@ -22,14 +22,19 @@ export const exportCommand: Command = {
 async function exportTo({ app, screen }: CommandContext, args: string): Promise<void> {
   const words = args.split(/\s+/).filter((word) => word !== "");
   const redact = words.some((word) => REDACT_FLAGS.has(word));
-  const named = words.filter((word) => !REDACT_FLAGS.has(word)).join(" ");
+  const typed = words.filter((word) => !REDACT_FLAGS.has(word)).join(" ");
   const view = app.agent.view;
   if (view.id === undefined || view.history.length === 0) {
     screen.say("Nothing to export: the session has no messages yet");
     return;
   }
-  const file = named === "" ? `session-${view.id}.md` : named;
-  const path = file.startsWith("/") ? file : `${app.workspace.path}/${file}`;
+  const file = typed === "" ? `session-${view.id}.md` : typed;
+  const { workspace } = app;
+  const path = file.startsWith("/") ? file : `${workspace.path}/${file}`;
+  const hidden = workspace.ignore.size === 0 ? new Map<string, string>() : await ignoredSecrets({
+    root: workspace.path,
+    match: (relative, isDirectory) => workspace.ignore.match(relative, isDirectory),
+  });
   const result = await exportSession(
     {
       id: view.id,
@@ -38,6 +43,7 @@ async function exportTo({ app, screen }: CommandContext, args: string): Promise<
       describe: (call) => app.agent.describeCall(call),
       sessionFile: `${app.sessions.dir}/${view.id}.jsonl`,
       redact: (text) => app.redactor.redact(text),
+      named: hidden,
     },
     path,
     { redact, label: file },

@@ -6,7 +6,7 @@
  */
 import type { Message } from "../core/mod.ts";
 import { type ExportConversation, renderHtml, renderMarkdown } from "./export_render.ts";
-import { findSecret, type RedactText, scrubSecrets } from "./secret_scan.ts";
+import { findSecret, type NamedSecrets, type RedactText, scrubSecrets } from "./secret_scan.ts";
 
 /** The formats, by the file's extension. */
 export type ExportFormat = "md" | "html" | "jsonl";
@@ -17,6 +17,8 @@ export interface ExportSource extends ExportConversation {
   sessionFile: string;
   /** Replaces the provider secrets the run knows (`Redactor.redact`). */
   redact: RedactText;
+  /** Further values it must not hold (the ignored files' lines), by kind. */
+  named?: NamedSecrets;
 }
 
 /** What an export did. */
@@ -65,15 +67,20 @@ export async function exportSession(
     throw new TypeError(`Cannot export to "${label}": name a .md, .html or .jsonl file`);
   }
   const redact = options.redact === true;
+  const named = source.named ?? new Map();
+  const scan: Scan = {
+    find: (text) => findSecret(text, source.redact, named),
+    scrub: (text) => scrubSecrets(text, source.redact, named),
+  };
   const { text, redacted } = format === "jsonl"
-    ? checkLines(await Deno.readTextFile(source.sessionFile), source.redact, redact, label)
-    : checkConversation(source, format, redact, label);
-  const whole = findSecret(text, source.redact);
+    ? checkLines(await Deno.readTextFile(source.sessionFile), scan, redact, label)
+    : checkConversation(source, scan, { format, redact, path: label });
+  const whole = scan.find(text);
   if (whole !== undefined && !redact) {
     throw new SecretFoundError(refusal(label, whole, "the export"));
   }
   const bytes = new TextEncoder().encode(
-    whole === undefined ? text : scrubSecrets(text, source.redact),
+    whole === undefined ? text : scan.scrub(text),
   );
   const temporary = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
   try {
@@ -86,15 +93,21 @@ export async function exportSession(
   return { path, format, bytes: bytes.length, redacted };
 }
 
+/** Finds and replaces the secrets an export must not hold. */
+interface Scan {
+  find(text: string): string | undefined;
+  scrub(text: string): string;
+}
+
 function checkConversation(
   source: ExportSource,
-  format: "md" | "html",
-  redact: boolean,
-  path: string,
+  scan: Scan,
+  options: { format: "md" | "html"; redact: boolean; path: string },
 ): { text: string; redacted: number } {
+  const { format, redact, path } = options;
   let redacted = 0;
   const history = source.history.map((message, index) => {
-    const kind = findSecret(JSON.stringify(message), source.redact);
+    const kind = scan.find(JSON.stringify(message));
     if (kind === undefined) return message;
     if (!redact) {
       throw new SecretFoundError(
@@ -102,7 +115,7 @@ function checkConversation(
       );
     }
     redacted++;
-    return scrubAll(message, source.redact);
+    return scrubAll(message, scan);
   });
   const conversation = { ...source, history };
   const text = format === "md" ? renderMarkdown(conversation) : renderHtml(conversation);
@@ -111,22 +124,22 @@ function checkConversation(
 
 function checkLines(
   file: string,
-  redactText: RedactText,
+  scan: Scan,
   redact: boolean,
   path: string,
 ): { text: string; redacted: number } {
   let redacted = 0;
   const lines = file.split("\n").map((line, index) => {
-    const kind = findSecret(line, redactText);
+    const kind = scan.find(line);
     if (kind === undefined) return line;
     if (!redact) {
       throw new SecretFoundError(refusal(path, kind, `line ${index + 1} of the records`));
     }
     redacted++;
     try {
-      return JSON.stringify(scrubAll(JSON.parse(line), redactText));
+      return JSON.stringify(scrubAll(JSON.parse(line), scan));
     } catch {
-      return scrubSecrets(line, redactText);
+      return scan.scrub(line);
     }
   });
   return { text: lines.join("\n"), redacted };
@@ -144,11 +157,8 @@ function refusal(path: string, kind: string, where: string): string {
 }
 
 /** A copy of JSON-like `value` with secrets replaced in every string. */
-function scrubAll<T>(value: T, redact: RedactText): T {
+function scrubAll<T>(value: T, scan: Scan): T {
   return JSON.parse(
-    JSON.stringify(
-      value,
-      (_key, field) => typeof field === "string" ? scrubSecrets(field, redact) : field,
-    ),
+    JSON.stringify(value, (_key, field) => typeof field === "string" ? scan.scrub(field) : field),
   );
 }

@@ -13,4 +13,5 @@ export {
   SecretFoundError,
 } from "./export_session.ts";
 export { type ExportConversation, renderHtml, renderMarkdown } from "./export_render.ts";
-export { findSecret, PROVIDER_SECRET, scrubSecrets } from "./secret_scan.ts";
+export { findSecret, type NamedSecrets, PROVIDER_SECRET, scrubSecrets } from "./secret_scan.ts";
+export { type IgnoredFiles, ignoredSecrets } from "./ignored_secrets.ts";

@@ -41,12 +41,20 @@ const SECRET_SHAPES: readonly SecretShape[] = [
 /** The words a refusal names a provider file's secret by. */
 export const PROVIDER_SECRET = "an API key or URL credential of a provider file";
 
+/** Further values an export must not hold, each with the words a refusal names it by. */
+export type NamedSecrets = ReadonlyMap<string, string>;
+
 /**
  * The kind of the first secret found in `text`, undefined when none.
  * Contract: pure; a provider secret is found by `redact` changing the text.
  */
-export function findSecret(text: string, redact: RedactText): string | undefined {
+export function findSecret(
+  text: string,
+  redact: RedactText,
+  named: NamedSecrets = new Map(),
+): string | undefined {
   if (redact(text) !== text) return PROVIDER_SECRET;
+  for (const [value, kind] of named) if (text.includes(value)) return kind;
   for (const { kind, pattern } of SECRET_SHAPES) {
     pattern.lastIndex = 0;
     if (pattern.test(text)) return kind;
@@ -55,8 +63,15 @@ export function findSecret(text: string, redact: RedactText): string | undefined
 }
 
 /** `text` with every provider secret and every secret of a known shape replaced. */
-export function scrubSecrets(text: string, redact: RedactText): string {
+export function scrubSecrets(
+  text: string,
+  redact: RedactText,
+  named: NamedSecrets = new Map(),
+): string {
   let scrubbed = redact(text);
+  // Longest first, so a value that contains another is replaced whole.
+  const values = [...named.keys()].sort((a, b) => b.length - a.length);
+  for (const value of values) scrubbed = scrubbed.replaceAll(value, EXPORT_REDACTED);
   for (const { pattern } of SECRET_SHAPES) {
     scrubbed = scrubbed.replace(pattern, EXPORT_REDACTED);
   }
