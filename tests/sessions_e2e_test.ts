@@ -318,7 +318,7 @@ Deno.test("powercode /clear starts a new session file and /sessions lists id, ti
   ]);
   assertEquals({ ...first, created: "" }, {
     type: "session",
-    version: 2,
+    version: 3,
     id: fresh,
     created: "",
     model: "fake-model",

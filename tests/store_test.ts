@@ -22,7 +22,7 @@ Deno.test("SessionStore.create() writes the header line before returning", async
     assertEquals(file.path, `${dir}/${file.id}.jsonl`);
     const [header] = lines(file.path);
     const { created } = header as { created: unknown };
-    assertEquals(header, { type: "session", version: 2, id: file.id, created, model: "gpt-test" });
+    assertEquals(header, { type: "session", version: 3, id: file.id, created, model: "gpt-test" });
     assertEquals(typeof created === "string" && created >= before && created <= now(), true);
     assertEquals(Deno.readTextFileSync(file.path).endsWith("}\n"), true);
   });
@@ -196,7 +196,7 @@ function resultLine(id: string, content: string, isError?: boolean): string {
   return JSON.stringify({ type: "message", message });
 }
 
-Deno.test("SessionStore writes whether a tool call failed (version 2) and reads it back", async () => {
+Deno.test("SessionStore writes whether a tool call failed (version 2 on) and reads it back", async () => {
   await withStore(async (store) => {
     const file = store.create({ model: "m" });
     const records: SessionRecord[] = [
@@ -223,7 +223,7 @@ Deno.test("SessionStore writes whether a tool call failed (version 2) and reads 
     for (const record of records) file.write(record);
     file.close();
     const [header, ...written] = lines(file.path);
-    assertEquals((header as { version: number }).version, 2);
+    assertEquals((header as { version: number }).version, 3);
     assertEquals(written, records);
     const loaded = await store.load(file.id);
     loaded.file.close();
@@ -280,7 +280,7 @@ Deno.test("SessionStore.load() rejects a missing header and an unsupported versi
     const path = `${dir}/bad.jsonl`;
     const cases: [string, string][] = [
       [JSON.stringify(USER) + "\n", "line 1 is not a session header"],
-      ['{"type":"session","version":3,"id":"bad"}\n', "line 1 has unsupported version 3"],
+      ['{"type":"session","version":4,"id":"bad"}\n', "line 1 has unsupported version 4"],
       ['{"type":"session","version":1,"id":"bad"}\n', "line 1 is not a valid session header"],
       ["", "line 1 is not a session header"],
     ];

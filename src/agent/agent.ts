@@ -315,6 +315,30 @@ export class Agent {
   }
 
   /**
+   * Goes on from entry `id` of the session in place (`/tree`): the conversation becomes the
+   * path to it, the entries after it a branch kept in the file. The files are not touched.
+   * Contract: throws a RangeError for an id that is no entry of the session.
+   */
+  continueFrom(id: number): void {
+    this.#session.continueFrom(id);
+    this.#plan.follow(this.#session);
+  }
+
+  /**
+   * Starts a new session whose records are the path to entry `id` of this one (default: the
+   * current entry) and goes on there (`/fork`); this session stays on disk as it is.
+   * Contract: throws a RangeError for an id that is no entry; the new file is written whole.
+   */
+  fork(id?: number): void {
+    const records = this.#session.pathRecords(id);
+    const session = this.#options.newSession();
+    session.adopt(records);
+    this.#session.close();
+    this.#session = session;
+    this.#plan.follow(session);
+  }
+
+  /**
    * Runs one task to its end, with the messages queued meanwhile (`options.steering`).
    * Contract: never throws for chat failures or interruptions; on return every tool
    * call in history has exactly one result, so the session is valid for the next task.

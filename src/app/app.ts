@@ -116,6 +116,10 @@ export async function openApp(start: RunStart): Promise<App> {
 function sessionChoice({ cli }: RunStart): SessionChoice {
   if (cli.continue) return { kind: "latest" };
   if (cli.resume !== undefined) return { kind: "id", id: cli.resume };
+  if (cli.fork !== undefined) {
+    const [id = "", entry] = cli.fork.split(":");
+    return { kind: "fork", id, ...(entry !== undefined ? { entry: Number(entry) } : {}) };
+  }
   return { kind: "new" };
 }
 

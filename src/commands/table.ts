@@ -15,11 +15,13 @@ import { customCommand, skillCommand } from "./task_command.ts";
 import { compactCommand, contextCommand, costCommand } from "./context.ts";
 import { exitCommand } from "./exit.ts";
 import { killCommand, psCommand } from "./jobs.ts";
+import { exportCommand } from "./export.ts";
 import { mcpCommand } from "./mcp.ts";
 import { effortCommand, modelCommand } from "./model.ts";
 import { planCommand } from "./plan.ts";
 import { scopeCommand } from "./scope.ts";
 import { clearCommand, sessionsCommand } from "./sessions.ts";
+import { forkCommand, treeCommand } from "./tree.ts";
 import { redoCommand, rewindCommand, undoCommand } from "./undo.ts";
 
 /** `/help`, and `/help NAME` for one command. */
@@ -47,6 +49,7 @@ export const COMMANDS: readonly Command[] = [
   compactCommand,
   clearCommand,
   sessionsCommand,
+  exportCommand,
   planCommand,
   approvalCommand,
   permissionsCommand,
@@ -57,6 +60,8 @@ export const COMMANDS: readonly Command[] = [
   undoCommand,
   redoCommand,
   rewindCommand,
+  treeCommand,
+  forkCommand,
   initCommand,
   psCommand,
   killCommand,

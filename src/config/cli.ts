@@ -19,6 +19,8 @@ export interface CliOptions {
   print?: string;
   continue: boolean;
   resume?: string;
+  /** `--fork ID[:ENTRY]`: a new session holding session ID's conversation (up to ENTRY). */
+  fork?: string;
   /** `-r` without an id: list the sessions to choose from. */
   chooseSession: boolean;
   /** `--sessions`: list recent sessions and exit. */
@@ -80,6 +82,8 @@ Usage:
   powercode -c | --continue      resume the most recent session
   powercode -r ID | --resume ID  resume a session (any unique prefix of its id)
   powercode -r                   list recent sessions to resume
+  powercode --fork ID[:ENTRY]    a new session holding session ID's conversation (up to its
+                                 entry ENTRY, as /tree numbers them)
   powercode --sessions           list recent sessions and exit
   powercode --max-steps N        model calls per task (default 100)
   powercode --unsandboxed-bash   allow bash without bubblewrap (warns once)
@@ -121,6 +125,7 @@ export function parseCli(args: string[]): CliOptions {
     string: [
       "print",
       "resume",
+      "fork",
       "max-steps",
       "provider",
       "model",
@@ -182,6 +187,14 @@ export function parseCli(args: string[]): CliOptions {
   if (parsed.continue && parsed.resume !== undefined) {
     throw new TypeError("Cannot use --continue and --resume together: choose one");
   }
+  if (parsed.fork !== undefined && (parsed.continue || parsed.resume !== undefined)) {
+    throw new TypeError("Cannot use --fork with --continue or --resume: choose one");
+  }
+  if (parsed.fork !== undefined && !/^[A-Za-z0-9_-]+(:\d+)?$/.test(parsed.fork.trim())) {
+    throw new TypeError(
+      `Invalid --fork "${parsed.fork}": expected a session id, e.g. --fork 2026 or --fork 2026:14`,
+    );
+  }
   const addDirs = parsed["add-dir"];
   for (const [flag, value] of [["--dir", parsed.dir], ...addDirs.map((d) => ["--add-dir", d])]) {
     if (value?.trim() === "") {
@@ -214,6 +227,7 @@ export function parseCli(args: string[]): CliOptions {
     force: parsed.force,
     ...(parsed.print !== undefined ? { print: parsed.print } : {}),
     ...(parsed.resume !== undefined && !chooseSession ? { resume: parsed.resume.trim() } : {}),
+    ...(parsed.fork !== undefined ? { fork: parsed.fork.trim() } : {}),
     ...(parsed.provider !== undefined ? { provider: parsed.provider } : {}),
     ...(parsed.model !== undefined ? { model: parsed.model.trim() } : {}),
     ...(parsed.dir !== undefined ? { dir: parsed.dir } : {}),

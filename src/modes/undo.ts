@@ -55,7 +55,7 @@ export async function undoFromShell(options: HeadlessUndoOptions): Promise<numbe
     const id = await options.store.latest();
     if (id === undefined) throw new Error("Nothing to undo: there is no session yet");
     const loaded = await options.store.load(id);
-    session = Session.fromRecords(loaded.records, { sink: loaded.file });
+    session = Session.fromEntries(loaded.entries, { sink: loaded.file });
     const { workspace, sandbox } = await createTools(options.workspaceDir, options.bash);
     const undo = createTaskUndo(options.setup, { workspace, commands: sandbox, warn: options.err });
     const outcome = await undo.back(session, session.tasks.length, {

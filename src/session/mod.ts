@@ -18,6 +18,7 @@ export type {
 } from "./session.ts";
 export type { TodoOf } from "./todo_tracker.ts";
 export type { PrefixMiss, PrefixSummary, RequestRecord, SegmentText } from "./prefix_log.ts";
+export { ROOT_ENTRY, type SessionEntry } from "./session_tree.ts";
 export type { Redoable, TaskMark, TreeMove } from "./task_records.ts";
 export { SessionError, SessionFile, SessionStore } from "./store.ts";
 export type { LoadedSession, SessionHeader, SessionInfo } from "./store.ts";

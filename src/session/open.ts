@@ -12,7 +12,9 @@ import { SessionError, type SessionFile, type SessionStore } from "./store.ts";
 export type SessionChoice =
   | { kind: "new" }
   | { kind: "latest" }
-  | { kind: "id"; id: string };
+  | { kind: "id"; id: string }
+  /** A new session holding session `id`'s conversation, up to `entry` (default: its last). */
+  | { kind: "fork"; id: string; entry?: number };
 
 /** What every opened session needs. */
 export interface OpenSessionOptions {
@@ -39,6 +41,7 @@ export async function openSession(
   choice: SessionChoice,
   options: OpenSessionOptions,
 ): Promise<Session> {
+  if (choice.kind === "fork") return await forkSession(store, choice, options);
   let id = choice.kind === "id" ? await resolvePrefix(store, choice.id) : undefined;
   if (choice.kind === "latest") {
     id = await store.latest();
@@ -52,12 +55,43 @@ export async function openSession(
     );
   });
   for (const warning of loaded.warnings) options.report(`⚠ ${warning}`);
-  const session = Session.fromRecords(loaded.records, {
+  const session = Session.fromEntries(loaded.entries, {
     sink: loaded.file,
     ...(options.pathsOf ? { pathsOf: options.pathsOf } : {}),
     ...(options.todoOf ? { todoOf: options.todoOf } : {}),
   });
   options.report(`Resumed session ${id} (${session.history.length} messages)`);
+  return session;
+}
+
+/**
+ * A new session whose records are the path to entry `choice.entry` of session `choice.id`.
+ * Contract: throws a `SessionError` when that session cannot be read or has no such entry;
+ * the session forked from is left as it was.
+ */
+async function forkSession(
+  store: SessionStore,
+  choice: { id: string; entry?: number },
+  options: OpenSessionOptions,
+): Promise<Session> {
+  const id = await resolvePrefix(store, choice.id);
+  const loaded = await store.load(id).catch((error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new SessionError(message.replace("Cannot resume", "Cannot fork"));
+  });
+  loaded.file.close();
+  const source = Session.fromEntries(loaded.entries);
+  let records;
+  try {
+    records = source.pathRecords(choice.entry);
+  } catch {
+    throw new SessionError(
+      `Cannot fork session "${id}": it has no entry ${choice.entry} (/tree lists them)`,
+    );
+  }
+  const session = newSession(store, options);
+  session.adopt(records);
+  options.report(`Forked session ${id} into a new session (${session.history.length} messages)`);
   return session;
 }
 

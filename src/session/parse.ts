@@ -15,6 +15,7 @@ import {
   type SessionHeader,
 } from "./records.ts";
 import type { SessionRecord } from "./session.ts";
+import { entryPath, leaves, ROOT_ENTRY, type SessionEntry } from "./session_tree.ts";
 
 /** A session that cannot be resumed: missing, damaged, inconsistent or in use. main exits 2. */
 export class SessionError extends Error {
@@ -25,10 +26,14 @@ export class SessionError extends Error {
   }
 }
 
-/** A parsed session file; `keptBytes`: the file's bytes before a torn last line. */
+/**
+ * A parsed session file: `records` are those on the path to the last line, `entries` every
+ * record with its place in the tree; `keptBytes`: the file's bytes before a torn last line.
+ */
 export interface ParsedSession {
   header: SessionHeader;
   records: SessionRecord[];
+  entries: SessionEntry<SessionRecord>[];
   warnings: string[];
   keptBytes: number;
 }
@@ -63,18 +68,49 @@ export function parseSession(bytes: Uint8Array, path: string): ParsedSession {
     throw fail(`line 1 has unsupported version ${JSON.stringify(first.version)}`);
   }
   if (!isSessionHeader(first)) throw fail("line 1 is not a valid session header");
-  const order = new RecordOrder();
-  const records = rest.map((parsed, index) => {
-    const line = index + 2;
+  const entries = rest.map((parsed, index): SessionEntry<SessionRecord> => {
+    const line = index + ROOT_ENTRY + 1;
     if (!isObject(parsed)) throw fail(`line ${line} is not a JSON object`);
-    const value = first.version === 1 ? fromVersion1(parsed) : parsed;
+    const { parent = line - 1, ...value } = first.version === 1 ? fromVersion1(parsed) : parsed;
+    if (
+      !Number.isInteger(parent) || (parent as number) < ROOT_ENTRY || (parent as number) >= line
+    ) {
+      throw fail(`line ${line} has parent ${JSON.stringify(parent)}, which is no earlier line`);
+    }
     if (!isRecordType(value.type)) {
       throw fail(`line ${line} has unknown record type ${JSON.stringify(value.type)}`);
     }
     if (!isSessionRecord(value)) throw fail(`line ${line} is not a valid "${value.type}" record`);
-    const problem = order.next(value);
-    if (problem !== undefined) throw fail(`line ${line} ${problem}`);
-    return value;
+    return { id: line, parent: parent as number, record: value };
   });
-  return { header: first, records, warnings, keptBytes };
+  // Every branch is checked to its end, so continuing from any entry gives a valid session.
+  for (const leaf of leaves(entries)) {
+    const problem = orderProblem(entries, leaf);
+    if (problem !== undefined) throw fail(problem);
+  }
+  const records = entryPath(entries, entries.at(-1)?.id ?? ROOT_ENTRY);
+  return { header: first, records, entries, warnings, keptBytes };
+}
+
+/**
+ * What is wrong with the records on the path to entry `id`, checked in order, naming the
+ * line; undefined when nothing is.
+ */
+function orderProblem(
+  entries: readonly SessionEntry<SessionRecord>[],
+  id: number,
+): string | undefined {
+  const lines: SessionEntry<SessionRecord>[] = [];
+  for (let at = id; at !== ROOT_ENTRY;) {
+    const entry = entries[at - ROOT_ENTRY - 1];
+    if (entry === undefined) return `entry ${at} does not exist`;
+    lines.push(entry);
+    at = entry.parent;
+  }
+  const order = new RecordOrder();
+  for (const entry of lines.reverse()) {
+    const problem = order.next(entry.record);
+    if (problem !== undefined) return `line ${entry.id} ${problem}`;
+  }
+  return undefined;
 }

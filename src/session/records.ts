@@ -17,11 +17,14 @@ import {
 } from "../core/mod.ts";
 import type { SessionRecord } from "./session.ts";
 
-/** The session file format version this code writes (2: tool results carry `isError`). */
-export const SESSION_VERSION = 2;
+/**
+ * The session file format version this code writes (2: tool results carry `isError`; 3: a
+ * record may name its `parent` entry, the sessions being trees).
+ */
+export const SESSION_VERSION = 3;
 
-/** The versions this code reads: 1 (tool results without `isError`) and 2. */
-export type SessionVersion = 1 | 2;
+/** The versions this code reads: 1 (tool results without `isError`), 2 and 3. */
+export type SessionVersion = 1 | 2 | 3;
 
 /** The first line of a session file. */
 export interface SessionHeader {
@@ -123,7 +126,7 @@ export function isRecordType(type: unknown): boolean {
 
 /** Whether `version` is one this code reads. */
 export function isSessionVersion(version: unknown): version is SessionVersion {
-  return version === 1 || version === 2;
+  return version === 1 || version === 2 || version === 3;
 }
 
 /**

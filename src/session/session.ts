@@ -22,6 +22,7 @@ import {
   type RequestRecord,
   type SegmentText,
 } from "./prefix_log.ts";
+import { EntryTree, type SessionEntry } from "./session_tree.ts";
 
 /** `usage.total_tokens` of a reply, covering the working memory up to `historyLength` messages. */
 export interface UsageSnapshot {
@@ -132,6 +133,7 @@ export interface SessionView {
   readonly filesModified: Session["filesModified"];
   readonly tasks: Session["tasks"];
   readonly requests: Session["requests"];
+  readonly entries: Session["entries"];
 }
 
 /**
@@ -153,21 +155,86 @@ export class Session {
   #pathsOf: PathsOf | undefined;
   #timeline = new TaskTimeline<Mark, ConversationState>();
   #prefix = new PrefixLog();
+  #tree = new EntryTree<SessionRecord>();
+  #todoOf: TodoOf | undefined;
 
   /** Creates an empty session that writes each change to `options.sink` when given. */
   constructor(options: SessionOptions = {}) {
     this.#sink = options.sink;
     this.#pathsOf = options.pathsOf;
+    this.#todoOf = options.todoOf;
     this.#todo = new TodoTracker(options.todoOf);
   }
 
-  /** Rebuilds a session from its records without writing them again. */
+  /** Rebuilds a session from its records (one path, no branch) without writing them again. */
   static fromRecords(records: Iterable<SessionRecord>, options: SessionOptions = {}): Session {
     const { sink, ...rest } = options;
     const session = new Session(rest);
-    for (const record of records) session.#apply(record);
+    for (const record of records) session.#tree.add(record);
+    session.#replay(session.#tree.pathTo(session.#tree.current));
     session.#sink = sink;
     return session;
+  }
+
+  /**
+   * Rebuilds a session from every entry of its file, at the last one, without writing.
+   * Contract: the entries are a file's parse (ids 2, 3, … in order, each path checked there).
+   */
+  static fromEntries(
+    entries: readonly SessionEntry<SessionRecord>[],
+    options: SessionOptions = {},
+  ): Session {
+    const { sink, ...rest } = options;
+    const session = new Session(rest);
+    session.#tree = new EntryTree(entries);
+    session.#replay(session.#tree.pathTo(session.#tree.current));
+    session.#sink = sink;
+    return session;
+  }
+
+  /** Every entry of the session (the file's records, all branches) and the current one. */
+  get entries(): {
+    readonly all: readonly SessionEntry<SessionRecord>[];
+    readonly current: number;
+  } {
+    return { all: this.#tree.entries, current: this.#tree.current };
+  }
+
+  /**
+   * Goes on from entry `id` in place: the conversation becomes the path from the root to it,
+   * with the state the session had there, and the next record follows it (the entries after
+   * it stay, a branch of their own). Nothing is written until the next record.
+   * Contract: throws a RangeError for an id that is no entry. Every path holds: a loaded
+   * file's branches were checked to their ends, and what the session wrote holds.
+   */
+  continueFrom(id: number): void {
+    const path = this.#tree.pathTo(id);
+    this.#tree.moveTo(id);
+    this.#replay(path);
+  }
+
+  /** The records on the path to entry `id` (default: the current one), for a fork. */
+  pathRecords(id = this.#tree.current): SessionRecord[] {
+    return this.#tree.pathTo(id);
+  }
+
+  /** Writes `records` as this (empty) session's own, applying each: a fork's start. */
+  adopt(records: readonly SessionRecord[]): void {
+    for (const record of records) this.#record(record);
+  }
+
+  /** Resets every state to an empty session's and applies `records`. */
+  #replay(records: readonly SessionRecord[]): void {
+    this.#history = [];
+    this.#usage = undefined;
+    this.#compaction = undefined;
+    this.#profile = undefined;
+    this.#planMode = false;
+    this.#todo = new TodoTracker(this.#todoOf);
+    this.#filesRead = new Set();
+    this.#filesModified = new Set();
+    this.#timeline = new TaskTimeline<Mark, ConversationState>();
+    for (const record of records) this.#apply(record);
   }
 
   /** The id of the session file, undefined while nothing was written (or in memory only). */
@@ -330,7 +397,10 @@ export class Session {
 
   #record(record: SessionRecord): void {
     this.#apply(record);
-    this.#sink?.write(record);
+    const parent = this.#tree.add(record);
+    // Only a record that does not follow the line before it names its parent (version 3).
+    const line = parent === undefined ? record : Object.assign({}, record, { parent });
+    this.#sink?.write(line);
   }
 
   #apply(record: SessionRecord): void {

@@ -8,6 +8,7 @@ import { firstTyped } from "../core/mod.ts";
 import { parseSession, SessionError } from "./parse.ts";
 import { SESSION_VERSION, type SessionHeader } from "./records.ts";
 import { Session, type SessionRecord, type SessionSink } from "./session.ts";
+import type { SessionEntry } from "./session_tree.ts";
 
 export type { SessionHeader } from "./records.ts";
 export { SessionError } from "./parse.ts";
@@ -15,7 +16,10 @@ export { SessionError } from "./parse.ts";
 /** A session read back from disk, with its file open for appending. */
 export interface LoadedSession {
   header: SessionHeader;
+  /** The records on the path to the last line. */
   records: SessionRecord[];
+  /** Every record with its place in the session's tree. */
+  entries: SessionEntry<SessionRecord>[];
   warnings: string[];
   file: SessionFile;
 }
@@ -157,10 +161,11 @@ export class SessionStore {
       if (parsed.keptBytes > 0 && bytes[parsed.keptBytes - 1] !== NEWLINE) {
         writeAll(file, new TextEncoder().encode("\n"));
       }
-      const { header, records, warnings } = parsed;
+      const { header, records, entries, warnings } = parsed;
       return {
         header,
         records,
+        entries,
         warnings,
         file: new SessionFile(id, path, file, { redact: this.#redact }),
       };

@@ -15,4 +15,5 @@ export {
 } from "./script_output.ts";
 export { describeSpend } from "./spend_view.ts";
 export { formatTokens } from "./status_line.ts";
-export { buildTranscript } from "./transcript.ts";
+export { buildTranscript, type TranscriptEntry } from "./transcript.ts";
+export { transcriptLine } from "./transcript_view.ts";

@@ -29,6 +29,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   setup: ["core", "workspace", "tools"],
   subagents: ["core", "workspace", "tools", "setup"],
   ui: ["core", "terminal", "session", "config", "agent"],
+  export: ["core", "terminal", "ui"],
   app: [
     "core",
     "settings",
@@ -62,6 +63,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
     "permissions",
     "app",
     "setup",
+    "export",
   ],
   modes: [
     "core",

@@ -1,0 +1,17 @@
+/**
+ * Exports of a session to share: Markdown, one self-contained HTML page, or the JSONL
+ * records, each checked for secrets before it is written.
+ *
+ * @module
+ */
+export {
+  type ExportFormat,
+  exportFormat,
+  type ExportResult,
+  exportSession,
+  type ExportSource,
+  SecretFoundError,
+} from "./export_session.ts";
+export { type ExportConversation, renderHtml, renderMarkdown } from "./export_render.ts";
+export { findSecret, type NamedSecrets, PROVIDER_SECRET, scrubSecrets } from "./secret_scan.ts";
+export { type IgnoredFiles, ignoredSecrets } from "./ignored_secrets.ts";
