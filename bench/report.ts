@@ -212,18 +212,20 @@ function startPairsSection({ options, result }: BenchResults["startPairs"]): str
     "of the project) and project mode (the installed command in a temp home: the launch step, " +
     "then the program); the ratios are taken round by round.",
     "",
-    "| Launch | Launch → exit, ms | Peak RSS, MiB | Ratio (median of pairs) |",
-    "| --- | ---: | ---: | ---: |",
-    cells(["empty Deno program", ms(result.emptyMs, 0), "", ""]),
+    "| Launch | Launch → exit, ms | of which the fake server, ms | Peak RSS, MiB | Ratio (median of pairs) |",
+    "| --- | ---: | ---: | ---: | ---: |",
+    cells(["empty Deno program", ms(result.emptyMs, 0), "", "", ""]),
     cells([
       "workspace layout",
       ms(result.layoutMs, 0),
+      ms(result.layoutServerMs, 0),
       ms(result.layoutPeakMiB, 1),
       `${ms(result.layoutVsEmpty, 2)} × empty`,
     ]),
     cells([
       "project mode (installed command)",
       ms(result.projectMs, 0),
+      ms(result.projectServerMs, 0),
       ms(result.projectPeakMiB, 1),
       `${ms(result.projectVsLayout, 2)} × workspace layout`,
     ]),

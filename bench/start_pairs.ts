@@ -10,7 +10,7 @@
 import denoConfig from "../deno.json" with { type: "json" };
 import { createInstalledHome } from "../tests/support/installed.ts";
 import { childEnv, createTempProject } from "../tests/support/project.ts";
-import type { BenchServer } from "./bench_server.ts";
+import type { BenchServer, ServedRequest } from "./bench_server.ts";
 import { runMeasured } from "./peak_rss.ts";
 import { benchProvider } from "./startup.ts";
 import { type Spread, spread } from "./stats.ts";
@@ -32,6 +32,9 @@ export interface StartPairsResult {
   projectVsLayout: Spread;
   layoutPeakMiB: Spread;
   projectPeakMiB: Spread;
+  /** The fake server's time for the request of each mode (counted in the launch's time). */
+  layoutServerMs: Spread;
+  projectServerMs: Spread;
 }
 
 /** The goals of issue 36, item 18. */
@@ -67,10 +70,10 @@ export async function benchStartPairs(
     };
     const rounds: Record<keyof typeof launches, Launch>[] = [];
     for (let round = 0; round <= options.runs; round++) {
-      const empty = await launches.empty();
-      const layout = await launches.layout();
-      const projectRun = await launches.project();
       await server.take();
+      const empty = await launches.empty();
+      const layout = { ...await launches.layout(), serverMs: serverTime(await server.take()) };
+      const projectRun = { ...await launches.project(), serverMs: serverTime(await server.take()) };
       if (round > 0) rounds.push({ empty, layout, project: projectRun });
     }
     const of = (pick: (round: (typeof rounds)[number]) => number) => spread(rounds.map(pick));
@@ -82,6 +85,8 @@ export async function benchStartPairs(
       projectVsLayout: of((round) => round.project.wallMs / round.layout.wallMs),
       layoutPeakMiB: of((round) => round.layout.peakMiB),
       projectPeakMiB: of((round) => round.project.peakMiB),
+      layoutServerMs: of((round) => round.layout.serverMs ?? 0),
+      projectServerMs: of((round) => round.project.serverMs ?? 0),
     };
   } finally {
     await Deno.remove(emptyDir, { recursive: true });
@@ -91,6 +96,11 @@ export async function benchStartPairs(
 interface Launch {
   wallMs: number;
   peakMiB: number;
+  serverMs?: number;
+}
+
+function serverTime(requests: readonly ServedRequest[]): number {
+  return requests.reduce((sum, request) => sum + request.serverMs, 0);
 }
 
 async function measure(
