@@ -14,6 +14,7 @@ import { benchRenderCost, type RenderCostOptions } from "./render_cost.ts";
 import { benchSearchCost, type SearchCostOptions } from "./search_cost.ts";
 import { benchSnapshotCost, type SnapshotCostOptions } from "./snapshot_cost.ts";
 import { type BenchResults, renderReport } from "./report.ts";
+import { benchStartPairs, type StartPairsOptions } from "./start_pairs.ts";
 import { benchStartup, type StartupOptions } from "./startup.ts";
 import { benchStepOverhead, type StepOverheadOptions } from "./step_overhead.ts";
 import { benchThroughput, type ThroughputOptions } from "./throughput.ts";
@@ -27,6 +28,7 @@ const STEPS: StepOverheadOptions = {
 };
 const COMPACTION: CompactionCostOptions = { compactedMessages: 1_000, runs: 7, warmupRuns: 3 };
 const STARTUP: StartupOptions = { runs: 5 };
+const START_PAIRS: StartPairsOptions = { runs: 7 };
 const THROUGHPUT: ThroughputOptions = { tasks: 500, runs: 3 };
 const RENDER_COST: RenderCostOptions = {
   sizes: [64 * 1024, 1024 * 1024],
@@ -90,7 +92,7 @@ async function main(): Promise<void> {
 
 /** Benchmarks 1–3, against a server that answers every task with a short text. */
 async function withAnsweringServer(): Promise<
-  Pick<BenchResults, "steps" | "compaction" | "startup">
+  Pick<BenchResults, "steps" | "compaction" | "startup" | "startPairs">
 > {
   await using server = await startBenchServer("answer");
   progress("1/8 per-step overhead vs history length");
@@ -99,7 +101,9 @@ async function withAnsweringServer(): Promise<
   const compaction = { options: COMPACTION, result: await benchCompaction(server, COMPACTION) };
   progress("3/8 startup");
   const startup = { options: STARTUP, result: await benchStartup(server, STARTUP) };
-  return { steps, compaction, startup };
+  progress(`3/8 startup: ${START_PAIRS.runs} paired rounds of both modes and an empty program`);
+  const startPairs = { options: START_PAIRS, result: await benchStartPairs(server, START_PAIRS) };
+  return { steps, compaction, startup, startPairs };
 }
 
 function progress(line: string): void {

@@ -14,6 +14,7 @@ import {
   type SnapshotCostResult,
   snapshotCostSection,
 } from "./snapshot_cost.ts";
+import { START_GOALS, type StartPairsOptions, type StartPairsResult } from "./start_pairs.ts";
 import type { StartupFigures, StartupOptions, StartupResult } from "./startup.ts";
 import { formatBytes, formatSpread, type Spread } from "./stats.ts";
 import type { StepOverheadOptions, StepOverheadRow } from "./step_overhead.ts";
@@ -30,6 +31,7 @@ export interface BenchResults {
   steps: { options: StepOverheadOptions; rows: StepOverheadRow[] };
   compaction: { options: CompactionCostOptions; result: CompactionCostResult };
   startup: { options: StartupOptions; result: StartupResult };
+  startPairs: { options: StartPairsOptions; result: StartPairsResult };
   throughput: { options: ThroughputOptions; result: ThroughputResult };
   longSession: {
     options: LongSessionOptions;
@@ -51,6 +53,7 @@ export function renderReport(results: BenchResults): string {
     ...stepSection(results.steps),
     ...compactionSection(results.compaction),
     ...startupSection(results.startup, results.rssMethod),
+    ...startPairsSection(results.startPairs),
     ...throughputSection(results.throughput),
     ...longSessionSection(
       results.longSession.options,
@@ -195,6 +198,46 @@ function startupSection({ options, result }: BenchResults["startup"], rss: strin
     "",
     "The compiled binary cannot be built here: `deno compile` downloads the `denort` runtime, " +
     "and this machine has no internet access.",
+    "",
+  ];
+}
+
+function startPairsSection({ options, result }: BenchResults["startPairs"]): string[] {
+  const projectVsEmpty = result.layoutVsEmpty.median * result.projectVsLayout.median;
+  const verdict = (value: number, goal: number) => value <= goal ? "met" : "NOT met";
+  return [
+    `Paired launches of \`-p "hi"\`, launch → exit, ${options.runs} rounds after a warm-up, ` +
+    "each round an empty Deno program (`deno run empty.ts` in a directory without a " +
+    "`deno.json`), the workspace layout (the `start` task's `deno run` command in a temp copy " +
+    "of the project) and project mode (the installed command in a temp home: the launch step, " +
+    "then the program); the ratios are taken round by round.",
+    "",
+    "| Launch | Launch → exit, ms | of which the fake server, ms | Peak RSS, MiB | Ratio (median of pairs) |",
+    "| --- | ---: | ---: | ---: | ---: |",
+    cells(["empty Deno program", ms(result.emptyMs, 0), "", "", ""]),
+    cells([
+      "workspace layout",
+      ms(result.layoutMs, 0),
+      ms(result.layoutServerMs, 0),
+      ms(result.layoutPeakMiB, 1),
+      `${ms(result.layoutVsEmpty, 2)} × empty`,
+    ]),
+    cells([
+      "project mode (installed command)",
+      ms(result.projectMs, 0),
+      ms(result.projectServerMs, 0),
+      ms(result.projectPeakMiB, 1),
+      `${ms(result.projectVsLayout, 2)} × workspace layout`,
+    ]),
+    "",
+    `**Goals:** workspace layout ≤ ${START_GOALS.layoutVsEmpty}× an empty program: ` +
+    `${verdict(result.layoutVsEmpty.median, START_GOALS.layoutVsEmpty)}; project mode ≤ ` +
+    `${START_GOALS.projectVsLayout}× the workspace layout: ` +
+    `${verdict(result.projectVsLayout.median, START_GOALS.projectVsLayout)}; project mode ≤ ` +
+    `${START_GOALS.projectVsEmpty}× an empty program (product of the medians, ` +
+    `${projectVsEmpty.toFixed(2)}×): ${verdict(projectVsEmpty, START_GOALS.projectVsEmpty)}; ` +
+    `peak memory of \`-p\` ≤ ${START_GOALS.peakMiB} MiB: ` +
+    `${verdict(result.layoutPeakMiB.median, START_GOALS.peakMiB)}.`,
     "",
   ];
 }

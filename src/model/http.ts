@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { APIError } from "openai/error";
 import { normalizeErrorBody } from "./error_body.ts";
 import type { ReplyLimits } from "./limits.ts";
 import { parseJsonObject } from "../core/mod.ts";
@@ -56,6 +55,8 @@ export async function post(
     clearTimeout(timer);
   }
   if (response.ok) return response;
+  // Loaded on the first error only: the SDK's error classes cost every start memory and time.
+  const { APIError } = await import("openai/error");
   const read = await readBody(response.body, limits.errorBodyBytes, limits.errorBodyMs);
   const html = htmlPage(response.headers, read.text);
   if (html !== undefined) {

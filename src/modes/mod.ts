@@ -1,15 +1,12 @@
 /**
  * The modes a run can be in, one table: the first whose flag the command line sets runs;
- * the REPL when none does.
+ * the REPL when none does. Each mode's module is loaded when it is chosen, so a run loads
+ * only its own (a `-p` run no line editor, the REPL no JSON report).
  *
  * @module
  */
 import type { RunStart } from "../app/mod.ts";
 import type { CliOptions } from "../config/mod.ts";
-import { replMode } from "./interactive.ts";
-import { scopeMode, sessionsMode } from "./listings.ts";
-import { printMode } from "./print.ts";
-import { undoMode } from "./undo.ts";
 
 /** One mode: whether the command line asks for it, and how it runs to an exit code. */
 export interface Mode {
@@ -19,11 +16,20 @@ export interface Mode {
 
 /** The modes, in the order the command line's flags take precedence. */
 export const MODES: readonly Mode[] = [
-  { chosen: (cli) => cli.scope, run: scopeMode },
-  { chosen: (cli) => cli.sessions || cli.chooseSession, run: sessionsMode },
-  { chosen: (cli) => cli.undo, run: undoMode },
-  { chosen: (cli) => cli.print !== undefined, run: printMode },
-  { chosen: () => true, run: replMode },
+  { chosen: (cli) => cli.scope, run: async (start) => (await listings()).scopeMode(start) },
+  {
+    chosen: (cli) => cli.sessions || cli.chooseSession,
+    run: async (start) => (await listings()).sessionsMode(start),
+  },
+  {
+    chosen: (cli) => cli.undo,
+    run: async (start) => (await import("./undo.ts")).undoMode(start),
+  },
+  {
+    chosen: (cli) => cli.print !== undefined,
+    run: async (start) => (await import("./print.ts")).printMode(start),
+  },
+  { chosen: () => true, run: async (start) => (await import("./interactive.ts")).replMode(start) },
 ];
 
 /** The mode the command line asks for. */
@@ -31,6 +37,8 @@ export function modeFor(cli: CliOptions): Mode {
   return MODES.find((mode) => mode.chosen(cli)) ?? MODES[MODES.length - 1]!;
 }
 
-export { answerReport, type PrintReport, runPrint } from "./print.ts";
-export { withPipedInput } from "./piped_input.ts";
-export { undoFromShell } from "./undo.ts";
+function listings(): Promise<typeof import("./listings.ts")> {
+  return import("./listings.ts");
+}
+
+export type { PrintReport } from "./print.ts";

@@ -12,6 +12,7 @@ import { createBashTool } from "./bash.ts";
 import {
   BackgroundJobs,
   type Bind,
+  type HiddenPath,
   probeBwrap,
   resolveHidden,
   Sandbox,
@@ -144,13 +145,14 @@ export async function createTools(
   });
   const warnings: string[] = [];
   let mode: SandboxMode;
+  let probed: SandboxProbe | undefined;
   if (options.unsandboxedBash) {
     mode = "unsandboxed";
     warnings.push(
       "bash runs WITHOUT a sandbox (--unsandboxed-bash): commands have your full " +
         "user rights and network access",
     );
-  } else if (await (options.probe ?? probeBwrap)()) {
+  } else if ((probed = await probeSandbox(options)).works) {
     mode = "bwrap";
   } else {
     mode = "unavailable";
@@ -160,7 +162,7 @@ export async function createTools(
         "--unsandboxed-bash",
     );
   }
-  const hidden = mode === "bwrap" ? await resolveHidden(options.hide ?? []) : [];
+  const hidden = probed?.hidden ?? [];
   const confinement = { hidden, gitControl: workspace.gitControl };
   // By the paths the roots were opened by: the git guard checks .git through Deno's permissions.
   const [first, ...more] = workspace.roots;
@@ -207,6 +209,32 @@ export async function createTools(
     plan: new PlanGuard(workspace, { runner: sandbox, confined: [bash.name, bashKill.name] }),
     jobs,
   };
+}
+
+/** Whether bubblewrap works here, and the paths it hides when it does. */
+interface SandboxProbe {
+  works: boolean;
+  hidden: HiddenPath[];
+}
+
+/**
+ * Probes bubblewrap with one process in the usual case: the hidden paths' probe runs in the
+ * sandbox, so its success shows that bubblewrap works. The bare probe runs only when it fails,
+ * to tell a bubblewrap that cannot run (bash is then off) from a failed probe of the paths,
+ * which throws as before: no command may run with a path unmasked.
+ */
+async function probeSandbox(options: CreateToolsOptions): Promise<SandboxProbe> {
+  const paths = options.hide ?? [];
+  if (options.probe || paths.length === 0) {
+    const works = await (options.probe ?? probeBwrap)();
+    return { works, hidden: works ? await resolveHidden(paths) : [] };
+  }
+  try {
+    return { works: true, hidden: await resolveHidden(paths) };
+  } catch (error) {
+    if (await probeBwrap()) throw error;
+    return { works: false, hidden: [] };
+  }
 }
 
 /** Covers each protected file that exists now with `/dev/null`, read-only, after the roots. */
