@@ -16,17 +16,17 @@ Deno.test("the command palette opens at /, narrows, and goes away when Enter run
   await using pane = await startInTmux(project, { columns: 80, rows: 24, env: { NO_COLOR: "1" } });
   await waitForPrompt(pane);
   await pane.type("/");
-  const opened = screenLines(await pane.waitFor((s) => s.includes("… 13 more"), "the palette"));
+  const opened = screenLines(await pane.waitFor((s) => s.includes("… 17 more"), "the palette"));
   assertEquals(opened.slice(opened.indexOf("> /")), [
     "> /",
     "› /help [command]   the commands and keys; with a command's name, what it does",
     "  /context          tokens in use, window, compaction threshold, messages, sum…",
     "  /cost             tokens, cached share, cost of the last task and session",
+    "  /cache            cached share of the session's requests; where the last mis…",
     "  /compact [focus]  summarize earlier messages now, optionally focused on some…",
     "  /clear            start a new session (the current one stays on disk)",
     "  /sessions         recent sessions: id, start time, messages, first task",
-    "  /plan [on|off]    plan mode: only PLAN.md may change, bash read-only",
-    "  … 13 more (type to narrow, ↑↓ to move)",
+    "  … 17 more (type to narrow, ↑↓ to move)",
   ]);
   await pane.type("co");
   await pane.keys("Down");

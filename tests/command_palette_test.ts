@@ -19,11 +19,11 @@ Deno.test("the palette: / at an empty prompt lists the commands with their help,
     "› /help [command]   the commands and keys; with a command's name, what it does",
     "  /context          tokens in use, window, compaction threshold, messages, sum…",
     "  /cost             tokens, cached share, cost of the last task and session",
+    "  /cache            cached share of the session's requests; where the last mis…",
     "  /compact [focus]  summarize earlier messages now, optionally focused on some…",
     "  /clear            start a new session (the current one stays on disk)",
     "  /sessions         recent sessions: id, start time, messages, first task",
-    "  /plan [on|off]    plan mode: only PLAN.md may change, bash read-only",
-    "  … 13 more (type to narrow, ↑↓ to move)",
+    "  … 17 more (type to narrow, ↑↓ to move)",
   ]);
   assertEquals(await repl.end(), 0);
 });
@@ -58,9 +58,9 @@ Deno.test("the palette: Tab takes the chosen name, Esc closes it, no match says 
   await repl.type(ESC);
   await repl.until((lines) => lines.at(-1) === "> /zz", "palette closed");
   await repl.type(`${KEYS.ctrlU}/e`);
-  await repl.until(screenHas("› /effort"), "palette open again");
+  await repl.until(screenHas("› /export"), "palette open again");
   await repl.type(KEYS.backspace);
-  await repl.until((lines) => lines.at(-1)?.startsWith("  … 13 more") ?? false, "all listed");
+  await repl.until((lines) => lines.at(-1)?.startsWith("  … 17 more") ?? false, "all listed");
   await repl.type(KEYS.backspace);
   await repl.until((lines) => lines.at(-1) === ">", "palette closed with the /");
   assertEquals(await repl.end(), 0);

@@ -57,6 +57,7 @@ Deno.test("launchCommand() starts project mode with its permission set and proje
       `--allow-read=${root},${provider},${home}/.config/powercode/mcp.json,` +
       `${home}/.config/powercode/settings.json,` +
       `${home}/.config/powercode/skills,${home}/.config/powercode/commands,` +
+      `${home}/.config/powercode/agents,` +
       `${home}/.config/powercode/AGENTS.md,${state}`,
       `--allow-write=${root},${state}`,
       ...startFlags(denoConfig.tasks.start).filter((flag) => !/^--allow-(read|write)=/.test(flag)),

@@ -13,7 +13,8 @@ Deno.test("projectFlags() grants read and write exactly, and start's net, run an
     "--allow-read=/src/app,/src/lib dir,/home/u/.config/powercode/provider.json," +
     "/home/u/.config/powercode/mcp.json,/home/u/.config/powercode/settings.json," +
     "/home/u/.config/powercode/skills," +
-    "/home/u/.config/powercode/commands,/home/u/.config/powercode/AGENTS.md," +
+    "/home/u/.config/powercode/commands,/home/u/.config/powercode/agents," +
+    "/home/u/.config/powercode/AGENTS.md," +
     "/home/u/.local/state/powercode/projects/app-0123456789ab",
     "--allow-write=/src/app,/src/lib dir,/home/u/.local/state/powercode/projects/app-0123456789ab",
     "--allow-net",

@@ -18,9 +18,10 @@ Deno.test("--sessions and /sessions on a pipe show a long first task whole", asy
   const run = await project.run(["-p", TASK], { env: ENV });
   assertEquals(run.code, 0, run.stderr);
   const listed = await project.run(["--sessions"], { env: ENV });
-  assertEquals(listed.stdout.split("\n")[1]?.endsWith(`  ${TASK}`), true, listed.stdout);
+  // A -p run's session is marked as such.
+  assertEquals(listed.stdout.split("\n")[1]?.endsWith(`  -p: ${TASK}`), true, listed.stdout);
   const piped = await project.run([], { stdin: "/sessions\n", env: ENV });
-  assertStringIncludes(piped.stdout, `  ${TASK}\n`);
+  assertStringIncludes(piped.stdout, `  -p: ${TASK}\n`);
 });
 
 Deno.test("/mcp on a pipe shows a long tool description whole", async () => {

@@ -103,17 +103,19 @@ Deno.test("/model big sends the next task to the second server with its model; -
   assertEquals(lines.slice(1).map((line) => line.type), [
     "task_start",
     "message",
+    "request",
     "message",
     "usage",
     "task_end",
     "model",
     "task_start",
     "message",
+    "request",
     "message",
     "usage",
     "task_end",
   ]);
-  assertEquals(lines[6], { type: "model", profile: "big" });
+  assertEquals(lines[7], { type: "model", profile: "big" });
 
   const resumed = await project.run(["-c", "-p", "three"], { env: ENV });
   assertEquals([resumed.code, resumed.stdout], [0, "Big 3.\n"], resumed.stderr);

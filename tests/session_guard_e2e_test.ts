@@ -78,7 +78,7 @@ Deno.test("powercode --continue refuses a session compacted past its end, in one
   assertEquals([result.code, result.stdout], [2, ""]);
   assertEquals(
     result.stderr,
-    `powercode: Cannot load session ".powercode/sessions/${id}.jsonl": line 7 compacts until ` +
+    `powercode: Cannot load session ".powercode/sessions/${id}.jsonl": line 8 compacts until ` +
       "message 40, but only 2 come before it; run powercode without --continue/--resume for " +
       "a new session\n",
   );

@@ -56,10 +56,25 @@ Deno.test("task runs explore: the child's answer is the call's result, its token
     "edit_file",
     "bash",
     "todo",
+    "grep",
+    "glob",
+    "ls",
+    "bash_output",
+    "bash_kill",
+    "fetch",
     "task",
   ]);
   assertStringIncludes(parentFirst?.body?.tools?.at(-1)?.function.description ?? "", "- explore:");
-  assertEquals(toolNames(childFirst), ["read_file", "bash"]);
+  // explore: the tools that only read, and bash (its sandbox read-only) with its jobs.
+  assertEquals(toolNames(childFirst), [
+    "read_file",
+    "bash",
+    "grep",
+    "glob",
+    "ls",
+    "bash_output",
+    "bash_kill",
+  ]);
   assertStringIncludes(systemPrompt(childFirst), 'Agent "explore"');
   assertEquals(childFirst?.body?.messages.at(-1)?.content, "What does a.txt say?");
   assertEquals(toolResults(childSecond).length, 1);

@@ -16,8 +16,8 @@
 import { LAYOUT_FLAG } from "./cli.ts";
 import { configDirOf, MCP_FILE, type Project, SETTINGS_FILE } from "./project.ts";
 
-/** The user's setup beside the provider file: skills, custom commands, their AGENTS.md. */
-export const USER_SETUP = ["skills", "commands", "AGENTS.md"];
+/** The user's setup beside the provider file: skills, custom commands, agents, their AGENTS.md. */
+export const USER_SETUP = ["skills", "commands", "agents", "AGENTS.md"];
 
 /** The flags of the `start` task kept as they are in project mode. */
 const KEPT_FLAG = /^--allow-(net|run|env)(=\S*)?$|^--no-prompt$/;
