@@ -4,7 +4,7 @@
  * with one leading space or symbol, runs of up to three digits, runs of symbols, runs of
  * whitespace), and each piece is counted as the tokens it usually becomes.
  *
- * Calibrated against o200k on prose, code, markdown and JSON (see tests/tokens_test.ts):
+ * Calibrated against o200k on prose, code, markdown and JSON (see tests/unit/context/tokens_test.ts):
  * 1.0–1.2 times the real count on ordinary text, where ceil(bytes / 4) is 1.4 times on
  * English prose and 0.8 times on JSON. Random strings (hashes, base64) are under-counted
  * by about a quarter, math symbols by about a third.

@@ -1,5 +1,5 @@
 /**
- * The race of tests/undo_hostile_test.ts, run in a child (as root or as nobody): restores
+ * The race of tests/e2e/undo_hostile_test.ts, run in a child (as root or as nobody): restores
  * 100 files back and forth while another process (a loop of renames) swaps their directory
  * for a link to a directory outside the root, again and again. Prints what appeared outside
  * and how many restores were started. Imports the copy of src/ beside it (the checkout may

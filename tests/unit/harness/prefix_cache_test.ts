@@ -1,0 +1,90 @@
+/**
+ * The bench's prompt-cache measure: each request as [tools, message 1, …], cacheable up to the
+ * longest leading run shared with an earlier accepted request.
+ */
+import { assertAlmostEquals, assertEquals } from "@std/assert";
+import { cacheFigures, requestElements } from "../../../bench/prefix_cache.ts";
+import type { RecordedRequest } from "../../support/fake_server.ts";
+import { countPromptTokens, countTextTokens } from "../../support/tokens.ts";
+
+const TOOLS = [{
+  type: "function",
+  function: { name: "read_file", parameters: { type: "object" } },
+}];
+
+function recorded(raw: Record<string, unknown>, status = 200): RecordedRequest {
+  return {
+    method: "POST",
+    path: "/v1/chat/completions",
+    headers: { authorization: null, contentType: null, accept: null },
+    raw,
+    body: undefined,
+    promptTokens: 0,
+    status,
+    rejection: undefined,
+    clientAborted: false,
+  };
+}
+
+const system = { role: "system", content: "You are a test." };
+const task = { role: "user", content: "Read the notes and tell me what they say, please." };
+const call = {
+  role: "assistant",
+  content: null,
+  "tool_calls": [{
+    id: "call_1",
+    type: "function",
+    function: { name: "read_file", arguments: '{"path":"notes.txt"}' },
+  }],
+};
+const result = {
+  role: "tool",
+  "tool_call_id": "call_1",
+  content: "The notes say hello. ".repeat(40),
+};
+
+Deno.test("requestElements() splits a request into tools and messages whose tokens add up to the server's count", () => {
+  const raw = { model: "m", tools: TOOLS, messages: [system, task, call, result] };
+  const elements = requestElements(raw);
+  assertEquals(elements.keys.length, 5);
+  assertEquals(elements.keys[0], JSON.stringify(TOOLS));
+  assertEquals(elements.tokens[0], countTextTokens(JSON.stringify(TOOLS)));
+  assertEquals(
+    elements.tokens.reduce((sum, tokens) => sum + tokens, 0),
+    countPromptTokens({ tools: TOOLS, messages: [system, task, call, result] }),
+  );
+});
+
+Deno.test("cacheFigures() counts the longest leading run shared with any earlier accepted request, and new content", () => {
+  const first = { model: "m", tools: TOOLS, messages: [system, task] };
+  const second = { model: "m", tools: TOOLS, messages: [system, task, call, result] };
+  // Same start, but the tool output is re-worded: only [tools, system, task, call] is shared.
+  const reworded = { ...result, content: "The notes say hello." };
+  const third = { model: "m", tools: TOOLS, messages: [system, task, call, reworded] };
+  const rejected = { model: "m", tools: TOOLS, messages: [system, task, call, reworded, task] };
+  const figures = cacheFigures([
+    recorded(first),
+    recorded(second),
+    recorded(rejected, 400),
+    recorded(third),
+  ]);
+  const tokens = (raw: Record<string, unknown>) =>
+    requestElements(raw).tokens.reduce((sum, value) => sum + value, 0);
+  const head = tokens(first);
+  const withCall = head + requestElements(second).tokens[3]!;
+  assertEquals(figures.requests, 3);
+  assertEquals(figures.inputTokens, tokens(first) + tokens(second) + tokens(third));
+  assertEquals(figures.cachedTokens, head + withCall);
+  // New content: all of the first request, the call and result, the re-worded result.
+  const elements = requestElements(third).tokens;
+  assertEquals(
+    figures.firstSeenTokens,
+    head + requestElements(second).tokens[3]! + requestElements(second).tokens[4]! +
+      elements[4]!,
+  );
+  assertAlmostEquals(figures.cacheableShare, (head + withCall) / figures.inputTokens);
+  assertAlmostEquals(
+    figures.weightedCost,
+    figures.inputTokens - figures.cachedTokens + 0.1 * figures.cachedTokens,
+  );
+});
