@@ -74,44 +74,27 @@ export const LAYOUT_FLAG = "--workspace-layout";
 export const DEFAULT_MAX_STEPS = 100;
 
 /** The `-h` text. */
-export const USAGE = `powercode: a coding agent for your terminal, confined to ./workspace
+export const USAGE = `powercode: a coding agent for your terminal, confined to its workspace
 
-Usage:
-  powercode                      interactive REPL in ./workspace
-  powercode -p "task"            one task, final answer on stdout, exit 0 when done
-  powercode -c | --continue      resume the most recent session
-  powercode -r ID | --resume ID  resume a session (any unique prefix of its id)
-  powercode -r                   list recent sessions to resume
-  powercode --fork ID[:ENTRY]    a new session holding session ID's conversation (up to its
-                                 entry ENTRY, as /tree numbers them)
-  powercode --sessions           list recent sessions and exit
-  powercode --max-steps N        model calls per task (default 100)
-  powercode --unsandboxed-bash   allow bash without bubblewrap (warns once)
-  powercode --allow-git-writes   let the tools write .git (commit; hooks and config run outside
-                                 the sandbox at your next git command); old name --allow-git-hooks
-  powercode --show-reasoning     keep a reasoning model's thinking on screen in full
-  powercode --provider FILE      provider config (default ./provider.json, or $POWERCODE_PROVIDER)
-  powercode -p "task" --output-format json|stream-json
-                                 one JSON result, or JSON lines as things happen
-  powercode --max-tokens N       stop before a request would take the session past N tokens
-  powercode --max-cost USD       the same for dollars (needs "pricing" in the provider file)
-  powercode --model NAME         start on profile NAME of the provider file (see /model)
-  powercode --dir PATH | -C PATH work on PATH (installed command; default: the current directory)
-  powercode --add-dir PATH       another directory the tools may use (repeatable)
-  powercode --allow-domain HOST  let commands reach HOST over HTTP(S) through powercode's proxy
-                                 for this run (repeatable; *.example.com, host:port, an IP)
-  powercode --scope              print what this run may read, write and run, and exit
-  powercode --plan               start in plan mode: changes refused but PLAN.md (see /plan)
-  powercode --approval MODE      auto (nothing asks), edits (commands ask), ask (writes and
-                                 commands ask); rules in settings.json decide first (/approval)
-  powercode --undo [--force]     take back the last task of the latest session: its files
-                                 and messages; prints the paths restored
-  powercode -h | --help          this help
-  powercode -V | --version       print the version
+  powercode            the REPL (-c: continue the latest, -r [ID]: resume one)
+  powercode -p "task"  one task, the answer on stdout (--output-format json)
+  -C, --dir PATH       work on PATH (default: here); --add-dir PATH: one more
+  --provider FILE      the provider file; --model NAME: start on that profile
+  --plan               plan mode: only PLAN.md may change, commands read-only
+  --approval MODE      auto, edits (commands ask) or ask (writes, commands ask)
+  --allow-domain HOST  commands may reach HOST through the proxy (repeatable)
+  --max-steps N        model calls per task (default 100)
+  --max-tokens N, --max-cost USD   stop before the session would spend more
+  --sessions           recent sessions; --fork ID[:ENTRY]: a new one from one
+  --undo [--force]     take back the last task of the latest session
+  --scope              print what this run may read, write and run
+  --show-reasoning     keep a reasoning model's thinking on screen in full
+  --allow-git-writes   let the tools write .git (hooks run at your next git)
+  --unsandboxed-bash   run commands without bubblewrap (warns once)
+  -h, --help / -V, --version
 
-Piped stdin: each non-empty line is one task, run in order in one session; EOF ends.
-With -p, piped stdin is sent with the task as its context instead.
-Type /help at the prompt for commands.`;
+Piped stdin: one task per line; with -p, the piped text is the task's context.
+At the prompt, / lists the commands. More: README.md and docs/ of the checkout.`;
 
 /**
  * Parses argv.

@@ -115,6 +115,9 @@ Deno.test("powercode -h and -V print and exit 0 without a provider file", async 
   assertEquals(help.code, 0);
   assertStringIncludes(help.stdout, 'powercode -p "task"');
   assertStringIncludes(help.stdout, "--unsandboxed-bash");
+  const rows = help.stdout.trimEnd().split("\n");
+  assertEquals(rows.length <= 24 && rows.every((row) => [...row].length <= 80), true, help.stdout);
+  assertStringIncludes(help.stdout, "docs/");
   const version = await project.run(["-V"]);
   const { version: expected } = JSON.parse(await Deno.readTextFile(`${project.dir}/deno.json`));
   assertEquals([version.code, version.stdout], [0, `powercode ${expected}\n`]);

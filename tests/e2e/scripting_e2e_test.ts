@@ -19,7 +19,7 @@ import { screenLines, startInTmux, typeTask, waitForPrompt } from "../support/re
 import { formatTokens } from "../../src/ui/status_line.ts";
 
 const SCHEMAS = readEventSchemas(
-  await Deno.readTextFile(new URL("../../README.md", import.meta.url)),
+  await Deno.readTextFile(new URL("../../docs/scripting.md", import.meta.url)),
 );
 
 /** Writes a script, runs it, answers with the key in it (which must come out redacted). */

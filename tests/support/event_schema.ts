@@ -1,5 +1,5 @@
 /**
- * The stream-json schema as the README writes it, read back for tests: one line per event,
+ * The stream-json schema as docs/scripting.md writes it, read back for tests: one line per event,
  * in a JSON-like notation (`string`, `number`, `boolean`, `null`, string literals, `[T]` for
  * arrays, `A | B`, and `"field"?:` for a field that may be absent), so a test checks events
  * against the very text a user reads.
@@ -18,13 +18,15 @@ export type Schema =
 const TOKEN = /\s*("(?:[^"\\]|\\.)*"|[A-Za-z_]+|[{}[\]:,|?])/y;
 
 /**
- * The event schemas of the README's "Scripting" section, by the literal of their `type`.
+ * The event schemas of the "Scripting" section of docs/scripting.md, by the literal of their `type`.
  * Contract: throws a SyntaxError naming the line that does not parse.
  */
 export function readEventSchemas(readme: string): Map<string, Schema> {
   const section = readme.split(/^## Scripting$/m)[1]?.split(/^## /m)[0] ?? "";
   const block = /```\n(\{"type"[\s\S]*?)```/.exec(section)?.[1];
-  if (block === undefined) throw new SyntaxError("README has no event schema under ## Scripting");
+  if (block === undefined) {
+    throw new SyntaxError("docs/scripting.md has no event schema under ## Scripting");
+  }
   const schemas = new Map<string, Schema>();
   for (const line of block.trim().split("\n")) {
     const schema = parseSchema(line);

@@ -6,7 +6,7 @@ import type { Message } from "../../../src/core/messages.ts";
 import { emptyTally } from "../../../src/core/spend.ts";
 import { readEventSchemas, schemaProblems } from "../../support/event_schema.ts";
 
-const README = await Deno.readTextFile(new URL("../../../README.md", import.meta.url));
+const README = await Deno.readTextFile(new URL("../../../docs/scripting.md", import.meta.url));
 const SCHEMAS = readEventSchemas(README);
 const SECRET = "sk-secret-123456";
 
