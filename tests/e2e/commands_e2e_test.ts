@@ -56,7 +56,8 @@ Deno.test("powercode /scope prints the workspace, Deno's grants and the sandbox,
   assertEquals(
     lines.find((line) => line.startsWith("  write ")),
     "  write  granted: workspace, .powercode/mcp.json, .powercode/skills, .powercode/commands, " +
-      ".powercode/AGENTS.md, .powercode · not granted: provider.json, anything else",
+      ".powercode/agents, .powercode/AGENTS.md, .powercode · not granted: provider.json, " +
+      "anything else",
   );
   assertEquals(lines.includes("  network:       off (own network namespace)"), true);
   assertEquals(lines.at(-2), "Done.");

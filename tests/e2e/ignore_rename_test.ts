@@ -122,7 +122,7 @@ Deno.test("an MCP server cannot rename a directory holding an ignored entry", as
 
 /** Runs each command through the real Sandbox with the ignore file's mounts, as main.ts does. */
 const CHILD_SCRIPT = `import { ignoreMounts, Workspace } from "./src/workspace/mod.ts";
-import { Sandbox } from "../src/sandbox/sandbox.ts";
+import { Sandbox } from "./src/sandbox/sandbox.ts";
 const [ws, empty, ...commands] = Deno.args;
 const workspace = await Workspace.open(ws);
 const mounts = () => ignoreMounts(ws, workspace.ignore, empty);
