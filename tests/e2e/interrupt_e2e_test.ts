@@ -29,6 +29,7 @@ import {
   withoutNoColor,
 } from "../support/repl_pane.ts";
 import { delay, startTmux } from "../support/tmux.ts";
+import { tmuxTest } from "../support/programs.ts";
 
 /** The dim line after each task: context use against the fake model's 32768-token window. */
 /** The line after a task: the context use, then what the task and the session spent, as fits. */
@@ -179,148 +180,157 @@ Deno.test("powercode --continue after SIGKILL during a streamed reply drops the 
   ]);
 });
 
-Deno.test("powercode Ctrl+C during bash kills the command's processes and the session stays valid", async () => {
-  await using scripted = await startScriptedServer();
-  await using project = await createTempProject();
-  await project.writeProvider(provider(scripted.server.url));
-  const sleep = uniqueSleep();
-  scripted.play([
-    toolCalls([
-      { id: "call_1", name: "bash", args: { command: sleep } },
-      { id: "call_2", name: "bash", args: { command: "echo never" } },
-    ]),
-  ]);
-  await using pane = await startInTmux(project, { env: { NO_COLOR: "1" } });
-  await typeTask(pane, "wait a while");
-  await pane.waitFor((screen) => screen.includes(`● bash ${sleep}`), "the bash call to start");
-  await waitUntil(async () => (await processesMatching(sleep)).length > 0, "sleep to run");
+tmuxTest(
+  "powercode Ctrl+C during bash kills the command's processes and the session stays valid",
+  async () => {
+    await using scripted = await startScriptedServer();
+    await using project = await createTempProject();
+    await project.writeProvider(provider(scripted.server.url));
+    const sleep = uniqueSleep();
+    scripted.play([
+      toolCalls([
+        { id: "call_1", name: "bash", args: { command: sleep } },
+        { id: "call_2", name: "bash", args: { command: "echo never" } },
+      ]),
+    ]);
+    await using pane = await startInTmux(project, { env: { NO_COLOR: "1" } });
+    await typeTask(pane, "wait a while");
+    await pane.waitFor((screen) => screen.includes(`● bash ${sleep}`), "the bash call to start");
+    await waitUntil(async () => (await processesMatching(sleep)).length > 0, "sleep to run");
 
-  await pane.keys("C-c");
-  const screen = await pane.waitFor(
-    (screen) =>
-      /^ {2}✗ interrupted · 0 lines · \d+\.\d s$/.test(screenLines(screen).at(-4) ?? "") &&
-      screenLines(screen).at(-3) === "⏹ Interrupted; the session is kept, type the next task" &&
-      CONTEXT_LINE.test(screenLines(screen).at(-2) ?? "") &&
-      screenLines(screen).at(-1) === PROMPT.trim(),
-    "the interrupted line, the context line and the prompt",
-  );
-  assertEquals(screen.includes("Ctrl+C to interrupt"), false, "the status line must go");
-  assertEquals(screen.includes("echo never"), false, "the second call must not run");
-  await waitUntil(async () => (await processesMatching(sleep)).length === 0, "no sleep left", {
-    timeoutMs: 10_000,
-    detail: async () => (await processesMatching(sleep)).join("\n"),
-  });
+    await pane.keys("C-c");
+    const screen = await pane.waitFor(
+      (screen) =>
+        /^ {2}✗ interrupted · 0 lines · \d+\.\d s$/.test(screenLines(screen).at(-4) ?? "") &&
+        screenLines(screen).at(-3) === "⏹ Interrupted; the session is kept, type the next task" &&
+        CONTEXT_LINE.test(screenLines(screen).at(-2) ?? "") &&
+        screenLines(screen).at(-1) === PROMPT.trim(),
+      "the interrupted line, the context line and the prompt",
+    );
+    assertEquals(screen.includes("Ctrl+C to interrupt"), false, "the status line must go");
+    assertEquals(screen.includes("echo never"), false, "the second call must not run");
+    await waitUntil(async () => (await processesMatching(sleep)).length === 0, "no sleep left", {
+      timeoutMs: 10_000,
+      detail: async () => (await processesMatching(sleep)).join("\n"),
+    });
 
-  const next = scripted.play([text("Fine.")]);
-  await typeTask(pane, "and now?");
-  await pane.waitFor((screen) => screen.includes("Fine."), "the next answer");
-  await waitForPrompt(pane, "the prompt after the next answer");
-  assertEquals(next().map((request) => request.status), [200]);
-  const killed = "interrupted by the user; the command and all its processes were killed";
-  assertEquals(withoutSystem(next()[0]?.body?.messages), [
-    { role: "user", content: "wait a while" },
-    {
-      role: "assistant",
-      content: null,
-      tool_calls: [
-        {
-          id: "call_1",
-          type: "function",
-          function: { name: "bash", arguments: JSON.stringify({ command: sleep }) },
-        },
-        {
-          id: "call_2",
-          type: "function",
-          function: { name: "bash", arguments: '{"command":"echo never"}' },
-        },
-      ],
-    },
-    {
-      role: "tool",
-      tool_call_id: "call_1",
-      content: `(no output)\n${killed}\n${INTERRUPTED_RESULT}`,
-    },
-    { role: "tool", tool_call_id: "call_2", content: INTERRUPTED_RESULT },
-    { role: "user", content: `${interruptedNote()}\n\nand now?` },
-  ]);
-});
+    const next = scripted.play([text("Fine.")]);
+    await typeTask(pane, "and now?");
+    await pane.waitFor((screen) => screen.includes("Fine."), "the next answer");
+    await waitForPrompt(pane, "the prompt after the next answer");
+    assertEquals(next().map((request) => request.status), [200]);
+    const killed = "interrupted by the user; the command and all its processes were killed";
+    assertEquals(withoutSystem(next()[0]?.body?.messages), [
+      { role: "user", content: "wait a while" },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          {
+            id: "call_1",
+            type: "function",
+            function: { name: "bash", arguments: JSON.stringify({ command: sleep }) },
+          },
+          {
+            id: "call_2",
+            type: "function",
+            function: { name: "bash", arguments: '{"command":"echo never"}' },
+          },
+        ],
+      },
+      {
+        role: "tool",
+        tool_call_id: "call_1",
+        content: `(no output)\n${killed}\n${INTERRUPTED_RESULT}`,
+      },
+      { role: "tool", tool_call_id: "call_2", content: INTERRUPTED_RESULT },
+      { role: "user", content: `${interruptedNote()}\n\nand now?` },
+    ]);
+  },
+);
 
-Deno.test("powercode Ctrl+C at an empty prompt hints, Up recalls history, a second Ctrl+C exits", async () => {
-  await using scripted = await startScriptedServer();
-  await using project = await createTempProject();
-  await project.writeProvider(provider(scripted.server.url));
-  scripted.play([text("Hello.")]);
-  await using pane = await startInTmux(project, { env: { NO_COLOR: "1" } });
-  await typeTask(pane, "say hello");
-  await pane.waitFor((screen) => screen.includes("Hello."), "the answer");
-  await waitForPrompt(pane, "the prompt after the answer");
+tmuxTest(
+  "powercode Ctrl+C at an empty prompt hints, Up recalls history, a second Ctrl+C exits",
+  async () => {
+    await using scripted = await startScriptedServer();
+    await using project = await createTempProject();
+    await project.writeProvider(provider(scripted.server.url));
+    scripted.play([text("Hello.")]);
+    await using pane = await startInTmux(project, { env: { NO_COLOR: "1" } });
+    await typeTask(pane, "say hello");
+    await pane.waitFor((screen) => screen.includes("Hello."), "the answer");
+    await waitForPrompt(pane, "the prompt after the answer");
 
-  await pane.keys("Up");
-  await pane.waitFor((screen) => screenLines(screen).at(-1) === `${PROMPT}say hello`, "history");
-  await pane.keys("C-c");
-  await waitForPrompt(pane, "Ctrl+C to clear the typed line");
-  const hint = "(press Ctrl+C again to exit, or type /help)";
-  assertEquals(
-    (await pane.screen()).includes(hint),
-    false,
-    "clearing a line is not a press at an empty prompt",
-  );
+    await pane.keys("Up");
+    await pane.waitFor((screen) => screenLines(screen).at(-1) === `${PROMPT}say hello`, "history");
+    await pane.keys("C-c");
+    await waitForPrompt(pane, "Ctrl+C to clear the typed line");
+    const hint = "(press Ctrl+C again to exit, or type /help)";
+    assertEquals(
+      (await pane.screen()).includes(hint),
+      false,
+      "clearing a line is not a press at an empty prompt",
+    );
 
-  // One press may reach powercode twice (terminal and `deno task`); the hint must survive it.
-  await delay(400);
-  await pane.keys("C-c");
-  await pane.waitFor(
-    (screen) => screenLines(screen).slice(-2).join("\n") === `${hint}\n${PROMPT.trim()}`,
-    "the hint",
-  );
-  await delay(400);
-  assertEquals((await pane.end()).dead, false, "one Ctrl+C at an empty prompt must not exit");
-  await pane.keys("C-c");
-  await waitUntil(async () => (await pane.end()).dead, "powercode to exit");
-  assertEquals(await pane.end(), { dead: true, status: 0 });
-});
+    // One press may reach powercode twice (terminal and `deno task`); the hint must survive it.
+    await delay(400);
+    await pane.keys("C-c");
+    await pane.waitFor(
+      (screen) => screenLines(screen).slice(-2).join("\n") === `${hint}\n${PROMPT.trim()}`,
+      "the hint",
+    );
+    await delay(400);
+    assertEquals((await pane.end()).dead, false, "one Ctrl+C at an empty prompt must not exit");
+    await pane.keys("C-c");
+    await waitUntil(async () => (await pane.end()).dead, "powercode to exit");
+    assertEquals(await pane.end(), { dead: true, status: 0 });
+  },
+);
 
-Deno.test("powercode shows a status line while it works and colours on a terminal; Ctrl+C stops a stream", async () => {
-  await using scripted = await startScriptedServer();
-  await using project = await createTempProject();
-  await project.writeProvider(provider(scripted.server.url));
-  const answer = "Streaming slowly: one, two, three, four, five, six, seven, eight, nine.";
-  const held = scripted.hold(text(answer, { chunkSize: 4, chunkDelayMs: 500 }));
-  const first = scripted.play([held.step]);
-  await using pane = await startInTmux(project);
-  await typeTask(pane, "count slowly");
-  const status = (screen: string) => STATUS_LINE.exec(screenLines(screen).at(-1) ?? "")?.[1];
-  await pane.waitFor((screen) => status(screen) === "thinking", "the status line");
-  held.release();
-  const streaming = await pane.waitFor(
-    (screen) => screen.includes("Streaming") && status(screen) === "writing",
-    "the first token above the status line",
-  );
-  // The input stays between the answer and the status line while the task runs (issue 19.8).
-  assertEquals(screenLines(streaming).at(-3)?.startsWith("Streaming"), true, streaming);
-  assertEquals(screenLines(streaming).at(-2), PROMPT.trim(), streaming);
-  await pane.keys("C-c");
-  const stopped = await pane.waitFor(
-    (screen) => screenLines(screen).at(-1) === PROMPT.trim() && screen.includes("⏹ Interrupted"),
-    "the interrupted line after the stream",
-  );
-  assertEquals(stopped.includes("Ctrl+C to interrupt"), false, "the status line must go");
-  assertStringIncludes(await pane.screen({ escapes: true }), "\x1b[33m⏹ Interrupted");
-  assert(!(await pane.screen()).includes(answer), "the stream should have been cut");
-  await waitUntil(() => first()[0]?.clientAborted, "the server to see the stream aborted");
+tmuxTest(
+  "powercode shows a status line while it works and colours on a terminal; Ctrl+C stops a stream",
+  async () => {
+    await using scripted = await startScriptedServer();
+    await using project = await createTempProject();
+    await project.writeProvider(provider(scripted.server.url));
+    const answer = "Streaming slowly: one, two, three, four, five, six, seven, eight, nine.";
+    const held = scripted.hold(text(answer, { chunkSize: 4, chunkDelayMs: 500 }));
+    const first = scripted.play([held.step]);
+    await using pane = await startInTmux(project);
+    await typeTask(pane, "count slowly");
+    const status = (screen: string) => STATUS_LINE.exec(screenLines(screen).at(-1) ?? "")?.[1];
+    await pane.waitFor((screen) => status(screen) === "thinking", "the status line");
+    held.release();
+    const streaming = await pane.waitFor(
+      (screen) => screen.includes("Streaming") && status(screen) === "writing",
+      "the first token above the status line",
+    );
+    // The input stays between the answer and the status line while the task runs (issue 19.8).
+    assertEquals(screenLines(streaming).at(-3)?.startsWith("Streaming"), true, streaming);
+    assertEquals(screenLines(streaming).at(-2), PROMPT.trim(), streaming);
+    await pane.keys("C-c");
+    const stopped = await pane.waitFor(
+      (screen) => screenLines(screen).at(-1) === PROMPT.trim() && screen.includes("⏹ Interrupted"),
+      "the interrupted line after the stream",
+    );
+    assertEquals(stopped.includes("Ctrl+C to interrupt"), false, "the status line must go");
+    assertStringIncludes(await pane.screen({ escapes: true }), "\x1b[33m⏹ Interrupted");
+    assert(!(await pane.screen()).includes(answer), "the stream should have been cut");
+    await waitUntil(() => first()[0]?.clientAborted, "the server to see the stream aborted");
 
-  const next = scripted.play([text("Done.")]);
-  await typeTask(pane, "next");
-  await pane.waitFor((screen) => screen.includes("Done."), "the next answer");
-  // The partial reply the user saw is kept; the note tells the model the task was stopped.
-  const messages = withoutSystem(next()[0]?.body?.messages);
-  assertEquals(messages.length, 3);
-  assertEquals(messages[0], { role: "user", content: "count slowly" });
-  assert(answer.startsWith(String(messages[1]?.content)) && messages[1]?.role === "assistant");
-  assertEquals(messages[2], { role: "user", content: `${interruptedNote()}\n\nnext` });
-});
+    const next = scripted.play([text("Done.")]);
+    await typeTask(pane, "next");
+    await pane.waitFor((screen) => screen.includes("Done."), "the next answer");
+    // The partial reply the user saw is kept; the note tells the model the task was stopped.
+    const messages = withoutSystem(next()[0]?.body?.messages);
+    assertEquals(messages.length, 3);
+    assertEquals(messages[0], { role: "user", content: "count slowly" });
+    assert(answer.startsWith(String(messages[1]?.content)) && messages[1]?.role === "assistant");
+    assertEquals(messages[2], { role: "user", content: `${interruptedNote()}\n\nnext` });
+  },
+);
 
-Deno.test("powercode on a terminal with NO_COLOR prints no colours, and Ctrl+D exits", async () => {
+tmuxTest("powercode on a terminal with NO_COLOR prints no colours, and Ctrl+D exits", async () => {
   await using scripted = await startScriptedServer();
   await using project = await createTempProject();
   await project.writeProvider(provider(scripted.server.url));
@@ -343,28 +353,31 @@ Deno.test("powercode on a terminal with NO_COLOR prints no colours, and Ctrl+D e
   assertEquals(await pane.end(), { dead: true, status: 0 });
 });
 
-Deno.test("powercode with stdout piped from a terminal shows neither spinner nor colours", async () => {
-  await using scripted = await startScriptedServer();
-  await using project = await createTempProject();
-  await project.writeProvider(provider(scripted.server.url));
-  const held = scripted.hold(text("Piped answer."));
-  const requests = scripted.play([held.step]);
-  await using pane = await startTmux({
-    cwd: project.dir,
-    command: "deno task --quiet start | cat",
-    env: { ...withoutNoColor(childEnv(ENV)), TERM: "xterm-256color" },
-  });
-  await waitForPrompt(pane, "the first prompt");
-  await typeTask(pane, "answer through a pipe");
-  await waitUntil(() => requests().length === 1, "the request");
-  // The spinner would be drawn before the request was sent; give the pipe a moment to pass it on.
-  const until = Date.now() + 1000;
-  while (Date.now() < until) {
-    assertEquals((await pane.screen()).includes("thinking"), false, "spinner on a pipe");
-    await delay(100);
-  }
-  held.release();
-  await pane.waitFor((screen) => screen.includes("Piped answer."), "the answer");
-  const screen = await pane.screen({ escapes: true });
-  assertEquals(screen.includes("\x1b["), false, JSON.stringify(screen));
-});
+tmuxTest(
+  "powercode with stdout piped from a terminal shows neither spinner nor colours",
+  async () => {
+    await using scripted = await startScriptedServer();
+    await using project = await createTempProject();
+    await project.writeProvider(provider(scripted.server.url));
+    const held = scripted.hold(text("Piped answer."));
+    const requests = scripted.play([held.step]);
+    await using pane = await startTmux({
+      cwd: project.dir,
+      command: "deno task --quiet start | cat",
+      env: { ...withoutNoColor(childEnv(ENV)), TERM: "xterm-256color" },
+    });
+    await waitForPrompt(pane, "the first prompt");
+    await typeTask(pane, "answer through a pipe");
+    await waitUntil(() => requests().length === 1, "the request");
+    // The spinner would be drawn before the request was sent; give the pipe a moment to pass it on.
+    const until = Date.now() + 1000;
+    while (Date.now() < until) {
+      assertEquals((await pane.screen()).includes("thinking"), false, "spinner on a pipe");
+      await delay(100);
+    }
+    held.release();
+    await pane.waitFor((screen) => screen.includes("Piped answer."), "the answer");
+    const screen = await pane.screen({ escapes: true });
+    assertEquals(screen.includes("\x1b["), false, JSON.stringify(screen));
+  },
+);

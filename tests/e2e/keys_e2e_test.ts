@@ -17,10 +17,11 @@ import {
   withoutNoColor,
 } from "../support/repl_pane.ts";
 import { startTmux } from "../support/tmux.ts";
+import { tmuxTest } from "../support/programs.ts";
 
 const SIZE = { columns: 80, rows: 24, env: { NO_COLOR: "1" } };
 
-Deno.test("Ctrl+Y puts back what Ctrl+W cut, and Ctrl+R finds an earlier task", async () => {
+tmuxTest("Ctrl+Y puts back what Ctrl+W cut, and Ctrl+R finds an earlier task", async () => {
   await using scripted = await startScriptedServer();
   await using project = await createTempProject();
   await project.writeProvider(provider(scripted.server.url));
@@ -44,40 +45,43 @@ Deno.test("Ctrl+Y puts back what Ctrl+W cut, and Ctrl+R finds an earlier task", 
   await pane.waitFor((s) => s.includes("Again."), "the task run again");
 });
 
-Deno.test("Ctrl+Z suspends powercode in a shell and fg brings the input back as it was", async () => {
-  await using scripted = await startScriptedServer();
-  await using project = await createTempProject();
-  await project.writeProvider(provider(scripted.server.url));
-  await using pane = await startTmux({
-    cwd: project.dir,
-    command: "bash --norc --noprofile -i",
-    env: { ...childEnv(ENV), TERM: "xterm-256color" },
-    columns: 80,
-    rows: 24,
-  });
-  /** The shell's prompt, e.g. `bash-5.2#` or `$`. */
-  const shellPrompt = (screen: string) => /[$#]$/.test(screenLines(screen).at(-1) ?? "");
-  await pane.waitFor(shellPrompt, "the shell");
-  await typeTask(pane, "deno task --quiet start");
-  await waitForPrompt(pane);
-  await pane.type("half typed");
-  await pane.keys("C-z");
-  await pane.waitFor(
-    (s) => /Stopped +deno task --quiet start/.test(s) && shellPrompt(s),
-    "the shell's prompt with the job stopped",
-  );
-  await typeTask(pane, "fg");
-  await pane.waitFor((s) => screenLines(s).at(-1) === "> half typed", "the input back");
-  await pane.type(" more");
-  await pane.waitFor((s) => screenLines(s).at(-1) === "> half typed more", "raw mode back");
-  await pane.keys("C-u", "C-d");
-  await pane.waitFor(
-    (s) => shellPrompt(s) && screenLines(s).at(-2)?.startsWith(">") === true,
-    "the shell after Ctrl+D",
-  );
-});
+tmuxTest(
+  "Ctrl+Z suspends powercode in a shell and fg brings the input back as it was",
+  async () => {
+    await using scripted = await startScriptedServer();
+    await using project = await createTempProject();
+    await project.writeProvider(provider(scripted.server.url));
+    await using pane = await startTmux({
+      cwd: project.dir,
+      command: "bash --norc --noprofile -i",
+      env: { ...childEnv(ENV), TERM: "xterm-256color" },
+      columns: 80,
+      rows: 24,
+    });
+    /** The shell's prompt, e.g. `bash-5.2#` or `$`. */
+    const shellPrompt = (screen: string) => /[$#]$/.test(screenLines(screen).at(-1) ?? "");
+    await pane.waitFor(shellPrompt, "the shell");
+    await typeTask(pane, "deno task --quiet start");
+    await waitForPrompt(pane);
+    await pane.type("half typed");
+    await pane.keys("C-z");
+    await pane.waitFor(
+      (s) => /Stopped +deno task --quiet start/.test(s) && shellPrompt(s),
+      "the shell's prompt with the job stopped",
+    );
+    await typeTask(pane, "fg");
+    await pane.waitFor((s) => screenLines(s).at(-1) === "> half typed", "the input back");
+    await pane.type(" more");
+    await pane.waitFor((s) => screenLines(s).at(-1) === "> half typed more", "raw mode back");
+    await pane.keys("C-u", "C-d");
+    await pane.waitFor(
+      (s) => shellPrompt(s) && screenLines(s).at(-2)?.startsWith(">") === true,
+      "the shell after Ctrl+D",
+    );
+  },
+);
 
-Deno.test("Ctrl+L during a task clears the screen and keeps the task's rows", async () => {
+tmuxTest("Ctrl+L during a task clears the screen and keeps the task's rows", async () => {
   await using scripted = await startScriptedServer();
   await using project = await createTempProject();
   await project.writeProvider(provider(scripted.server.url));
@@ -97,28 +101,31 @@ Deno.test("Ctrl+L during a task clears the screen and keeps the task's rows", as
 });
 
 for (const signal of ["SIGTERM", "SIGHUP"] as const) {
-  Deno.test(`powercode ended by ${signal} leaves the terminal in cooked mode with echo`, async () => {
-    await using scripted = await startScriptedServer();
-    await using project = await createTempProject();
-    await project.writeProvider(provider(scripted.server.url));
-    const stty = `${project.dir}/stty.txt`;
-    await using pane = await startTmux({
-      cwd: project.dir,
-      command: `deno task --quiet start; stty -a > ${stty}`,
-      env: { ...withoutNoColor(childEnv(ENV)), TERM: "xterm-256color" },
-      columns: 80,
-      rows: 24,
-    });
-    await waitForPrompt(pane);
-    await pane.type("half typed");
-    await pane.waitFor((s) => screenLines(s).at(-1) === "> half typed", "the typed text");
-    Deno.kill(await powercodePid(await pane.pid()), signal);
-    const modes = await waitUntil(
-      () => Deno.readTextFile(stty).then((text) => text || undefined, () => undefined),
-      "stty to report the modes",
-    );
-    const flags = modes.split(/[\s;]+/);
-    assert(flags.includes("icanon") && flags.includes("echo"), modes);
-    assert(!flags.includes("-icanon") && !flags.includes("-echo"), modes);
-  });
+  tmuxTest(
+    `powercode ended by ${signal} leaves the terminal in cooked mode with echo`,
+    async () => {
+      await using scripted = await startScriptedServer();
+      await using project = await createTempProject();
+      await project.writeProvider(provider(scripted.server.url));
+      const stty = `${project.dir}/stty.txt`;
+      await using pane = await startTmux({
+        cwd: project.dir,
+        command: `deno task --quiet start; stty -a > ${stty}`,
+        env: { ...withoutNoColor(childEnv(ENV)), TERM: "xterm-256color" },
+        columns: 80,
+        rows: 24,
+      });
+      await waitForPrompt(pane);
+      await pane.type("half typed");
+      await pane.waitFor((s) => screenLines(s).at(-1) === "> half typed", "the typed text");
+      Deno.kill(await powercodePid(await pane.pid()), signal);
+      const modes = await waitUntil(
+        () => Deno.readTextFile(stty).then((text) => text || undefined, () => undefined),
+        "stty to report the modes",
+      );
+      const flags = modes.split(/[\s;]+/);
+      assert(flags.includes("icanon") && flags.includes("echo"), modes);
+      assert(!flags.includes("-icanon") && !flags.includes("-echo"), modes);
+    },
+  );
 }

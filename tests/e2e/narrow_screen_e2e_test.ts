@@ -8,10 +8,11 @@ import { createTempProject } from "../support/project.ts";
 import { KEY, provider } from "../support/sessions.ts";
 import { screenLines, startInTmux, typeTask, waitForPrompt } from "../support/repl_pane.ts";
 import { text } from "../support/scripts.ts";
+import { tmuxTest } from "../support/programs.ts";
 
 const MODEL = "qwen2.5-coder-32b-instruct-q4_K_M-gguf";
 
-Deno.test("the banner and /model wrap by word at 50 columns", async () => {
+tmuxTest("the banner and /model wrap by word at 50 columns", async () => {
   await using server = await startFakeServer({
     model: MODEL,
     apiKey: KEY,

@@ -32,6 +32,7 @@ import {
 import { answerSummaries, isSummaryRequest, sequence, text } from "../support/scripts.ts";
 import { waitUntil } from "../support/processes.ts";
 import { screenLines, startInTmux, waitForPrompt } from "../support/repl_pane.ts";
+import { tmuxTest } from "../support/programs.ts";
 
 type Fields = Record<string, unknown>;
 
@@ -345,32 +346,35 @@ Deno.test("DeepSeek → Gemini → DeepSeek: each provider gets its own reasonin
   assertStringIncludes(result.stdout, "Back on DeepSeek.");
 });
 
-Deno.test("on a terminal the banner and the status line name the profile, and Tab completes profile names", async () => {
-  const gate = Promise.withResolvers<void>();
-  await using small = await serve("fake-small", 16000, sequence([]));
-  await using big = await serve(
-    "fake-big",
-    64000,
-    sequence([() => gate.promise.then(() => text("Big answer."))]),
-  );
-  await using project = await createTempProject();
-  await project.writeProvider(twoProfiles(small, big));
-  try {
-    await using pane = await startInTmux(project, { columns: 100, rows: 30 });
-    assertStringIncludes(await pane.screen(), "· small (fake-small) · /help for commands");
-    await pane.type("/model b");
-    await pane.keys("Tab");
-    await pane.waitFor((s) => screenLines(s).at(-1) === "> /model big", "the completed name");
-    await pane.keys("Enter");
-    await pane.waitFor((s) => s.includes('Switched to profile "big"'), "the switch");
-    await waitForPrompt(pane);
-    await pane.type("hello");
-    await pane.keys("Enter");
-    await waitUntil(() => big.requests.length === 1, "the request to the big profile");
-    await pane.waitFor((s) => s.includes("· big (fake-big)"), "the status line's profile");
-    gate.resolve();
-    await pane.waitFor((s) => s.includes("Big answer."), "the answer");
-  } finally {
-    gate.resolve();
-  }
-});
+tmuxTest(
+  "on a terminal the banner and the status line name the profile, and Tab completes profile names",
+  async () => {
+    const gate = Promise.withResolvers<void>();
+    await using small = await serve("fake-small", 16000, sequence([]));
+    await using big = await serve(
+      "fake-big",
+      64000,
+      sequence([() => gate.promise.then(() => text("Big answer."))]),
+    );
+    await using project = await createTempProject();
+    await project.writeProvider(twoProfiles(small, big));
+    try {
+      await using pane = await startInTmux(project, { columns: 100, rows: 30 });
+      assertStringIncludes(await pane.screen(), "· small (fake-small) · /help for commands");
+      await pane.type("/model b");
+      await pane.keys("Tab");
+      await pane.waitFor((s) => screenLines(s).at(-1) === "> /model big", "the completed name");
+      await pane.keys("Enter");
+      await pane.waitFor((s) => s.includes('Switched to profile "big"'), "the switch");
+      await waitForPrompt(pane);
+      await pane.type("hello");
+      await pane.keys("Enter");
+      await waitUntil(() => big.requests.length === 1, "the request to the big profile");
+      await pane.waitFor((s) => s.includes("· big (fake-big)"), "the status line's profile");
+      gate.resolve();
+      await pane.waitFor((s) => s.includes("Big answer."), "the answer");
+    } finally {
+      gate.resolve();
+    }
+  },
+);

@@ -9,6 +9,7 @@ import { createTempProject } from "../support/project.ts";
 import { sseReply, text, toolCalls } from "../support/scripts.ts";
 import { provider, startScriptedServer } from "../support/sessions.ts";
 import { screenLines, startInTmux, typeTask, waitForPrompt } from "../support/repl_pane.ts";
+import { tmuxTest } from "../support/programs.ts";
 
 const SIZE = { columns: 80, rows: 24 };
 
@@ -35,57 +36,63 @@ function reasoningReply() {
   };
 }
 
-Deno.test("a reasoning model's long lines collapse to one line at 80 columns, no rows left behind", async () => {
-  await using scripted = await startScriptedServer();
-  await using project = await createTempProject();
-  await project.writeProvider(provider(scripted.server.url));
-  scripted.play([reasoningReply()]);
-  await using pane = await startInTmux(project, SIZE);
-  await typeTask(pane, "think it over");
-  const screen = await pane.waitFor((s) => s.includes("The answer."), "the answer");
-  await waitForPrompt(pane);
-  const lines = screenLines(await pane.screen());
-  const from = lines.indexOf("> think it over");
-  assertEquals(lines.slice(from + 1, from + 3).map((line) => line.replace(/\d+ s$/, "N s")), [
-    "thinking… N s",
-    "The answer.",
-  ], screen);
-});
-
-Deno.test("--continue redraws the answer rendered, a paste as its label and a failed command", async () => {
-  await using scripted = await startScriptedServer();
-  await using project = await createTempProject();
-  await project.writeProvider(provider(scripted.server.url));
-  scripted.play([
-    text("## Fixed\nThe **parser** works now."),
-    toolCalls([{ name: "bash", args: { command: "exit 2" } }]),
-    text("Tests fail."),
-  ]);
-  {
+tmuxTest(
+  "a reasoning model's long lines collapse to one line at 80 columns, no rows left behind",
+  async () => {
+    await using scripted = await startScriptedServer();
+    await using project = await createTempProject();
+    await project.writeProvider(provider(scripted.server.url));
+    scripted.play([reasoningReply()]);
     await using pane = await startInTmux(project, SIZE);
-    await pane.type("fix this ");
-    await pane.paste(Array.from({ length: 901 }, (_, i) => `row ${i}`).join("\n"));
-    await pane.waitFor(
-      (s) => screenLines(s).at(-1) === "> fix this [pasted 901 lines]",
-      "the paste's label",
-    );
-    await pane.keys("Enter");
-    await pane.waitFor((s) => s.includes("works now"), "the first answer");
-    await typeTask(pane, "run the tests");
-    await pane.waitFor((s) => s.includes("Tests fail."), "the second answer");
+    await typeTask(pane, "think it over");
+    const screen = await pane.waitFor((s) => s.includes("The answer."), "the answer");
     await waitForPrompt(pane);
-    await pane.keys("C-d");
-    await waitUntil(async () => (await pane.end()).dead, "powercode to exit");
-  }
-  await using pane = await startInTmux(project, { ...SIZE, args: ["--continue"] });
-  const shown = screenLines(await pane.screen());
-  assertEquals(shown.slice(2), [
-    "› fix this [pasted 901 lines]",
-    "Fixed",
-    "The parser works now.",
-    "› run the tests",
-    "● bash exit 2 ✗",
-    "Tests fail.",
-    ">",
-  ]);
-});
+    const lines = screenLines(await pane.screen());
+    const from = lines.indexOf("> think it over");
+    assertEquals(lines.slice(from + 1, from + 3).map((line) => line.replace(/\d+ s$/, "N s")), [
+      "thinking… N s",
+      "The answer.",
+    ], screen);
+  },
+);
+
+tmuxTest(
+  "--continue redraws the answer rendered, a paste as its label and a failed command",
+  async () => {
+    await using scripted = await startScriptedServer();
+    await using project = await createTempProject();
+    await project.writeProvider(provider(scripted.server.url));
+    scripted.play([
+      text("## Fixed\nThe **parser** works now."),
+      toolCalls([{ name: "bash", args: { command: "exit 2" } }]),
+      text("Tests fail."),
+    ]);
+    {
+      await using pane = await startInTmux(project, SIZE);
+      await pane.type("fix this ");
+      await pane.paste(Array.from({ length: 901 }, (_, i) => `row ${i}`).join("\n"));
+      await pane.waitFor(
+        (s) => screenLines(s).at(-1) === "> fix this [pasted 901 lines]",
+        "the paste's label",
+      );
+      await pane.keys("Enter");
+      await pane.waitFor((s) => s.includes("works now"), "the first answer");
+      await typeTask(pane, "run the tests");
+      await pane.waitFor((s) => s.includes("Tests fail."), "the second answer");
+      await waitForPrompt(pane);
+      await pane.keys("C-d");
+      await waitUntil(async () => (await pane.end()).dead, "powercode to exit");
+    }
+    await using pane = await startInTmux(project, { ...SIZE, args: ["--continue"] });
+    const shown = screenLines(await pane.screen());
+    assertEquals(shown.slice(2), [
+      "› fix this [pasted 901 lines]",
+      "Fixed",
+      "The parser works now.",
+      "› run the tests",
+      "● bash exit 2 ✗",
+      "Tests fail.",
+      ">",
+    ]);
+  },
+);

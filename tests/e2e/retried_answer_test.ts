@@ -14,6 +14,7 @@ import { screenLines, startInTmux, typeTask, waitForPrompt } from "../support/re
 import { VirtualScreen } from "../support/screen.ts";
 import { sequence, sseReply, text } from "../support/scripts.ts";
 import { ENV, KEY, provider } from "../support/sessions.ts";
+import { tmuxTest } from "../support/programs.ts";
 
 /**
  * OpenRouter's mid-stream error: HTTP 200, some text, then a chunk with a top-level `error`
@@ -126,7 +127,7 @@ Deno.test("17.8 on a pipe an answer is written once, when its reply is complete"
   );
 });
 
-Deno.test("17.8 powercode on a terminal and in a pipe shows a retried answer once", async () => {
+tmuxTest("17.8 powercode on a terminal and in a pipe shows a retried answer once", async () => {
   await using server = await startFakeServer({
     model: "fake-model",
     apiKey: KEY,

@@ -17,6 +17,7 @@ import { powercodePid } from "../support/processes.ts";
 import { ENV, KEY, provider, sessionIds } from "../support/sessions.ts";
 import { screenLines, startInTmux, typeTask, waitForPrompt } from "../support/repl_pane.ts";
 import { formatTokens } from "../../src/ui/status_line.ts";
+import { tmuxTest } from "../support/programs.ts";
 
 const SCHEMAS = readEventSchemas(
   await Deno.readTextFile(new URL("../../docs/scripting.md", import.meta.url)),
@@ -298,30 +299,33 @@ Deno.test("Ctrl+C (SIGINT) on -p exits 130 with status interrupted and keeps the
   assertEquals(last.session, session);
 });
 
-Deno.test("on a terminal the line after a task shows the task's and the session's tokens and cost", async () => {
-  const replies = [text("One."), text("Two.")];
-  await using server = await startFakeServer({ handler: sequence(replies), promptCache: true });
-  await using project = await createTempProject();
-  const pricing = { input: 100, cachedInput: 10, output: 200 };
-  await project.writeProvider(provider(server.url, { pricing }));
-  await using pane = await startInTmux(project, { env: { NO_COLOR: "1" } });
-  await typeTask(pane, "first");
-  await pane.waitFor((screen) => screen.includes("One."), "the first answer");
-  await waitForPrompt(pane);
-  await typeTask(pane, "second");
-  await pane.waitFor((screen) => screen.includes("Two."), "the second answer");
-  const screen = await waitForPrompt(pane);
-  const session = reportedUsage(server.requests, replies);
-  const task = reportedUsage(server.requests.slice(1), replies.slice(1));
-  task.cached = session.cached;
-  const dollars = (usage: typeof task) =>
-    ((usage.prompt - usage.cached) * pricing.input + usage.cached * pricing.cachedInput +
-      usage.completion * pricing.output) / 1e6;
-  const part = (name: string, usage: typeof task) =>
-    `${name} ${formatTokens(usage.total)} tokens, ${
-      Math.round(usage.cached / usage.prompt * 100)
-    }% cached, $${dollars(usage).toFixed(4)}`;
-  const line = screenLines(screen).at(-2) ?? "";
-  assertMatch(line, /^context [\d.]+k? \/ 32\.8k tokens \(\d+%\) · /);
-  assertEquals(line.split(" · ").slice(1), [part("task", task), part("session", session)]);
-});
+tmuxTest(
+  "on a terminal the line after a task shows the task's and the session's tokens and cost",
+  async () => {
+    const replies = [text("One."), text("Two.")];
+    await using server = await startFakeServer({ handler: sequence(replies), promptCache: true });
+    await using project = await createTempProject();
+    const pricing = { input: 100, cachedInput: 10, output: 200 };
+    await project.writeProvider(provider(server.url, { pricing }));
+    await using pane = await startInTmux(project, { env: { NO_COLOR: "1" } });
+    await typeTask(pane, "first");
+    await pane.waitFor((screen) => screen.includes("One."), "the first answer");
+    await waitForPrompt(pane);
+    await typeTask(pane, "second");
+    await pane.waitFor((screen) => screen.includes("Two."), "the second answer");
+    const screen = await waitForPrompt(pane);
+    const session = reportedUsage(server.requests, replies);
+    const task = reportedUsage(server.requests.slice(1), replies.slice(1));
+    task.cached = session.cached;
+    const dollars = (usage: typeof task) =>
+      ((usage.prompt - usage.cached) * pricing.input + usage.cached * pricing.cachedInput +
+        usage.completion * pricing.output) / 1e6;
+    const part = (name: string, usage: typeof task) =>
+      `${name} ${formatTokens(usage.total)} tokens, ${
+        Math.round(usage.cached / usage.prompt * 100)
+      }% cached, $${dollars(usage).toFixed(4)}`;
+    const line = screenLines(screen).at(-2) ?? "";
+    assertMatch(line, /^context [\d.]+k? \/ 32\.8k tokens \(\d+%\) · /);
+    assertEquals(line.split(" · ").slice(1), [part("task", task), part("session", session)]);
+  },
+);

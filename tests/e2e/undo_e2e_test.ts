@@ -12,6 +12,7 @@ import { text, toolCall, withoutSystem } from "../support/scripts.ts";
 import { ENV, provider, type ScriptedServer, startScriptedServer } from "../support/sessions.ts";
 import { type PathState, treeState } from "../support/tree_state.ts";
 import { screenLines, startInTmux, typeTask, waitForPrompt } from "../support/repl_pane.ts";
+import { tmuxTest } from "../support/programs.ts";
 
 const TASK = "tidy the files";
 
@@ -154,7 +155,7 @@ Deno.test("powercode --undo from the shell takes back the last -p task and print
   );
 });
 
-Deno.test("/undo on a terminal puts the task back on the input line to edit", async () => {
+tmuxTest("/undo on a terminal puts the task back on the input line to edit", async () => {
   const { scripted, project } = await start();
   await using _server = scripted;
   await using _project = project;

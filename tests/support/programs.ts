@@ -36,3 +36,8 @@ export function skipWithout(...programs: string[]): boolean {
   }
   return missing.length > 0;
 }
+
+/** A test that drives the program through tmux: skipped, with one line, where tmux is missing. */
+export function tmuxTest(name: string, fn: (t: Deno.TestContext) => Promise<void>): void {
+  Deno.test({ name, ignore: skipWithout("tmux"), fn });
+}
