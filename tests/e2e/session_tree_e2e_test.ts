@@ -92,6 +92,9 @@ Deno.test("powercode /fork writes a new session file with the conversation, and 
   assertMatch(run1.stdout, /Forked into session \S+ \(2 messages\)/);
   const ids = await sessionIds(project.dir);
   assertEquals(ids.length, 2);
+  // Both files can be made in the same second: the fork is the one the line names.
+  const forkedId = /Forked into session (\S+) /.exec(run1.stdout)?.[1];
+  const originalId = ids.find((id) => id !== forkedId);
   const requests = fake.play([text("Two.")]);
   const run2 = await project.run(["-c"], { stdin: "task two\n", env: ENV });
   assertEquals([run2.code, run2.stderr], [0, ""]);
@@ -99,11 +102,13 @@ Deno.test("powercode /fork writes a new session file with the conversation, and 
     requests()[0]?.body?.messages.slice(1).map((message) => message.content),
     ["task one", "One.", "task two"],
   );
-  const forked = (await sessionLines(project.dir, ids[1]!)).filter((line) =>
+  const forked = (await sessionLines(project.dir, forkedId!)).filter((line) =>
     line.type === "message"
   );
   assertEquals(forked.length, 4);
-  const old = (await sessionLines(project.dir, ids[0]!)).filter((line) => line.type === "message");
+  const old = (await sessionLines(project.dir, originalId!)).filter((line) =>
+    line.type === "message"
+  );
   assertEquals(old.length, 2);
 });
 
