@@ -237,6 +237,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     ...(approval?.domains ? { domains: approval.domains } : {}),
     ...(snapshots ? { snapshots } : {}),
     sandboxed: sandbox?.mode === "bwrap",
+    ...(sandbox ? { checkDir: (dir: string) => sandbox.grantDir(dir) } : {}),
   });
   const policies = [
     plan.policy,

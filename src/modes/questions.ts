@@ -46,6 +46,9 @@ export class TerminalQuestions implements Asker {
     ];
     r.line(r.yellow(`? ${question.tool} asks to run: ${sanitizeLine(question.subject)}`));
     r.line(r.dim(`  ${sanitizeLine(question.why)}`));
+    if (question.needs !== undefined) {
+      r.line(r.yellow(`  and for this command only: ${sanitizeLine(question.needs)}`));
+    }
     r.line(r.dim(`  ${choices.join(" · ")}`));
     for (;;) {
       const line = (await this.#next(signal)).trim();

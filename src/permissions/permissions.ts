@@ -8,13 +8,24 @@ import type { PermissionEvent } from "../core/mod.ts";
 import type { PermissionRules, Sourced } from "../settings/mod.ts";
 import {
   BASH_TOOL,
+  type CallGrant,
   type PolicyVerdict,
+  type RunTool,
   type ToolPolicy,
   type ToolRequest,
   USER_COMMAND_ID,
 } from "../tools/mod.ts";
 import { type ApprovalMode, nextApprovalMode } from "./approval_mode.ts";
-import { commandOf, type CommandReader, decide } from "./decide.ts";
+import { commandOf, type CommandReader, decide, type Decision } from "./decide.ts";
+import {
+  asksForMore,
+  describeNeeds,
+  type DirCheck,
+  judgeNeeds,
+  needRules,
+  type Needs,
+  readNeeds,
+} from "./needs.ts";
 import { suggestRules } from "./generalize.ts";
 import { previewRun, type PreviewSnapshots } from "./preview.ts";
 import { answerText, type Asker, type Question } from "./question.ts";
@@ -42,6 +53,20 @@ export interface PermissionsOptions {
   sandboxed: boolean;
   /** How a command line is read (default: the shell parser). */
   reader?: CommandReader;
+  /** Resolves a directory a command asks to write (`need_dirs`); without it, all refused. */
+  checkDir?: DirCheck;
+}
+
+/** What a call asking for more than the sandbox gives adds to its question. */
+interface MoreAsked {
+  /** The needs no rule covers, in words. */
+  line: string;
+  /** The rules "always" saves for them. */
+  rules: string[];
+  /** Whether the command itself asks (a rule or the mode), besides its needs. */
+  commandAsks: boolean;
+  /** What the call gets when the user says yes. */
+  grant: CallGrant;
 }
 
 /**
@@ -103,6 +128,9 @@ export class Permissions {
   readonly policy: ToolPolicy = async (request) => {
     if (request.id === USER_COMMAND_ID) return ALLOW;
     const decision = await decide(request, this.#mode, this.#rules, this.#reader);
+    if (decision.kind !== "deny" && request.name === BASH_TOOL && asksForMore(request.args)) {
+      return await this.#needs(request, decision);
+    }
     switch (decision.kind) {
       case "allow":
         return ALLOW;
@@ -117,20 +145,55 @@ export class Permissions {
     }
   };
 
+  /** A bash call with `need_hosts` or `need_dirs`: granted by rules, asked, or refused. */
+  async #needs(request: ToolRequest, decision: Decision): Promise<PolicyVerdict> {
+    const noDirs: DirCheck = () => Promise.resolve({ problem: "commands run without bubblewrap" });
+    const needs = await readNeeds(request.args, this.#options.checkDir ?? noDirs);
+    if (typeof needs === "string") return { kind: "refuse", reason: needs };
+    const domains = this.domains.map(({ value }) => value);
+    const judged = judgeNeeds(needs, this.#rules, domains);
+    if ("deny" in judged) {
+      const { deny, what } = judged;
+      return {
+        kind: "refuse",
+        reason: `the rule "deny: ${deny.text}" (${deny.source}) refuses "${what}"; do not try ` +
+          "to work around the rule",
+      };
+    }
+    const grant = grantOf(needs);
+    const { uncovered } = judged;
+    const more = uncovered.hosts.length + uncovered.dirs.length > 0;
+    if (decision.kind === "allow" && !more) return { kind: "allow", around: (run) => run(grant) };
+    const line = describeNeeds(uncovered);
+    const why = decision.kind === "ask"
+      ? decision.why
+      : "the command asks for more than the sandbox gives";
+    return await this.#ask(request, why, {
+      line,
+      rules: needRules(uncovered),
+      commandAsks: decision.kind === "ask",
+      grant,
+    });
+  }
+
   get #reader(): CommandReader {
     return this.#options.reader ?? readCommand;
   }
 
-  async #ask(request: ToolRequest, why: string): Promise<PolicyVerdict> {
+  async #ask(request: ToolRequest, why: string, more?: MoreAsked): Promise<PolicyVerdict> {
     const asker = this.#asker;
     const bash = request.name === BASH_TOOL;
     const subject = bash ? commandOf(request.args) : describeWrite(request);
-    const read = bash ? await this.#reader(subject) : undefined;
+    const read = bash && (more?.commandAsks ?? true) ? await this.#reader(subject) : undefined;
     const question: Question = {
       tool: request.name,
       subject,
       why,
-      rules: suggestRules(request, read),
+      rules: [
+        ...(more?.commandAsks ?? true ? suggestRules(request, read) : []),
+        ...more?.rules ?? [],
+      ],
+      ...(more && more.line !== "" ? { needs: more.line } : {}),
       canPreview: bash && this.#options.snapshots !== undefined && this.#options.sandboxed,
       projectFile: this.#options.files.project !== undefined,
     };
@@ -145,24 +208,31 @@ export class Permissions {
         answer,
         ...(detail !== undefined ? { detail } : {}),
       });
+    const asked = more && more.line !== "" ? ` (it asks for ${more.line})` : "";
     if (!asker) {
       record("refused: nobody can answer in this run");
+      const ahead = more?.commandAsks !== false
+        ? "--approval auto"
+        : (more.grant.hosts ?? []).length > 0
+        ? "--allow-domain HOST"
+        : "shell.writable";
       return {
         kind: "refuse",
-        reason: `${why}, and nobody can answer in this run (-p, piped input or a script never ` +
-          "waits); the user can allow it ahead with a rule in settings.json (e.g. " +
-          `"allow": ["${question.rules[0] ?? request.name}"]) or --approval auto`,
+        reason: `${why}${asked}, and nobody can answer in this run (-p, piped input or a ` +
+          "script never waits); the user can allow it ahead with a rule in settings.json " +
+          `(e.g. "allow": [${question.rules.map((rule) => `"${rule}"`).join(", ")}]) or ${ahead}`,
       };
     }
+    const run = (tool: RunTool) => tool(more?.grant);
     const answer = await asker.ask(question, request.signal ?? new AbortController().signal);
     switch (answer.kind) {
       case "yes":
         record(answerText(answer));
-        return ALLOW;
+        return { kind: "allow", around: run };
       case "always": {
         const saved = await this.#remember(question.rules, answer.where);
         record(answerText(answer), saved);
-        return ALLOW;
+        return { kind: "allow", around: run };
       }
       case "no":
         record(answerText(answer));
@@ -172,7 +242,10 @@ export class Permissions {
         };
       case "preview":
         record(answerText(answer));
-        return { kind: "allow", around: (run) => this.#preview(run, question, request) };
+        return {
+          kind: "allow",
+          around: (tool) => this.#preview(tool, question, request, more?.grant),
+        };
       default: {
         const never: never = answer;
         return never;
@@ -181,18 +254,27 @@ export class Permissions {
   }
 
   #preview(
-    run: () => ReturnType<Parameters<typeof previewRun>[0]>,
+    run: RunTool,
     question: Question,
     request: ToolRequest,
+    grant: CallGrant | undefined,
   ) {
     const { snapshots } = this.#options;
     const asker = this.#asker;
     if (!snapshots || !asker) throw new Error("Cannot preview: undo snapshots are off in this run");
-    return previewRun(run, {
+    const tried = new Set<string>();
+    // The granted hosts go through the proxy as they would after a yes, and are refused.
+    const offline: CallGrant = {
+      ...(grant?.hosts ? { hosts: grant.hosts } : {}),
+      offline: true,
+      onConnection: ({ host, port }) => tried.add(`${host}:${port}`),
+    };
+    return previewRun(() => run(offline), {
       snapshots,
       asker,
       command: question.subject,
       signal: request.signal ?? new AbortController().signal,
+      hosts: () => [...tried],
       record: (verdict, report) =>
         this.#options.emit({
           type: "permission",
@@ -229,6 +311,14 @@ export class Permissions {
 }
 
 const ALLOW: PolicyVerdict = { kind: "allow" };
+
+/** What a call gets for `needs`: the hosts through the proxy, the directories bound. */
+function grantOf(needs: Needs): CallGrant {
+  return {
+    ...(needs.hosts.length > 0 ? { hosts: needs.hosts } : {}),
+    ...(needs.dirs.length > 0 ? { dirs: needs.dirs } : {}),
+  };
+}
 
 function describeWrite(request: ToolRequest): string {
   const paths = request.paths.modified ?? [];

@@ -13,6 +13,8 @@ export interface Question {
   subject: string;
   /** Why it asks (the mode, or the rule). */
   why: string;
+  /** What a command asks for beyond the sandbox and no rule covers (`network to x`). */
+  needs?: string;
   /** The rules an "always" answer saves, shown before they are saved. */
   rules: string[];
   /** Whether "preview" is offered (a sandboxed command with undo snapshots). */

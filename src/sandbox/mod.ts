@@ -10,6 +10,7 @@ export {
   type HiddenPath,
   probeBwrap,
   type RunEnd,
+  type RunGrant,
   Sandbox,
   type SandboxMode,
   type WorkspaceMode,

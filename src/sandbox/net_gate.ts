@@ -62,7 +62,7 @@ interface Link {
 export class NetworkGate {
   readonly patterns: readonly HostPattern[];
 
-  /** A gate allowing `patterns` (never empty: no list means no gate, no network). */
+  /** A gate allowing `patterns`; none refuses every connection (a preview's gate). */
   constructor(patterns: readonly HostPattern[]) {
     this.patterns = patterns;
   }

@@ -16,8 +16,10 @@ import {
   spawnBwrap,
   type WorkspaceMode,
 } from "./bwrap_profile.ts";
-import type { NetConnection } from "./net_gate.ts";
-import { type SandboxNetwork, spawnNetworked, type Supervised } from "./net_spawn.ts";
+import { type NetConnection, NetworkGate } from "./net_gate.ts";
+import { relayArgv, type SandboxNetwork, spawnNetworked, type Supervised } from "./net_spawn.ts";
+import type { HostPattern } from "../core/mod.ts";
+import { resolveGrantDir } from "./grant_dirs.ts";
 import type { GitControl, IgnoreMounts } from "../workspace/mod.ts";
 import { checkGitAfter, type GitGuard, guardGit, releaseGitGuard } from "./git_guard.ts";
 import { ScanCache } from "./git_scan.ts";
@@ -76,6 +78,26 @@ export interface RunOptions {
   signal: AbortSignal;
   /** Receives stdout and stderr as they arrive (for the terminal); the result is unaffected. */
   onOutput?: (text: string) => void;
+  /** More than the settings give, for this run only (see {@linkcode RunGrant}). */
+  grant?: RunGrant;
+}
+
+/**
+ * What one run gets beyond the sandbox's settings: hosts and directories the user granted
+ * (`need_hosts`, `need_dirs` of bash), or a preview's closed network.
+ */
+export interface RunGrant {
+  /** Hosts reachable through powercode's proxy besides `network.allow`. */
+  hosts?: readonly HostPattern[];
+  /** Real directories outside the roots bound read-write at their own paths. */
+  dirs?: readonly string[];
+  /**
+   * Every connection is refused and recorded (a preview), `hosts` and the settings' too;
+   * commands send through the proxy what they would send without it.
+   */
+  offline?: boolean;
+  /** Told of each connection the run asks for. */
+  onConnection?: (connection: NetConnection) => void;
 }
 
 /** How a run ended. */
@@ -224,17 +246,23 @@ export class Sandbox implements CommandRunner {
       }
       const onConnection = (connection: NetConnection) => {
         connections.push(connection);
+        options.grant?.onConnection?.(connection);
         if (!connection.allowed) options.onOutput?.(`${refusalLine(connection)}\n`);
       };
+      const network = this.#networkFor(options.grant);
+      const networked = network.network !== undefined;
       const result = await supervise(
-        await this.#spawn(command, guards.flatMap((guard) => guard.args), onConnection),
+        await this.#spawn(command, guards.flatMap((guard) => guard.args), onConnection, {
+          ...network,
+          dirs: options.grant?.dirs ?? [],
+        }),
         { ...options, announcesReady: this.mode === "bwrap" },
       );
       const gitNotes = guards.flatMap((guard) => checkGitAfter(guard));
       return {
         ...result,
         ...(gitNotes.length > 0 ? { gitNotes } : {}),
-        ...(this.network ? { connections } : {}),
+        ...(networked ? { connections } : {}),
       };
     } finally {
       for (const guard of guards) await releaseGitGuard(guard);
@@ -272,6 +300,7 @@ export class Sandbox implements CommandRunner {
         command,
         guards.flatMap((guard) => guard.args),
         onConnection,
+        { ...(this.network ? { network: this.network } : {}), dirs: [] },
       );
       return { child, release, announcesReady: this.mode === "bwrap" };
     } catch (error) {
@@ -286,7 +315,48 @@ export class Sandbox implements CommandRunner {
    */
   async preview(command: string): Promise<string[] | undefined> {
     if (this.mode !== "bwrap") return undefined;
-    return await this.#profile(command, []);
+    return await this.#profile(command, [], {
+      ...(this.network ? { network: this.network } : {}),
+      dirs: [],
+    });
+  }
+
+  /**
+   * The real path of `dir` if a command may be granted it for writing (`need_dirs`), or why
+   * not (see `resolveGrantDir`); every directory is refused without bubblewrap.
+   */
+  async grantDir(dir: string): Promise<{ real: string } | { problem: string }> {
+    if (this.mode !== "bwrap") return { problem: "only the bubblewrap sandbox can bind it" };
+    if (this.workspace === "ro") return { problem: "nothing is writable in plan mode" };
+    const real = (path: string) => Deno.realPath(path).catch(() => path);
+    return await resolveGrantDir(dir, {
+      roots: await Promise.all(this.#roots().map(real)),
+      writable: this.#binds.filter((bind) => bind.writable).map((bind) => bind.path),
+      hidden: this.#hidden,
+    });
+  }
+
+  /**
+   * The network of a run: the settings', widened by `grant.hosts`, or closed by `offline`
+   * (which sends through the proxy what the open run would, to record it).
+   */
+  #networkFor(grant: RunGrant | undefined): Pick<RunShape, "network" | "noProxy"> {
+    const settings = this.network ? { network: this.network } : {};
+    if (this.mode !== "bwrap" || grant === undefined) return settings;
+    const relay = this.network?.relay ?? relayArgv();
+    const hosts = grant.hosts ?? [];
+    if (!grant.offline && hosts.length === 0) return settings;
+    const open = new NetworkGate([...this.network?.gate.patterns ?? [], ...hosts]);
+    return {
+      network: { gate: grant.offline ? new NetworkGate([]) : open, relay },
+      noProxy: open.noProxy(),
+    };
+  }
+
+  /** The environment of a run: the settings', with the run's own `NO_PROXY`. */
+  #envOf(run: RunShape): Readonly<Record<string, string>> {
+    if (run.noProxy === undefined) return this.env;
+    return { ...this.env, NO_PROXY: run.noProxy, no_proxy: run.noProxy };
   }
 
   #roots(): string[] {
@@ -299,7 +369,7 @@ export class Sandbox implements CommandRunner {
     return cache;
   }
 
-  async #profile(command: string, guardArgs: readonly string[]): Promise<string[]> {
+  async #profile(command: string, guardArgs: readonly string[], run: RunShape): Promise<string[]> {
     const { pins, masks } = await this.#mounts();
     // A read-only workspace needs no pins (nothing in it can be renamed), and a pin is writable.
     const pinned = this.workspace === "rw" ? pins : [];
@@ -309,8 +379,8 @@ export class Sandbox implements CommandRunner {
       extraMounts: [...pinned, ...guardArgs, ...masks],
       workspace: this.workspace,
       realRoot: await Deno.realPath(this.root).catch(() => this.root),
-      binds: this.#binds,
-      ...(this.network ? { relay: this.network.relay } : {}),
+      binds: [...this.#binds, ...run.dirs.map((path) => ({ path, writable: true }))],
+      ...(run.network ? { relay: run.network.relay } : {}),
     };
     return bwrapArgs(this.root, profile, command);
   }
@@ -319,6 +389,7 @@ export class Sandbox implements CommandRunner {
     command: string,
     guardArgs: readonly string[],
     onConnection: (connection: NetConnection) => void,
+    run: RunShape,
   ): Promise<Supervised> {
     try {
       if (this.mode === "unsandboxed") {
@@ -332,11 +403,11 @@ export class Sandbox implements CommandRunner {
           stderr: "piped",
         }).spawn();
       }
-      const args = await this.#profile(command, guardArgs);
-      if (this.network) {
-        return await spawnNetworked(args, this.env, this.network, onConnection);
+      const args = await this.#profile(command, guardArgs, run);
+      if (run.network) {
+        return await spawnNetworked(args, this.#envOf(run), run.network, onConnection);
       }
-      return await spawnBwrap(args, { stdout: "piped", stderr: "piped", env: this.env });
+      return await spawnBwrap(args, { stdout: "piped", stderr: "piped", env: this.#envOf(run) });
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
       throw new Error(
@@ -344,6 +415,14 @@ export class Sandbox implements CommandRunner {
       );
     }
   }
+}
+
+/** The network and extra writable directories of one run. */
+interface RunShape {
+  network?: SandboxNetwork;
+  dirs: readonly string[];
+  /** The names commands reach directly, when the run's network is not the settings'. */
+  noProxy?: string;
 }
 
 /** The line on screen for a connection the proxy refused. */

@@ -3,10 +3,16 @@
  *
  * @module
  */
-import type { CommandEnd, ToolCall } from "../core/mod.ts";
+import { type CommandEnd, type HostPattern, parseHostPattern, type ToolCall } from "../core/mod.ts";
 import { type ArgsOf, defineParams, type Params } from "./params.ts";
-import type { Tool } from "./tool.ts";
-import type { BackgroundJobs, CommandRunner, NetConnection, RunEnd } from "../sandbox/mod.ts";
+import type { CallGrant, Tool } from "./tool.ts";
+import type {
+  BackgroundJobs,
+  CommandRunner,
+  NetConnection,
+  RunEnd,
+  RunGrant,
+} from "../sandbox/mod.ts";
 import { MAX_BYTES, MAX_LINES } from "../core/mod.ts";
 
 /** Timeout when the model gives none. */
@@ -34,6 +40,19 @@ const BASH_PARAMS = {
     description: "Start the command in the background and return its id at once (a dev " +
       "server, a watcher, a slow build): read what it prints with bash_output, end it with " +
       "bash_kill; no timeout applies, and it ends when powercode ends",
+    optional: true,
+  },
+  need_hosts: {
+    type: "string[]",
+    description: "Hosts this command must reach that the sandbox does not allow (e.g. " +
+      '["registry.npmjs.org"]; "host:port" for one port): the user is asked once, and only ' +
+      "this command gets them, through the proxy",
+    optional: true,
+  },
+  need_dirs: {
+    type: "string[]",
+    description: "Absolute directories outside the workspace this command must write (e.g. a " +
+      "cache): the user is asked once, and only this command gets them writable",
     optional: true,
   },
 } as const satisfies Params;
@@ -79,9 +98,18 @@ export function createBashTool(
         ? "sandboxed, with network only to the allowed hosts)."
         : "sandboxed, without network access)."),
     describe: ({ command, background }) => background ? `${command} &` : command,
-    async execute(args, { signal, onOutput }) {
+    async execute(args, { signal, onOutput, grant }) {
       const { command, timeout_seconds: seconds = DEFAULT_TIMEOUT_SECONDS } = args;
       if (command.trim() === "") throw new TypeError("Cannot run bash: command is empty");
+      const needs = (args.need_hosts?.length ?? 0) + (args.need_dirs?.length ?? 0) > 0;
+      if (needs && (args.background || grant === undefined)) {
+        throw new Error(
+          "Cannot run bash: need_hosts and need_dirs " +
+            (args.background
+              ? "do not apply to a background command"
+              : "need the user's answer, and nobody can give it here"),
+        );
+      }
       if (args.background) return await startBackground(command, args, jobs);
       if (seconds < 1 || seconds > MAX_TIMEOUT_SECONDS) {
         throw new RangeError(
@@ -93,6 +121,7 @@ export function createBashTool(
         timeoutMs: seconds * 1000,
         signal,
         ...(onOutput ? { onOutput } : {}),
+        ...(grant ? { grant: runGrant(grant) } : {}),
       });
       const parts = output.note === "" ? [] : [output.note, ""];
       parts.push(output.text === "" ? "(no output)" : output.text.replace(/\n$/, ""));
@@ -104,6 +133,23 @@ export function createBashTool(
         details: { kind: "command", command, end: commandEnd(end) },
       };
     },
+  };
+}
+
+/** The sandbox's form of what the policy granted (host entries parsed). */
+function runGrant(grant: CallGrant): RunGrant {
+  const hosts = (grant.hosts ?? []).map((entry) => {
+    const pattern = parseHostPattern(entry);
+    if (typeof pattern === "string") {
+      throw new TypeError(`Cannot run bash: need_hosts entry "${entry}" ${pattern}`);
+    }
+    return pattern;
+  });
+  return {
+    ...(hosts.length > 0 ? { hosts: hosts satisfies HostPattern[] } : {}),
+    ...(grant.dirs ? { dirs: grant.dirs } : {}),
+    ...(grant.offline ? { offline: true } : {}),
+    ...(grant.onConnection ? { onConnection: grant.onConnection } : {}),
   };
 }
 

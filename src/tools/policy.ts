@@ -5,7 +5,7 @@
  * @module
  */
 import type { ToolEffect } from "../core/mod.ts";
-import type { ToolOutput, ToolPaths } from "./tool.ts";
+import type { CallGrant, ToolOutput, ToolPaths } from "./tool.ts";
 
 /** A call about to run, as the policy sees it. */
 export interface ToolRequest {
@@ -24,8 +24,11 @@ export interface ToolRequest {
   signal?: AbortSignal;
 }
 
-/** Runs the tool; a policy's `around` receives it to run it its own way (a preview). */
-export type RunTool = () => Promise<ToolOutput>;
+/**
+ * Runs the tool, with what the policy granted; a policy's `around` receives it to run it its
+ * own way (a preview, a granted host).
+ */
+export type RunTool = (grant?: CallGrant) => Promise<ToolOutput>;
 
 /** Whether a call may run; a refusal's reason is what the model reads. */
 export type PolicyVerdict =

@@ -19,6 +19,19 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Live output for the terminal (a command's stdout and stderr); never what the model reads. */
   onOutput?: (text: string) => void;
+  /** What the policy granted this call beyond the sandbox's settings (bash only). */
+  grant?: CallGrant;
+}
+
+/**
+ * More than the sandbox gives, for one call: what the user granted (`need_hosts`, the real
+ * paths of `need_dirs`), or a preview's closed network; `onConnection` hears each connection.
+ */
+export interface CallGrant {
+  hosts?: readonly string[];
+  dirs?: readonly string[];
+  offline?: boolean;
+  onConnection?: (connection: { host: string; port: number; allowed: boolean }) => void;
 }
 
 /** What a tool returns: the text the model reads, a short summary and details for the terminal. */

@@ -14,7 +14,7 @@ import {
   type ToolResult,
 } from "../core/mod.ts";
 import { ALLOW_ALL, type ToolPolicy } from "./policy.ts";
-import type { Tool, ToolPaths } from "./tool.ts";
+import type { CallGrant, Tool, ToolPaths } from "./tool.ts";
 
 /** How a {@linkcode ToolSet} decides about calls. */
 export interface ToolSetOptions {
@@ -146,7 +146,12 @@ export class ToolSet {
       };
       const verdict = await this.#policy(request);
       if (verdict.kind === "refuse") return failure(`Cannot run ${tool.name}: ${verdict.reason}`);
-      const run = () => tool.execute(args, { signal, ...(onOutput ? { onOutput } : {}) });
+      const run = (grant?: CallGrant) =>
+        tool.execute(args, {
+          signal,
+          ...(onOutput ? { onOutput } : {}),
+          ...(grant ? { grant } : {}),
+        });
       const output = await (verdict.around ? verdict.around(run) : run());
       return {
         content: output.content,
