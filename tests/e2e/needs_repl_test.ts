@@ -107,6 +107,7 @@ Deno.test({
       { toolCalls: [call("c2", "bash", { command, need_hosts: ["127.0.0.1"] })] },
       "Twice.",
     ], { approval: withMode("auto") });
+    await repl.type(`fetch twice${KEYS.enter}`);
     await answer(repl, "a", "? bash asks to run");
     await untilLong(repl, "Twice.");
     assertEquals(repl.lines().filter((line) => line.includes("? bash asks to run")).length, 1);
