@@ -38,6 +38,8 @@ export interface ChildOptions {
   keyringSecret?: string;
   /** More variables in the child's environment (the sandbox must not pass them on). */
   env?: Record<string, string>;
+  /** Hosts commands reach through powercode's proxy (`network.allow`); default: no network. */
+  allowHosts?: string[];
 }
 
 /** A disposable start directory: `dir/ws` (the workspace), provider.json, .powercode/. */
@@ -92,7 +94,13 @@ export async function createSandboxProject(): Promise<SandboxProject> {
       return outcome(await sandbox.run(command, { timeoutMs: 20_000, signal }));
     },
     runInChild: (command, options) =>
-      runInChild(dir, { root, hidden, command, mode: options.mode ?? "bwrap" }, options),
+      runInChild(dir, {
+        root,
+        hidden,
+        command,
+        mode: options.mode ?? "bwrap",
+        allowHosts: options.allowHosts ?? [],
+      }, options),
     async [Symbol.asyncDispose]() {
       await Deno.remove(dir, { recursive: true });
     },
@@ -112,7 +120,13 @@ function outcome(result: Awaited<ReturnType<Sandbox["run"]>>): Outcome {
  */
 async function runInChild(
   dir: string,
-  job: { root: string; hidden: HiddenPath[]; command: string; mode: SandboxMode },
+  job: {
+    root: string;
+    hidden: HiddenPath[];
+    command: string;
+    mode: SandboxMode;
+    allowHosts: string[];
+  },
   options: ChildOptions,
 ): Promise<Outcome> {
   const copy = `${dir}/child`;
@@ -148,8 +162,14 @@ async function runInChild(
 }
 
 const CHILD_SCRIPT = `import { Sandbox } from "./src/sandbox/sandbox.ts";
+import { NetworkGate, relayArgv } from "./src/sandbox/mod.ts";
+import { parseHostPattern } from "./src/core/mod.ts";
 const job = JSON.parse(Deno.args[0]);
-const sandbox = new Sandbox(job.root, job.mode, { hidden: job.hidden });
+const patterns = job.allowHosts.map(parseHostPattern);
+const network = patterns.length > 0
+  ? { network: { gate: new NetworkGate(patterns), relay: relayArgv() } }
+  : {};
+const sandbox = new Sandbox(job.root, job.mode, { hidden: job.hidden, ...network });
 const signal = new AbortController().signal;
 const result = await sandbox.run(job.command, { timeoutMs: 20000, signal });
 const code = result.end.kind === "exit" ? result.end.code : -1;
