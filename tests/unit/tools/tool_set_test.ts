@@ -60,6 +60,8 @@ Deno.test("createTools() returns the standard tools in order with checkable sche
       "command:string",
       "timeout_seconds:integer",
       "background:boolean",
+      "need_hosts:array",
+      "need_dirs:array",
       "items:array",
       "pattern:string",
       "path:string",
