@@ -176,7 +176,10 @@ Deno.test({
       assertEquals(await Deno.readTextFile(`${outside}/a.txt`), "cached\n");
       const [, second = "", third = ""] = results(repl);
       assertStringIncludes(second, "read-only");
-      assertEquals(third, 'Error: Cannot run bash: need_dirs[0]: "/proc" is the system\'s, never granted');
+      assertEquals(
+        third,
+        'Error: Cannot run bash: need_dirs[0]: "/proc" is the system\'s, never granted',
+      );
       assertEquals([...Deno.readDirSync(outside)].map((entry) => entry.name), ["a.txt"]);
       assertEquals(await repl.end(), 0);
     } finally {
@@ -191,7 +194,8 @@ Deno.test({
   ignore: skipWithout("bwrap", "curl"),
   fn: async () => {
     await using server = startServer();
-    const command = `curl -sS http://pkg.powercode.test/x; curl -sS http://127.0.0.1:${server.port}/`;
+    const command =
+      `curl -sS http://pkg.powercode.test/x; curl -sS http://127.0.0.1:${server.port}/`;
     const repl = await openReplDouble([
       { toolCalls: [call("c1", "bash", { command, need_hosts: ["127.0.0.1"] })] },
       "Kept.",

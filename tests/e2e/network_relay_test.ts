@@ -93,7 +93,10 @@ Deno.test({
         { timeoutMs: 60_000, signal: new AbortController().signal },
       );
       assertStringIncludes(result.output.text, "hello from loopback\n");
-      assertStringIncludes(result.output.text, 'refused the connection to "other.powercode.test:80"');
+      assertStringIncludes(
+        result.output.text,
+        'refused the connection to "other.powercode.test:80"',
+      );
       assertEquals(result.connections, [
         { host: "127.0.0.1", port: server.port, allowed: true },
         { host: "other.powercode.test", port: 80, allowed: false },
