@@ -25,10 +25,14 @@ export function asksForMore(args: unknown): boolean {
 
 /**
  * The needs of a bash call's arguments, checked: every host entry parses, every directory
- * is granted by `checkDir` (its real path kept); or the first problem, naming the entry.
+ * is granted by `checkDir` (its real path kept), the call is not a background one; or the
+ * first problem, naming the entry.
  */
 export async function readNeeds(args: unknown, checkDir: DirCheck): Promise<Needs | string> {
   const record = (args ?? {}) as Record<string, unknown>;
+  if (record.background === true) {
+    return "need_hosts and need_dirs do not apply to a background command";
+  }
   const list = (value: unknown) => Array.isArray(value) ? value.map(String) : [];
   const hosts = list(record.need_hosts).map((host) => host.trim().toLowerCase());
   for (const [index, host] of hosts.entries()) {

@@ -161,7 +161,10 @@ export class Permissions {
       };
     }
     const grant = grantOf(needs);
-    const { uncovered } = judged;
+    // Without bubblewrap a command has the whole network already: only directories remain.
+    const uncovered = this.#options.sandboxed
+      ? judged.uncovered
+      : { hosts: [], dirs: judged.uncovered.dirs };
     const more = uncovered.hosts.length + uncovered.dirs.length > 0;
     if (decision.kind === "allow" && !more) return { kind: "allow", around: (run) => run(grant) };
     const line = describeNeeds(uncovered);
@@ -198,17 +201,17 @@ export class Permissions {
       projectFile: this.#options.files.project !== undefined,
     };
     const callId = request.id ?? "";
+    const asked = more && more.line !== "" ? ` (it asks for ${more.line})` : "";
     const record = (answer: string, detail?: string) =>
       this.#options.emit({
         type: "permission",
         callId,
         tool: request.name,
         subject,
-        question: why,
+        question: `${why}${asked}`,
         answer,
         ...(detail !== undefined ? { detail } : {}),
       });
-    const asked = more && more.line !== "" ? ` (it asks for ${more.line})` : "";
     if (!asker) {
       record("refused: nobody can answer in this run");
       const ahead = more?.commandAsks !== false

@@ -70,8 +70,8 @@ Deno.test({
   fn: async () => {
     await using server = startServer();
     const repo = new URL("../../", import.meta.url).pathname.replace(/\/$/, "");
-    const denoDir = Deno.env.get("DENO_DIR") ??
-      `${Deno.env.get("HOME")}/.cache/deno`;
+    const info = await new Deno.Command(Deno.execPath(), { args: ["info", "--json"] }).output();
+    const { denoDir } = JSON.parse(new TextDecoder().decode(info.stdout));
     // Inside the sandbox the relay has no network to fetch with: it reads this cache.
     const relay = [
       "/usr/bin/env",
