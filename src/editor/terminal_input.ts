@@ -38,9 +38,9 @@ const HISTORY_LIMIT = 500;
 const EXIT_SIGNALS = [["SIGTERM", 15], ["SIGHUP", 1]] as const;
 
 /**
- * Opens the line editor on the process's terminal. Ctrl+Z suspends the program (what is
- * drawn stays, the input comes back on `fg`); SIGTERM and SIGHUP end it after the terminal
- * is restored.
+ * Opens the line editor on the process's terminal. Ctrl+Z (or SIGTSTP) suspends the program:
+ * what is drawn live is erased and cooked mode restored; on `fg` raw mode comes back and the
+ * input is drawn again. SIGTERM and SIGHUP end it after the terminal is restored.
  * Contract: `close()` turns bracketed paste off and restores cooked mode; so does every end
  * by SIGTERM or SIGHUP, which exits with code 143 or 129.
  */
@@ -64,12 +64,20 @@ export async function openTerminalInput(options: TerminalInputOptions): Promise<
     color: options.color,
     ...(options.stopProgram ? { onSuspend: () => suspend(options.stopProgram) } : {}),
   });
+  let suspended = false;
   const suspend = (stop: (() => Promise<void>) | undefined) => {
-    if (!stop) return;
-    editor.pause();
-    void terminal.suspend(stop).then(() => editor.resume());
+    if (!stop || suspended) return;
+    suspended = true;
+    editor.suspend();
+    void terminal.suspend(stop).then(() => {
+      suspended = false;
+      editor.resume();
+    });
   };
   const stopResize = terminal.onResize(() => editor.resize());
+  // SIGTSTP from outside (`kill -TSTP`) suspends as Ctrl+Z does, never in raw mode.
+  const onStop = () => suspend(options.stopProgram);
+  if (options.stopProgram) Deno.addSignalListener("SIGTSTP", onStop);
   const exits = EXIT_SIGNALS.map(([signal, number]) => {
     const listener = () => {
       // The terminal may be gone (SIGHUP): restoring it is all that can be done.
@@ -96,6 +104,7 @@ export async function openTerminalInput(options: TerminalInputOptions): Promise<
     restore: (text) => editor.restore(text),
     close() {
       stopResize();
+      if (options.stopProgram) Deno.removeSignalListener("SIGTSTP", onStop);
       for (const stop of exits) stop();
       editor.close();
       terminal.close();

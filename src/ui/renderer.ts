@@ -122,11 +122,16 @@ export class Renderer {
    * task): `› text` in bold, word-wrapped under itself.
    */
   userLine(text: string): void {
+    this.line(this.#userRows(text).join("\n"));
+  }
+
+  /** `› text` in bold, word-wrapped under itself, as rows. */
+  #userRows(text: string): string[] {
     const output = this.#options.output;
     const rows = sanitize(text).split("\n").flatMap((line, index) =>
       output.wrap(`${index === 0 ? "›" : " "} ${line}`, "  ")
     );
-    this.line(rows.map(this.#theme.bold).join("\n"));
+    return rows.map(this.#theme.bold);
   }
 
   /** Renders one event. */
@@ -289,6 +294,22 @@ export class Renderer {
   /** Leaves what is live on screen as output, before the terminal is handed over (Ctrl+Z). */
   release(): void {
     this.#options.output.release?.();
+  }
+
+  /**
+   * Erases what is live (the status line, the input, a command's last lines) before the
+   * terminal is handed over for a while (Ctrl+Z); `resume` draws it again.
+   */
+  suspend(): void {
+    this.#options.output.suspend?.();
+  }
+
+  /**
+   * Takes the terminal back after `suspend` (`fg`): `task`, the line of the task that runs,
+   * as its header (`› task`), then the live rows below it.
+   */
+  resume(task: string): void {
+    this.#options.output.resume?.(this.#userRows(task));
   }
 
   /** Ends a task or command without an outcome line: the status line goes. */

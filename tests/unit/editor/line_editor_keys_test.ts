@@ -58,8 +58,11 @@ function busyRecorder() {
       },
       submit: (entry: Submitted, kind: "steer" | "follow") => queued.push([entry, kind]),
       escape: () => events.push("escape"),
+      recall: () => queued.splice(0).map(([entry]) => entry),
       clear: () => events.push("clear"),
       pause: () => events.push("pause"),
+      suspend: () => events.push("suspend"),
+      resume: () => events.push("resume"),
     },
   };
 }
