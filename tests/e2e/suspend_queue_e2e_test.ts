@@ -4,6 +4,7 @@
  * messages back into the input without interrupting the task.
  */
 import { assertEquals, assertMatch } from "@std/assert";
+import { powercodePid } from "../support/processes.ts";
 import { childEnv, createTempProject } from "../support/project.ts";
 import { text } from "../support/scripts.ts";
 import { ENV, provider, startScriptedServer } from "../support/sessions.ts";
@@ -62,6 +63,37 @@ tmuxTest(
     await pane.waitFor((s) => screenLines(s).at(-2) === "> half more", "raw mode back");
     held.release();
     await pane.waitFor((s) => s.includes("Done after fg."), "the answer");
+  },
+);
+
+tmuxTest(
+  "SIGTSTP from outside suspends powercode as Ctrl+Z does; fg brings raw mode back",
+  async () => {
+    await using scripted = await startScriptedServer();
+    await using project = await createTempProject();
+    await project.writeProvider(provider(scripted.server.url));
+    await using pane = await startTmux({
+      cwd: project.dir,
+      command: "bash --norc --noprofile -i",
+      env: { ...childEnv(ENV), NO_COLOR: "1", TERM: "xterm-256color" },
+      columns: 80,
+      rows: 24,
+    });
+    await pane.waitFor(shellPrompt, "the shell");
+    await typeTask(pane, "deno task --quiet start");
+    await waitForPrompt(pane);
+    await pane.type("half typed");
+    await pane.waitFor((s) => screenLines(s).at(-1) === "> half typed", "the typed text");
+    Deno.kill(await powercodePid(await pane.pid()), "SIGTSTP");
+    const stopped = await pane.waitFor(
+      (s) => /Stopped +deno task --quiet start/.test(s) && shellPrompt(s),
+      "the shell's prompt with the job stopped",
+    );
+    assertEquals(stopped.includes("> half typed"), false, "the prompt was erased");
+    await typeTask(pane, "fg");
+    await pane.waitFor((s) => screenLines(s).at(-1) === "> half typed", "the input back");
+    await pane.type(" more");
+    await pane.waitFor((s) => screenLines(s).at(-1) === "> half typed more", "raw mode back");
   },
 );
 
