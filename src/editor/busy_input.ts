@@ -1,6 +1,6 @@
 /**
  * The line editor while work runs: what it hands to whoever draws it below the task, and
- * what it reports (a queued line, Esc, Alt+Up, Ctrl+L, Ctrl+Z and `fg`).
+ * what it reports (a queued line, Esc, Alt+Up, Ctrl+L, the end of the program).
  *
  * @module
  */
@@ -34,8 +34,4 @@ export interface BusyHandlers {
   clear(): void;
   /** The program ends: leave what is drawn as output. */
   pause(): void;
-  /** The terminal is handed over for a while (Ctrl+Z): erase what is drawn, draw nothing. */
-  suspend(): void;
-  /** The terminal is back after `suspend` (`fg`): draw again, with what says which work runs. */
-  resume(): void;
 }

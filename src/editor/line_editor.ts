@@ -102,7 +102,7 @@ export class LineEditor {
 
   /**
    * Shows the input through `handlers` while work runs: it is drawn there, Enter and
-   * Alt+Enter queue the line, Esc and Ctrl+L are reported. Ends at the next `next()` or when
+   * Alt+Enter queue the line, Alt+Up takes the queued lines back, Esc and Ctrl+L are reported. Ends at the next `next()` or when
    * the returned function is called.
    */
   busy(handlers: BusyHandlers): () => void {
@@ -130,12 +130,11 @@ export class LineEditor {
   }
 
   /**
-   * Hands the terminal over for a while (Ctrl+Z): what is drawn (the prompt, or the task's
-   * live rows) is erased, bracketed paste goes off. `resume` takes it back.
+   * Hands the terminal over for a while (Ctrl+Z): a prompt drawn is erased, bracketed paste
+   * goes off (what is drawn while work runs is its owner's to erase). `resume` takes it back.
    */
   suspend(): void {
     if (this.#waiting) this.#look.erase();
-    else this.#busy?.suspend();
     this.#options.io.write(PASTE_OFF);
   }
 
@@ -143,7 +142,6 @@ export class LineEditor {
   resume(): void {
     if (this.#closed) return;
     this.#options.io.write(PASTE_ON);
-    if (!this.#waiting) this.#busy?.resume();
     this.#draw();
   }
 

@@ -28,8 +28,18 @@ export interface TerminalInputOptions {
   palette?: () => readonly PaletteEntry[];
   /** Stops the program until it is continued (Ctrl+Z); without it Ctrl+Z does nothing. */
   stopProgram?: () => Promise<void>;
+  /** What else is drawn live (a task's rows): erased before the program stops, drawn after. */
+  live?: LiveRows;
   /** The terminal to read keys from and draw on (default: the process's, in raw mode). */
   terminal?: Terminal;
+}
+
+/** Rows drawn live besides the input, which Ctrl+Z must not leave behind. */
+export interface LiveRows {
+  /** Erases them; none are drawn until `resume`. */
+  suspend(): void;
+  /** Draws them again (after `fg`). */
+  resume(): void;
 }
 
 const HISTORY_LIMIT = 500;
@@ -68,10 +78,12 @@ export async function openTerminalInput(options: TerminalInputOptions): Promise<
   const suspend = (stop: (() => Promise<void>) | undefined) => {
     if (!stop || suspended) return;
     suspended = true;
+    options.live?.suspend();
     editor.suspend();
     void terminal.suspend(stop).then(() => {
       suspended = false;
       editor.resume();
+      options.live?.resume();
     });
   };
   const stopResize = terminal.onResize(() => editor.resize());

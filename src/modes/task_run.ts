@@ -44,12 +44,9 @@ export async function runTask(entry: Submitted, context: TaskContext): Promise<v
     const message = await attach(entry, context);
     if (!message) return;
     renderer.startTask();
-    const shown = showInput(context, {
-      task: entry.shown ?? entry.text,
-      escape: () => {
-        giveBack = true;
-        boundary.abort();
-      },
+    const shown = showInput(context, () => {
+      giveBack = true;
+      boundary.abort();
     });
     try {
       const run = {
@@ -115,13 +112,10 @@ function showFiles(files: readonly Attached[], renderer: Renderer): void {
   for (const file of files) renderer.line(renderer.dim(attachedLine(file)));
 }
 
-/**
- * Shows the input and the queue below the task until `stop`; `redraw` after the queue changed.
- * `task` (as typed) heads the live rows again after `fg`; `escape` is Esc.
- */
+/** Shows the input and the queue below the task until `stop`; `redraw` after the queue changed. */
 function showInput(
   context: TaskContext,
-  { task, escape }: { task: string; escape: () => void },
+  escape: () => void,
 ): { stop: () => void; redraw: () => void } {
   const { renderer, queue } = context;
   let input: PaintedInput = { rows: [], cursor: { row: 0, col: 0 } };
@@ -144,8 +138,6 @@ function showInput(
     recall: () => queue.takeAll(),
     clear: () => renderer.clearScreen(),
     pause: () => renderer.release(),
-    suspend: () => renderer.suspend(),
-    resume: () => renderer.resume(task),
   });
   let stopped = false;
   return {

@@ -305,11 +305,11 @@ export class Renderer {
   }
 
   /**
-   * Takes the terminal back after `suspend` (`fg`): `task`, the line of the task that runs,
-   * as its header (`› task`), then the live rows below it.
+   * Takes the terminal back after `suspend` (`fg`): `line`, the line that runs (as typed), as
+   * the header (`› line`), then the live rows below it; no header at the prompt.
    */
-  resume(task: string): void {
-    this.#options.output.resume?.(this.#userRows(task));
+  resume(line?: string): void {
+    this.#options.output.resume?.(line === undefined ? [] : this.#userRows(line));
   }
 
   /** Ends a task or command without an outcome line: the status line goes. */

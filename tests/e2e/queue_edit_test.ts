@@ -7,6 +7,7 @@
 import { assert, assertEquals } from "@std/assert";
 import { KEYS } from "../support/fake_terminal.ts";
 import { openReplDouble } from "../support/repl_double.ts";
+import { skipWithout } from "../support/programs.ts";
 
 const ALT_UP = "\x1b[1;3A";
 const CTRL_Z = "\x1a";
@@ -133,4 +134,28 @@ Deno.test("Ctrl+Z during a task erases its live rows; fg draws them again under 
   await repl.until(screenHas("Done after fg."), "the answer");
   await repl.until(screenHas("› queued one"), "the queued message delivered");
   assertEquals(await repl.end(), 0);
+});
+
+Deno.test({
+  name: "Ctrl+Z during a !command erases its live rows; fg draws them again under `› !command`",
+  ignore: skipWithout("bwrap"),
+  fn: async () => {
+    let fg = () => {};
+    const stopProgram = () => new Promise<void>((resolve) => fg = resolve);
+    const repl = await openReplDouble([], { stopProgram });
+    const command = "!echo started; while [ ! -e go ]; do sleep 0.1; done; echo ran";
+    await repl.type(`${command}${KEYS.enter}`);
+    await repl.until((lines) => lines.includes("    started"), "the command's output");
+    await repl.type(CTRL_Z);
+    await repl.until((lines) => !lines.some((line) => /running a command/.test(line)), "erased");
+    assertEquals(repl.lines().at(-1), `$ ${command.slice(1)}`);
+    fg();
+    await repl.until((lines) => /running a command/.test(lines.at(-1) ?? ""), "the status line");
+    const lines = repl.lines();
+    assertEquals(lines.at(-3), `› ${command}`);
+    assertEquals(lines.at(-2), "    started");
+    await Deno.writeTextFile(`${repl.workspace}/go`, "");
+    await repl.until(screenHas("ran"), "the command's end");
+    assertEquals(await repl.end(), 0);
+  },
 });

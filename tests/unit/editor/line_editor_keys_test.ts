@@ -61,8 +61,6 @@ function busyRecorder() {
       recall: () => queued.splice(0).map(([entry]) => entry),
       clear: () => events.push("clear"),
       pause: () => events.push("pause"),
-      suspend: () => events.push("suspend"),
-      resume: () => events.push("resume"),
     },
   };
 }
