@@ -1,7 +1,7 @@
 /**
  * One task at the prompt, with the input kept below it: lines typed meanwhile are queued
- * (shown as `queued: …`), steering messages reach the model after the current step, Esc
- * interrupts and puts the queued lines back into the input.
+ * (shown as `queued: …`), steering messages reach the model after the current step with their
+ * `@path` files, Alt+Up takes the queued lines back into the input, Esc does too and interrupts.
  *
  * @module
  */
