@@ -99,7 +99,7 @@ export interface RunOptions {
    * each step's tool calls and after a reply without them: appended to history as user
    * messages, so the model reads them before its next step. Each is taken once.
    */
-  steering?: () => UserMessage[];
+  steering?: () => UserMessage[] | Promise<UserMessage[]>;
 }
 
 /** The text recorded as the result of a tool call that never ran to completion. */
@@ -358,8 +358,8 @@ export class Agent {
       ? { shown: options.shown }
       : {};
     session.append({ role: "user", content: task, ...shown });
-    const steer = () => {
-      const queued = options.steering?.() ?? [];
+    const steer = async () => {
+      const queued = await options.steering?.() ?? [];
       for (const message of queued) session.append(message);
       return queued.length > 0;
     };
@@ -374,11 +374,11 @@ export class Agent {
         const { message } = outcome.reply;
         if (message.toolCalls.length === 0) {
           // A message queued while the answer streamed goes on with the same task.
-          if (steer()) continue;
+          if (await steer()) continue;
           return { status: "done", answer: message.content };
         }
         await this.#runTools(session, message.toolCalls, signal);
-        steer();
+        await steer();
       }
       return {
         status: "step_limit",

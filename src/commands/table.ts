@@ -99,8 +99,8 @@ const KEYS = [
   "  Ctrl+D            exit, at an empty prompt",
 ];
 
-const BUSY = "While a task runs, Enter queues a message the model reads after its current step, " +
-  "Alt+Enter a task for after it; Esc interrupts and gives the queue back. !cmd runs a " +
+const BUSY = "While a task runs, Enter queues a message for its next step, Alt+Enter a task " +
+  "for after it; Alt+Up takes the queue back to edit, Esc too, interrupting. !cmd runs a " +
   "command (!!cmd: the model does not see it); @path attaches a file.";
 
 /**

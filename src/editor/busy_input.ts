@@ -1,6 +1,6 @@
 /**
  * The line editor while work runs: what it hands to whoever draws it below the task, and
- * what it reports (a queued line, Esc, Ctrl+L, a pause for Ctrl+Z).
+ * what it reports (a queued line, Esc, Alt+Up, Ctrl+L, the end of the program).
  *
  * @module
  */
@@ -25,8 +25,13 @@ export interface BusyHandlers {
   submit(entry: Submitted, kind: "steer" | "follow"): void;
   /** Esc. */
   escape(): void;
+  /**
+   * Alt+Up: the queued lines, taken out of the queue, oldest first, to edit in the input
+   * (empty when nothing is queued).
+   */
+  recall(): Submitted[];
   /** Ctrl+L. */
   clear(): void;
-  /** The terminal is handed over (Ctrl+Z, or the program ends): leave what is drawn as output. */
+  /** The program ends: leave what is drawn as output. */
   pause(): void;
 }

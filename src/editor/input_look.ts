@@ -73,6 +73,12 @@ export class InputLook {
     this.#view.finish();
   }
 
+  /** Erases the drawn prompt (and the rows below it); the cursor rests where it started. */
+  erase(): void {
+    this.#view.clear();
+    this.#drawn = undefined;
+  }
+
   /** Erases the drawn prompt and clears the screen. */
   clearScreen(): void {
     this.#view.clear();

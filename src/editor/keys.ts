@@ -138,13 +138,27 @@ export class KeyDecoder {
     const ss3 = SS3.exec(input);
     if (ss3) return { length: ss3[0].length, ...keyOf(CSI_FINAL[ss3[1] ?? ""]) };
     const second = input[1];
-    if (second === undefined || second === "\x1b") return { length: 1, ...keyOf("escape") };
+    if (second === "\x1b") return { length: 1, ...metaArrow(input.slice(1)) ?? keyOf("escape") };
+    if (second === undefined) return { length: 1, ...keyOf("escape") };
     if (second === "\r") return { length: 2, ...keyOf("alt+enter") };
     if (second === "\x7f" || second === "\x08") return { length: 2, ...keyOf("alt+backspace") };
     const char = String.fromCodePoint(input.codePointAt(1) ?? 0);
     if (TEXT.test(char)) return { length: 1 + char.length, ...keyOf(`alt+${char}`) };
     return { length: 1, ...keyOf("escape") };
   }
+}
+
+/**
+ * ESC before an arrow's sequence (a terminal whose Option key sends ESC): the arrow with Alt,
+ * taking the sequence too; undefined for anything else.
+ */
+function metaArrow(rest: string): { length: number; key?: Key } | undefined {
+  const match = CSI.exec(rest) ?? SS3.exec(rest);
+  const final = match?.at(-1) ?? "";
+  const plain = match !== null && (match.length === 2 || match[1] === "");
+  const name = plain && "ABCD".includes(final) ? CSI_FINAL[final] : undefined;
+  if (!match || !name) return undefined;
+  return { length: 1 + match[0].length, key: { type: "key", name: `alt+${name}` } };
 }
 
 function keyOf(name: string | undefined): { key?: Key } {

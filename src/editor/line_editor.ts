@@ -102,7 +102,7 @@ export class LineEditor {
 
   /**
    * Shows the input through `handlers` while work runs: it is drawn there, Enter and
-   * Alt+Enter queue the line, Esc and Ctrl+L are reported. Ends at the next `next()` or when
+   * Alt+Enter queue the line, Alt+Up takes the queued lines back, Esc and Ctrl+L are reported. Ends at the next `next()` or when
    * the returned function is called.
    */
   busy(handlers: BusyHandlers): () => void {
@@ -115,14 +115,13 @@ export class LineEditor {
 
   /** Puts `text` back before what is being typed (queued lines taken back), on its own lines. */
   restore(text: string): void {
-    const current = this.#buffer.value();
-    this.#buffer.set(current === "" ? text : `${text}\n${current}`);
+    this.#prepend(text);
     this.#draw();
   }
 
   /**
-   * Hands the terminal over (Ctrl+Z, the end of the program): what is drawn stays as output,
-   * the cursor goes below it, bracketed paste goes off. `resume` takes it back.
+   * Hands the terminal over at the end of the program: what is drawn stays as output, the
+   * cursor goes below it, bracketed paste goes off.
    */
   pause(): void {
     if (this.#waiting) this.#look.finish();
@@ -130,7 +129,16 @@ export class LineEditor {
     this.#options.io.write(PASTE_OFF);
   }
 
-  /** Takes the terminal back after `pause`: bracketed paste on, the input drawn again. */
+  /**
+   * Hands the terminal over for a while (Ctrl+Z): a prompt drawn is erased, bracketed paste
+   * goes off (what is drawn while work runs is its owner's to erase). `resume` takes it back.
+   */
+  suspend(): void {
+    if (this.#waiting) this.#look.erase();
+    this.#options.io.write(PASTE_OFF);
+  }
+
+  /** Takes the terminal back after `suspend`: bracketed paste on, the input drawn again. */
   resume(): void {
     if (this.#closed) return;
     this.#options.io.write(PASTE_ON);
@@ -249,6 +257,8 @@ export class LineEditor {
       case "escape":
         if (this.#busy && !this.#waiting) this.#busy.escape();
         return false;
+      case "alt+up":
+        return this.#recall();
       case "ctrl+r":
         this.#search = new ReverseSearch(this.#options.history);
         return true;
@@ -321,6 +331,21 @@ export class LineEditor {
       default:
         return false;
     }
+  }
+
+  /** Alt+Up while work runs: the queued lines back in the input, before what is typed there. */
+  #recall(): boolean {
+    const busy = this.#waiting ? undefined : this.#busy;
+    const queued = busy?.recall() ?? [];
+    if (queued.length === 0) return false;
+    this.#prepend(queued.map((entry) => entry.text).join("\n"));
+    return true;
+  }
+
+  /** Puts `text` before what is typed, on lines of its own. */
+  #prepend(text: string): void {
+    const current = this.#buffer.value();
+    this.#buffer.set(current === "" ? text : `${text}\n${current}`);
   }
 
   #enter(kind: "steer" | "follow"): boolean {

@@ -11,7 +11,7 @@ import process from "node:process";
 import type { PaletteEntry } from "./command_palette.ts";
 import type { Completer } from "./completion.ts";
 import type { LineInput } from "./line_source.ts";
-import { openTerminalInput } from "./terminal_input.ts";
+import { type LiveRows, openTerminalInput } from "./terminal_input.ts";
 import type { Terminal } from "../terminal/mod.ts";
 
 export type { LineInput };
@@ -37,6 +37,8 @@ export interface LineInputOptions {
     palette?: () => readonly PaletteEntry[];
     redact?: (text: string) => string;
     stopProgram?: () => Promise<void>;
+    /** Rows drawn live besides the input (a task's): erased for Ctrl+Z, drawn after `fg`. */
+    live?: LiveRows;
     /** The terminal to read keys from and draw on (default: the process's). */
     terminal?: Terminal;
   };

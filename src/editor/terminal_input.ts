@@ -28,8 +28,18 @@ export interface TerminalInputOptions {
   palette?: () => readonly PaletteEntry[];
   /** Stops the program until it is continued (Ctrl+Z); without it Ctrl+Z does nothing. */
   stopProgram?: () => Promise<void>;
+  /** What else is drawn live (a task's rows): erased before the program stops, drawn after. */
+  live?: LiveRows;
   /** The terminal to read keys from and draw on (default: the process's, in raw mode). */
   terminal?: Terminal;
+}
+
+/** Rows drawn live besides the input, which Ctrl+Z must not leave behind. */
+export interface LiveRows {
+  /** Erases them; none are drawn until `resume`. */
+  suspend(): void;
+  /** Draws them again (after `fg`). */
+  resume(): void;
 }
 
 const HISTORY_LIMIT = 500;
@@ -38,9 +48,9 @@ const HISTORY_LIMIT = 500;
 const EXIT_SIGNALS = [["SIGTERM", 15], ["SIGHUP", 1]] as const;
 
 /**
- * Opens the line editor on the process's terminal. Ctrl+Z suspends the program (what is
- * drawn stays, the input comes back on `fg`); SIGTERM and SIGHUP end it after the terminal
- * is restored.
+ * Opens the line editor on the process's terminal. Ctrl+Z (or SIGTSTP) suspends the program:
+ * what is drawn live is erased and cooked mode restored; on `fg` raw mode comes back and the
+ * input is drawn again. SIGTERM and SIGHUP end it after the terminal is restored.
  * Contract: `close()` turns bracketed paste off and restores cooked mode; so does every end
  * by SIGTERM or SIGHUP, which exits with code 143 or 129.
  */
@@ -64,12 +74,22 @@ export async function openTerminalInput(options: TerminalInputOptions): Promise<
     color: options.color,
     ...(options.stopProgram ? { onSuspend: () => suspend(options.stopProgram) } : {}),
   });
+  let suspended = false;
   const suspend = (stop: (() => Promise<void>) | undefined) => {
-    if (!stop) return;
-    editor.pause();
-    void terminal.suspend(stop).then(() => editor.resume());
+    if (!stop || suspended) return;
+    suspended = true;
+    options.live?.suspend();
+    editor.suspend();
+    void terminal.suspend(stop).then(() => {
+      suspended = false;
+      editor.resume();
+      options.live?.resume();
+    });
   };
   const stopResize = terminal.onResize(() => editor.resize());
+  // SIGTSTP from outside (`kill -TSTP`) suspends as Ctrl+Z does, never in raw mode.
+  const onStop = () => suspend(options.stopProgram);
+  if (options.stopProgram) Deno.addSignalListener("SIGTSTP", onStop);
   const exits = EXIT_SIGNALS.map(([signal, number]) => {
     const listener = () => {
       // The terminal may be gone (SIGHUP): restoring it is all that can be done.
@@ -96,6 +116,7 @@ export async function openTerminalInput(options: TerminalInputOptions): Promise<
     restore: (text) => editor.restore(text),
     close() {
       stopResize();
+      if (options.stopProgram) Deno.removeSignalListener("SIGTSTP", onStop);
       for (const stop of exits) stop();
       editor.close();
       terminal.close();

@@ -6,6 +6,7 @@
  * @module
  */
 import { estimateTextTokens } from "../context/mod.ts";
+import { sanitizeLine } from "../terminal/mod.ts";
 import { formatSize, readTextHead, type Workspace } from "../tools/mod.ts";
 
 /** Most bytes and lines of one attached file, as one read_file call returns. */
@@ -95,6 +96,12 @@ function sizeProblem(
     : "attach less (read_file reads a file in parts)";
   return `Cannot send the message: ${what} about ${tokens} tokens, more than fits the ` +
     `context window (at most ${maxTokens} tokens for one message); ${less}`;
+}
+
+/** The line saying that `file` goes with the message: `  attached a.txt (2 lines)`. */
+export function attachedLine(file: Attached): string {
+  const lines = `${file.lines} ${file.lines === 1 ? "line" : "lines"}${file.cut ? ", cut" : ""}`;
+  return `  attached ${sanitizeLine(file.path)} (${lines})`;
 }
 
 /** `content` without the attachment blocks `attachFiles` added: the text as typed. */

@@ -5,10 +5,10 @@
  * @module
  */
 import { openApp, type RunStart } from "../app/mod.ts";
-import type { DirEntry } from "../editor/mod.ts";
 import { stopProcessGroup } from "../sandbox/mod.ts";
 import { createFrontEnd } from "../ui/mod.ts";
 import { loadedLine } from "../setup/mod.ts";
+import { listWorkspaceDir } from "./completion_listing.ts";
 
 /** Runs the REPL on a terminal, or one task per line of piped stdin. */
 export async function replMode(start: RunStart): Promise<number> {
@@ -37,20 +37,11 @@ export async function replMode(start: RunStart): Promise<number> {
     editor: {
       color,
       historyFile: `${start.locations.stateDir}/history`,
-      listDir: (dir) => listDir(`${workspace.path}/${dir}`),
+      listDir: listWorkspaceDir(workspace),
       redact: (text) => redactor.redact(text),
       stopProgram: stopProcessGroup,
     },
   });
-}
-
-/** A directory's entries, for Tab completion. */
-async function listDir(dir: string): Promise<DirEntry[]> {
-  const entries: DirEntry[] = [];
-  for await (const entry of Deno.readDir(dir)) {
-    entries.push({ name: entry.name, isDirectory: entry.isDirectory });
-  }
-  return entries;
 }
 
 /**

@@ -6,15 +6,18 @@
  */
 import type { Agent, TaskResult } from "../agent/mod.ts";
 import { type App, exitCode, openApp, type RunStart } from "../app/mod.ts";
+import { ConfigError } from "../config/mod.ts";
+import { messageRoom } from "../context/mod.ts";
+import type { Submitted } from "../editor/mod.ts";
 import { sanitize, writeTo } from "../terminal/mod.ts";
 import { createFrontEnd, type Renderer, ScriptOutput } from "../ui/mod.ts";
+import { attachedLine, attachFiles } from "./attachments.ts";
 import { withPipedInput } from "./piped_input.ts";
 
 /** `-p TASK`: one task, its answer on stdout (or JSON), the exit code saying how it ended. */
 export async function printMode(start: RunStart): Promise<number> {
   await using app = await openApp(start);
   const { agent, profiles, redactor, unfinishedTodo } = app;
-  const task = withPipedInput(start.cli.print ?? "", app.piped, agent.slot.compactor.settings);
   const renderer = await createFrontEnd(agent, {
     screen: false,
     color: app.color,
@@ -23,8 +26,28 @@ export async function printMode(start: RunStart): Promise<number> {
     fullReasoning: start.cli.showReasoning,
     model: () => profiles.label(agent.slot.name),
   });
+  const task = await printTask(app, renderer);
   if (unfinishedTodo.length > 0) renderer.unfinishedTodo(unfinishedTodo);
-  return await runPrint(agent, task, { renderer, report: printReport(app) });
+  const shown = task.shown !== undefined ? { shown: task.shown } : {};
+  return await runPrint(agent, task.text, { renderer, report: printReport(app), ...shown });
+}
+
+/**
+ * The task of `-p`: the argument with the files it mentions as `@path` attached as at the
+ * prompt (the same limits), then the piped text as its context, taken as it is.
+ * Contract: throws a ConfigError, before anything is sent, for a refused file (ignored,
+ * outside the workspace, binary, too large for the window) or piped text too large.
+ */
+async function printTask(app: App, renderer: Renderer): Promise<Submitted> {
+  const { agent } = app;
+  const typed = app.start.cli.print ?? "";
+  const settings = agent.slot.compactor.settings;
+  const maxTokens = messageRoom(settings, agent.requestOverhead);
+  const attached = await attachFiles(typed, app.workspace, { maxTokens });
+  if (!attached.ok) throw new ConfigError(attached.error);
+  for (const file of attached.files) renderer.line(renderer.dim(attachedLine(file)));
+  const text = withPipedInput(attached.text, app.piped, settings);
+  return attached.files.length === 0 ? { text } : { text, shown: typed };
 }
 
 /**
@@ -75,7 +98,12 @@ export function answerReport(printAnswer: (answer: string) => void): PrintReport
 export async function runPrint(
   agent: Agent,
   task: string,
-  options: { renderer: Renderer; report: PrintReport },
+  options: {
+    renderer: Renderer;
+    report: PrintReport;
+    /** How the task reads in the session when that differs from `task` (files attached). */
+    shown?: string;
+  },
 ): Promise<number> {
   const controller = new AbortController();
   const onSignal = () => controller.abort();
@@ -83,7 +111,8 @@ export async function runPrint(
   let result: TaskResult;
   try {
     options.report.start?.();
-    result = await agent.run(task, controller.signal);
+    const shown = options.shown !== undefined ? { shown: options.shown } : {};
+    result = await agent.run(task, controller.signal, shown);
   } finally {
     Deno.removeSignalListener("SIGINT", onSignal);
   }

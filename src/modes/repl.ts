@@ -52,6 +52,11 @@ export interface ReplOptions {
   };
 }
 
+/** The line running now (as typed), which heads its live rows again after Ctrl+Z and `fg`. */
+interface Running {
+  line?: string;
+}
+
 /** Words that leave the REPL like `/exit`. */
 const LEAVE_WORDS = ["exit", "quit"];
 
@@ -75,7 +80,8 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   // Without a terminal nothing waits for an answer: what would ask is refused.
   permissions.setAsker(questions);
   for (const line of commandClashes(options.app)) renderer.line(line);
-  const input = await openInput(options, boundary, queue);
+  const running: Running = {};
+  const input = await openInput(options, { boundary, queue, running });
   try {
     for (;;) {
       const entry = await nextEntry(input, queue, renderer, agent.planMode ? "plan > " : "> ");
@@ -86,7 +92,10 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       const shown = entry.shown?.trim();
       const line = { text, ...(shown !== undefined ? { shown } : {}) };
       const context = { ...options, boundary, input, queue, questions };
-      if (await runLine(line, context) === "exit") break;
+      running.line = shown ?? text;
+      const outcome = await runLine(line, context);
+      delete running.line;
+      if (outcome === "exit") break;
     }
   } finally {
     permissions.setAsker(undefined);
@@ -183,12 +192,12 @@ async function runCommandTask(
 
 /**
  * The line input: Ctrl+C aborts running work (dropping keys typed ahead), clears typed
- * text, or at an empty prompt hints and then, pressed again, exits.
+ * text, or at an empty prompt hints and then, pressed again, exits; Ctrl+Z erases the live
+ * rows, which `fg` draws again under the running line.
  */
 async function openInput(
   options: ReplOptions,
-  boundary: Boundary,
-  queue: InputQueue,
+  { boundary, queue, running }: { boundary: Boundary; queue: InputQueue; running: Running },
 ): Promise<Pick<LineInput, "next" | "close" | "lastShown" | "busy" | "restore" | "fill">> {
   const { renderer, terminal, editor } = options;
   // Tab offers the commands of the first session (custom commands are the run's).
@@ -233,6 +242,10 @@ async function openInput(
             ...(editor.listDir ? { listDir: editor.listDir } : {}),
           }),
           palette: () => commandTable(options.app),
+          live: {
+            suspend: () => renderer.suspend(),
+            resume: () => renderer.resume(running.line),
+          },
         },
       }
       : {}),

@@ -1,7 +1,7 @@
 /**
  * One task at the prompt, with the input kept below it: lines typed meanwhile are queued
- * (shown as `queued: …`), steering messages reach the model after the current step, Esc
- * interrupts and puts the queued lines back into the input.
+ * (shown as `queued: …`), steering messages reach the model after the current step with their
+ * `@path` files, Alt+Up takes the queued lines back into the input, Esc does too and interrupts.
  *
  * @module
  */
@@ -11,7 +11,7 @@ import type { UserMessage } from "../core/mod.ts";
 import type { LineInput, PaintedInput, Submitted } from "../editor/mod.ts";
 import type { Workspace } from "../tools/mod.ts";
 import type { Renderer } from "../ui/mod.ts";
-import { attachFiles } from "./attachments.ts";
+import { type Attached, attachedLine, attachFiles } from "./attachments.ts";
 import type { Boundary } from "./boundary.ts";
 import type { InputQueue } from "./input_queue.ts";
 
@@ -51,9 +51,11 @@ export async function runTask(entry: Submitted, context: TaskContext): Promise<v
     try {
       const run = {
         ...(message.shown !== undefined ? { shown: message.shown } : {}),
-        steering: () => {
-          const messages = deliver(queue.takeSteering(), renderer);
-          if (messages.length > 0) shown.redraw();
+        steering: async () => {
+          const steering = queue.takeSteering();
+          if (steering.length === 0) return [];
+          const messages = await deliver(steering, context);
+          shown.redraw();
           return messages;
         },
       };
@@ -76,21 +78,38 @@ export async function runTask(entry: Submitted, context: TaskContext): Promise<v
 
 /** The message with its attachments; undefined (the failure shown) when one was refused. */
 async function attach(entry: Submitted, context: TaskContext): Promise<Submitted | undefined> {
+  const attached = await withFiles(entry, context);
+  if (!attached) {
+    context.boundary.fail();
+    return undefined;
+  }
+  showFiles(attached.files, context.renderer);
+  return attached.entry;
+}
+
+/**
+ * `entry` with its `@path` files attached, as a typed task has them (the same size limit);
+ * undefined when one was refused: the failure is shown and the text goes back into the input.
+ */
+async function withFiles(
+  entry: Submitted,
+  context: TaskContext,
+): Promise<{ entry: Submitted; files: Attached[] } | undefined> {
   const { agent } = context;
   const maxTokens = messageRoom(agent.slot.compactor.settings, agent.requestOverhead);
   const attached = await attachFiles(entry.text, context.workspace, { maxTokens });
   if (!attached.ok) {
     context.renderer.failure(attached.error);
-    context.boundary.fail();
     context.input.restore(entry.text);
     return undefined;
   }
-  for (const file of attached.files) {
-    const lines = `${file.lines} ${file.lines === 1 ? "line" : "lines"}${file.cut ? ", cut" : ""}`;
-    context.renderer.line(context.renderer.dim(`  attached ${file.path} (${lines})`));
-  }
-  if (attached.files.length === 0) return entry;
-  return { text: attached.text, shown: entry.shown ?? entry.text };
+  const { files } = attached;
+  if (files.length === 0) return { entry, files };
+  return { entry: { text: attached.text, shown: entry.shown ?? entry.text }, files };
+}
+
+function showFiles(files: readonly Attached[], renderer: Renderer): void {
+  for (const file of files) renderer.line(renderer.dim(attachedLine(file)));
 }
 
 /** Shows the input and the queue below the task until `stop`; `redraw` after the queue changed. */
@@ -116,6 +135,7 @@ function showInput(
       draw();
     },
     escape,
+    recall: () => queue.takeAll(),
     clear: () => renderer.clearScreen(),
     pause: () => renderer.release(),
   });
@@ -131,14 +151,23 @@ function showInput(
   };
 }
 
-/** The steering messages as user messages, each shown as the user's line where it joins. */
-function deliver(steering: Submitted[], renderer: Renderer): UserMessage[] {
-  return steering.map((entry) => {
-    renderer.userLine(entry.shown ?? entry.text);
-    return {
+/**
+ * The steering messages as user messages, their `@path` files attached, each shown as the
+ * user's line where it joins; one with a refused file is not sent (it goes back into the input).
+ */
+async function deliver(steering: Submitted[], context: TaskContext): Promise<UserMessage[]> {
+  const messages: UserMessage[] = [];
+  for (const typed of steering) {
+    const attached = await withFiles(typed, context);
+    if (!attached) continue;
+    const { entry } = attached;
+    context.renderer.userLine(entry.shown ?? entry.text);
+    showFiles(attached.files, context.renderer);
+    messages.push({
       role: "user",
       content: entry.text,
       ...(entry.shown !== undefined ? { shown: entry.shown } : {}),
-    };
-  });
+    });
+  }
+  return messages;
 }

@@ -122,11 +122,16 @@ export class Renderer {
    * task): `› text` in bold, word-wrapped under itself.
    */
   userLine(text: string): void {
+    this.line(this.#userRows(text).join("\n"));
+  }
+
+  /** `› text` in bold, word-wrapped under itself, as rows. */
+  #userRows(text: string): string[] {
     const output = this.#options.output;
     const rows = sanitize(text).split("\n").flatMap((line, index) =>
       output.wrap(`${index === 0 ? "›" : " "} ${line}`, "  ")
     );
-    this.line(rows.map(this.#theme.bold).join("\n"));
+    return rows.map(this.#theme.bold);
   }
 
   /** Renders one event. */
@@ -289,6 +294,22 @@ export class Renderer {
   /** Leaves what is live on screen as output, before the terminal is handed over (Ctrl+Z). */
   release(): void {
     this.#options.output.release?.();
+  }
+
+  /**
+   * Erases what is live (the status line, the input, a command's last lines) before the
+   * terminal is handed over for a while (Ctrl+Z); `resume` draws it again.
+   */
+  suspend(): void {
+    this.#options.output.suspend?.();
+  }
+
+  /**
+   * Takes the terminal back after `suspend` (`fg`): `line`, the line that runs (as typed), as
+   * the header (`› line`), then the live rows below it; no header at the prompt.
+   */
+  resume(line?: string): void {
+    this.#options.output.resume?.(line === undefined ? [] : this.#userRows(line));
   }
 
   /** Ends a task or command without an outcome line: the status line goes. */

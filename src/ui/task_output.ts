@@ -66,4 +66,8 @@ export interface TaskOutput {
   clearScreen?(): void;
   /** A live terminal only: leaves the live rows as output, before the terminal is handed over. */
   release?(): void;
+  /** A live terminal only: erases the live rows and draws none until `resume` (Ctrl+Z). */
+  suspend?(): void;
+  /** A live terminal only: after `suspend`, prints `header` (safe rows), then the live rows. */
+  resume?(header: readonly string[]): void;
 }

@@ -67,6 +67,8 @@ export class TaskView implements TaskOutput {
   #drawnAt = -Infinity;
   /** Answer or reasoning of the reply streaming now was shown: a retry takes it back. */
   #attempt = false;
+  /** The terminal is another program's (Ctrl+Z): no live rows are drawn. */
+  #suspended = false;
 
   /** A view drawing through `options.io`. */
   constructor(options: TaskViewOptions) {
@@ -77,6 +79,7 @@ export class TaskView implements TaskOutput {
 
   /** Shows the status line (spinner, time, hint, context, model) until `stop`. */
   start(status: TaskStatus, activity = "thinking"): void {
+    this.#suspended = false;
     this.#status = { ...status, activity, started: this.#now() };
     const tickMs = this.#options.tickMs ?? 80;
     if (tickMs > 0) this.#timer ??= setInterval(() => this.tick(), tickMs);
@@ -158,6 +161,22 @@ export class TaskView implements TaskOutput {
     this.#region.release();
   }
 
+  /**
+   * Erases the live rows before the terminal goes to another program for a while (Ctrl+Z);
+   * until `resume`, lines still print but no live rows are drawn.
+   */
+  suspend(): void {
+    this.#suspended = true;
+    this.#region.clear();
+  }
+
+  /** Takes the terminal back after `suspend`: prints `header`, then draws the live rows. */
+  resume(header: readonly string[]): void {
+    if (!this.#suspended) return;
+    this.#suspended = false;
+    this.#print([...header]);
+  }
+
   /** Live rows above the status line, e.g. a running command's last lines; [] removes them. */
   tail(rows: string[]): void {
     this.#tail = rows;
@@ -206,6 +225,7 @@ export class TaskView implements TaskOutput {
 
   /** Ends the task: prints the rest of the answer and removes the live rows. */
   stop(): void {
+    this.#suspended = false;
     if (this.#timer !== undefined) clearInterval(this.#timer);
     this.#timer = undefined;
     this.#status = undefined;
@@ -263,6 +283,7 @@ export class TaskView implements TaskOutput {
 
   /** The live rows, at most what the screen holds, and where the cursor rests among them. */
   #liveRows(): { rows: string[]; cursor?: RegionCursor } {
+    if (this.#suspended) return { rows: [] };
     const columns = this.#options.io.columns();
     const status = this.#status;
     const rows = [

@@ -9,6 +9,7 @@ import { type App, assemble, type RunStart } from "../../src/app/mod.ts";
 import type { ApprovalSetup, AssembleOptions } from "../../src/app/assemble.ts";
 import { Redactor } from "../../src/config/mod.ts";
 import type { Pricing } from "../../src/core/mod.ts";
+import { listWorkspaceDir } from "../../src/modes/completion_listing.ts";
 import { runRepl } from "../../src/modes/repl.ts";
 import { SessionStore } from "../../src/session/mod.ts";
 import type { Terminal } from "../../src/terminal/mod.ts";
@@ -56,6 +57,10 @@ export interface ReplDoubleOptions {
   assemble?: (dir: string) => Partial<AssembleOptions>;
   /** Use this directory (workspace/ and state/ in it) and leave it at `end()`: a resumed run. */
   dir?: string;
+  /** What Ctrl+Z runs to stop the program (resolving is `fg`); Ctrl+Z does nothing without. */
+  stopProgram?: () => Promise<void>;
+  /** Tab completes paths in the workspace, as the program's own listing does. */
+  listPaths?: boolean;
 }
 
 /** Starts the REPL over a temporary workspace; `end()` also removes it. */
@@ -123,7 +128,13 @@ export async function openReplDouble(
     suspend: (stop) => stop(),
     close: () => {},
   };
-  const exit = runRepl({ app, renderer, terminal: true, editor: { color: false, terminal } });
+  const editor = {
+    color: false,
+    terminal,
+    ...(options.stopProgram ? { stopProgram: options.stopProgram } : {}),
+    ...(options.listPaths ? { listDir: listWorkspaceDir(assembly.workspace) } : {}),
+  };
+  const exit = runRepl({ app, renderer, terminal: true, editor });
   await settle();
   const lines = () => fake.lines();
   return {

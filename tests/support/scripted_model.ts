@@ -24,20 +24,38 @@ export class ScriptedModel implements ChatModel {
   readonly requests: ChatRequest[] = [];
   #steps: ScriptStep[];
   #calls = 0;
+  #gate: Promise<void> | undefined;
 
   /** Creates a model that answers with `steps`, then with a default summary text. */
   constructor(steps: ScriptStep[]) {
     this.#steps = [...steps];
   }
 
-  /** Answers the next step; text is streamed through `options.onText` first. */
-  complete(request: ChatRequest, options: ChatOptions = {}): Promise<ChatReply> {
+  /**
+   * Answers the next step; text is streamed through `options.onText` first. While held, the
+   * request is recorded at once and answered once released (or aborted).
+   */
+  async complete(request: ChatRequest, options: ChatOptions = {}): Promise<ChatReply> {
     this.requests.push(request);
-    try {
-      return Promise.resolve(this.#answer(options));
-    } catch (error) {
-      return Promise.reject(error);
+    const gate = this.#gate;
+    if (gate) {
+      const signal = options.signal;
+      await new Promise<void>((resolve) => {
+        void gate.then(resolve);
+        signal?.addEventListener("abort", () => resolve(), { once: true });
+      });
     }
+    return this.#answer(options);
+  }
+
+  /** Holds the requests from now on (a task that takes its time) until the returned call. */
+  hold(): () => void {
+    let release = () => {};
+    this.#gate = new Promise((resolve) => release = resolve);
+    return () => {
+      this.#gate = undefined;
+      release();
+    };
   }
 
   #answer(options: ChatOptions): ChatReply {

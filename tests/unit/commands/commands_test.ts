@@ -19,9 +19,9 @@ Deno.test("formatHelp() lists the command names compactly, then the keys, in 17 
       "  Ctrl+L, Ctrl+Z    clear the screen; suspend (fg brings powercode back)",
       "  Ctrl+C            interrupt a task; clear the line; twice when empty: exit",
       "  Ctrl+D            exit, at an empty prompt",
-      "While a task runs, Enter queues a message the model reads after its current",
-      "step, Alt+Enter a task for after it; Esc interrupts and gives the queue back.",
-      "!cmd runs a command (!!cmd: the model does not see it); @path attaches a file.",
+      "While a task runs, Enter queues a message for its next step, Alt+Enter a task",
+      "for after it; Alt+Up takes the queue back to edit, Esc too, interrupting. !cmd",
+      "runs a command (!!cmd: the model does not see it); @path attaches a file.",
     ].join("\n"),
   );
 });

@@ -59,6 +59,13 @@ Deno.test("KeyDecoder decodes Alt+Enter, Shift+Enter, Alt+letter and Alt+Backspa
   );
 });
 
+Deno.test("KeyDecoder decodes Alt+Up as xterm sends it and as ESC before the arrow", () => {
+  assertEquals(
+    decode("\x1b[1;3A", "\x1b\x1b[A", "\x1b\x1bOB", "\x1b\x1b[H"),
+    named("alt+up", "alt+up", "alt+down", "escape", "home"),
+  );
+});
+
 Deno.test("KeyDecoder waits for a sequence split across chunks and flushes a lone ESC", () => {
   const decoder = new KeyDecoder();
   assertEquals(decoder.feed(encoder.encode("a\x1b")), [{ type: "text", text: "a" }]);

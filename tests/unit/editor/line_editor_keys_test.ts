@@ -58,11 +58,26 @@ function busyRecorder() {
       },
       submit: (entry: Submitted, kind: "steer" | "follow") => queued.push([entry, kind]),
       escape: () => events.push("escape"),
+      recall: () => queued.splice(0).map(([entry]) => entry),
       clear: () => events.push("clear"),
       pause: () => events.push("pause"),
     },
   };
 }
+
+Deno.test("LineEditor while busy: Alt+Up takes the queued lines back before what is typed", async () => {
+  await using h = open();
+  const busy = busyRecorder();
+  const stop = h.editor.busy(busy.handlers);
+  await h.term.type(`one${KEYS.enter}two${KEYS.altEnter}three`);
+  assertEquals(busy.queued.length, 2);
+  await h.term.type("\x1b[1;3A");
+  assertEquals(busy.queued, [], "taken out of the queue");
+  assertEquals(busy.shown(), "> one\n  two\n  three");
+  await h.term.type("\x1b[1;3A");
+  assertEquals(busy.shown(), "> one\n  two\n  three", "nothing more to take back");
+  stop();
+});
 
 Deno.test("LineEditor yanks with Ctrl+Y what Ctrl+W cut, a paste as a paste", async () => {
   await using h = open();
