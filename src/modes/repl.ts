@@ -76,6 +76,17 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   permissions.setAsker(questions);
   for (const line of commandClashes(options.app)) renderer.line(line);
   const input = await openInput(options, boundary, queue);
+  let reading = true;
+  const mcp = options.app.mcp;
+  if (mcp && mcp.waiting().length > 0) {
+    // Servers starting in the background say how their start went, above the prompt.
+    void mcp.settled().then((lines) => {
+      if (!reading) return;
+      const say = (line: string) => boundary.busy ? renderer.line(line) : input.notice(line);
+      for (const line of lines) say(line);
+      say(renderer.dim(mcp.startedLine()));
+    });
+  }
   try {
     for (;;) {
       const entry = await nextEntry(input, queue, renderer, agent.planMode ? "plan > " : "> ");
@@ -89,6 +100,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       if (await runLine(line, context) === "exit") break;
     }
   } finally {
+    reading = false;
     permissions.setAsker(undefined);
     input.close();
   }
@@ -189,7 +201,9 @@ async function openInput(
   options: ReplOptions,
   boundary: Boundary,
   queue: InputQueue,
-): Promise<Pick<LineInput, "next" | "close" | "lastShown" | "busy" | "restore" | "fill">> {
+): Promise<
+  Pick<LineInput, "next" | "close" | "lastShown" | "busy" | "restore" | "fill" | "notice">
+> {
   const { renderer, terminal, editor } = options;
   // Tab offers the commands of the first session (custom commands are the run's).
   const commands = commandTable(options.app);
@@ -249,5 +263,6 @@ async function openInput(
     busy: (handlers) => input.busy(handlers),
     restore: (text) => input.restore(text),
     fill: (text) => input.fill(text),
+    notice: (text) => input.notice(text),
   };
 }
