@@ -67,6 +67,8 @@ export class McpServers {
   #options: McpServersOptions;
   #slots: McpToolSlots;
   #started: Promise<string[]> | undefined;
+  /** Aborts the starts in flight when the servers are stopped. */
+  #stopping = new AbortController();
 
   /** Servers of `configs` (none started yet). */
   constructor(configs: readonly ServerConfig[], options: McpServersOptions) {
@@ -182,8 +184,10 @@ export class McpServers {
     return this.#entries.map((entry) => this.#status(entry));
   }
 
-  /** Stops every server. Contract: never throws. */
+  /** Stops every server, and the starts still in flight. Contract: never throws. */
   async close(): Promise<void> {
+    this.#stopping.abort();
+    await this.#started;
     await Promise.all(this.#entries.map((entry) => entry.session?.close()));
   }
 
@@ -196,7 +200,8 @@ export class McpServers {
     const { config } = entry;
     const generation = ++entry.generation;
     const bound = config.timeoutMs ?? START_TIMEOUT_MS;
-    const signal = AbortSignal.timeout(bound);
+    const timeout = AbortSignal.timeout(bound);
+    const signal = AbortSignal.any([timeout, this.#stopping.signal]);
     entry.session = undefined;
     try {
       entry.session = await connect(this.#transport(config), {
@@ -214,7 +219,9 @@ export class McpServers {
       delete entry.reason;
     } catch (error) {
       entry.state = "failed";
-      entry.reason = signal.aborted
+      entry.reason = this.#stopping.signal.aborted
+        ? "it was stopped while starting"
+        : timeout.aborted
         ? `it did not answer within ${bound / 1000} s`
         : error instanceof Error
         ? error.message

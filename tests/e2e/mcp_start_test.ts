@@ -100,3 +100,20 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "leaving the REPL while an MCP server starts stops the start at once",
+  ignore: skipWithout("bwrap"),
+  fn: async () => {
+    const { repl, dir } = await openWithServer(["--hang"]);
+    try {
+      await repl.until((lines) => lines.includes(">"), "the prompt");
+      const started = Date.now();
+      assertEquals(await repl.end(), 0);
+      const took = Date.now() - started;
+      assert(took < 5000, `the end took ${took} ms, not bounded by the 15 s start`);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
