@@ -10,14 +10,8 @@ import { sanitize, terminalColumns, wrapHanging } from "../terminal/mod.ts";
 import { assemble, type Assembly } from "./assemble.ts";
 import { approveOnTerminal } from "./approval_prompt.ts";
 import { approvalSetup } from "./approval_setup.ts";
-import { makeSessionsDir, prepare, type Prepared } from "./prepare.ts";
-import {
-  bashOptions,
-  requireWorkspace,
-  type RunStart,
-  snapshotsDir,
-  startSandboxProbe,
-} from "./run_start.ts";
+import { prepare, type Prepared } from "./prepare.ts";
+import { bashOptions, requireWorkspace, type RunStart, snapshotsDir } from "./run_start.ts";
 import { scopeReport } from "./scope_report.ts";
 import type { Settings } from "../settings/mod.ts";
 import { type NetConnection, refusalLine } from "../sandbox/mod.ts";
@@ -45,9 +39,6 @@ export interface App extends Assembly, Omit<Prepared, "providers"> {
  */
 export async function openApp(start: RunStart): Promise<App> {
   await requireWorkspace(start);
-  await makeSessionsDir(start);
-  // bubblewrap's probe (a process of its own) runs while the files below are read.
-  const probed = startSandboxProbe(start);
   const prepared = await prepare(start);
   const { cli, locations } = start;
   const { notice, terminal } = prepared;
@@ -86,7 +77,7 @@ export async function openApp(start: RunStart): Promise<App> {
       ...(start.cli.print !== undefined ? { origin: "print" as const } : {}),
       ...(cli.plan ? { planMode: true } : {}),
       report,
-      bash: { ...bashOptions(start, settings, connection), ...(probed ? { probed } : {}) },
+      bash: bashOptions(start, settings, connection),
       mcp: {
         configDir: locations.configDir,
         stateDir: locations.stateDir,

@@ -396,9 +396,7 @@ function childOptions(
   workspace: Workspace,
   request: ChildRequest,
 ): AssembleOptions {
-  // The parent's probe is of the parent's hidden paths: the child probes its own.
-  const { probed: _parents, ...bash }: CreateToolsOptions = options.bash ??
-    { unsandboxedBash: false };
+  const bash: CreateToolsOptions = options.bash ?? { unsandboxedBash: false };
   const [first, ...more] = request.roots;
   return {
     ...(options.config ? { config: options.config } : {}),

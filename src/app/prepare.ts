@@ -79,18 +79,11 @@ export async function prepare(start: RunStart): Promise<Prepared> {
   };
 }
 
-/**
- * Creates the sessions directory (and the state directory around it) before the sandbox's
- * probe, so that the sandbox hides it from the first task on.
- */
-export async function makeSessionsDir(start: RunStart): Promise<void> {
-  // Private to the user: another local user reads nothing of the state (issue 35, item 7).
-  await Deno.mkdir(sessionsDir(start), { recursive: true, mode: 0o700 });
-}
-
-/** The session store, in the directory {@linkcode makeSessionsDir} made. */
+/** The session store, its directory created now so that the sandbox hides it from the first task on. */
 async function openStore(start: RunStart, redactor: Redactor): Promise<SessionStore> {
   const { stateDir, mode } = start.locations;
+  // Private to the user: another local user reads nothing of the state (issue 35, item 7).
+  await Deno.mkdir(sessionsDir(start), { recursive: true, mode: 0o700 });
   await refuseInsideRoots(stateDir, start, {
     what: `the sessions directory "${stateDir}"`,
     fix: mode === "layout"

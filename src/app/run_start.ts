@@ -22,7 +22,7 @@ import {
 } from "../sandbox/mod.ts";
 import { NO_SETTINGS, type Settings } from "../settings/mod.ts";
 import { terminalColumns } from "../terminal/mod.ts";
-import { type CreateToolsOptions, probeSandbox, type SandboxProbe } from "../tools/mod.ts";
+import type { CreateToolsOptions } from "../tools/mod.ts";
 import { PROJECT_SETTINGS, projectSettingsFile, userSettingsFile } from "./settings_start.ts";
 
 /** The run before any part of it is opened. */
@@ -82,7 +82,7 @@ export function bashOptions(
   const project = projectSettingsFile(locations);
   return {
     unsandboxedBash: cli.unsandboxedBash,
-    hide: hiddenFiles(locations),
+    hide: [...ownFiles(locations), userSettingsFile(locations)],
     allowGitWrites: cli.allowGitWrites,
     moreDirs: locations.roots.slice(1),
     emptyFile: `${absoluteState}/empty`,
@@ -90,23 +90,6 @@ export function bashOptions(
     ...(project !== undefined ? { protect: [PROJECT_SETTINGS] } : {}),
     ...shellOptions(start, settings, report),
   };
-}
-
-/**
- * bubblewrap's probe for the paths {@linkcode bashOptions} hides, started now so that it runs
- * beside the rest of the start (give it to `createTools` as `probed`); undefined with
- * `--unsandboxed-bash`. A start that fails before awaiting it leaves its failure unreported.
- */
-export function startSandboxProbe(start: RunStart): Promise<SandboxProbe> | undefined {
-  if (start.cli.unsandboxedBash) return undefined;
-  const probed = probeSandbox({ hide: hiddenFiles(start.locations) });
-  probed.catch(() => {});
-  return probed;
-}
-
-/** powercode's own files, which commands must not see. */
-function hiddenFiles(locations: Locations): string[] {
-  return [...ownFiles(locations), userSettingsFile(locations)];
 }
 
 /** The sandbox's binds, environment and network from `settings`; nothing without them. */

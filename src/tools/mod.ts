@@ -70,11 +70,6 @@ export interface CreateToolsOptions {
   /** Replaces {@linkcode probeBwrap}, for tests. */
   probe?: () => Promise<boolean>;
   /**
-   * The probe of {@linkcode probeSandbox} for these options, started earlier so that it runs
-   * beside the rest of the start; default: probed here.
-   */
-  probed?: Promise<SandboxProbe>;
-  /**
    * powercode's own files and directories, which sandboxed commands and servers must neither
    * read nor write, even inside a root (the provider files, `mcp.json`, the state directory
    * of every project); missing ones are skipped, `~/` is powercode's user's home directory
@@ -157,7 +152,7 @@ export async function createTools(
       "bash runs WITHOUT a sandbox (--unsandboxed-bash): commands have your full " +
         "user rights and network access",
     );
-  } else if ((probed = await (options.probed ?? probeSandbox(options))).works) {
+  } else if ((probed = await probeSandbox(options)).works) {
     mode = "bwrap";
   } else {
     mode = "unavailable";
@@ -217,7 +212,7 @@ export async function createTools(
 }
 
 /** Whether bubblewrap works here, and the paths it hides when it does. */
-export interface SandboxProbe {
+interface SandboxProbe {
   works: boolean;
   hidden: HiddenPath[];
 }
@@ -228,9 +223,7 @@ export interface SandboxProbe {
  * to tell a bubblewrap that cannot run (bash is then off) from a failed probe of the paths,
  * which throws as before: no command may run with a path unmasked.
  */
-export async function probeSandbox(
-  options: Pick<CreateToolsOptions, "hide" | "probe">,
-): Promise<SandboxProbe> {
+async function probeSandbox(options: CreateToolsOptions): Promise<SandboxProbe> {
   const paths = options.hide ?? [];
   if (options.probe || paths.length === 0) {
     const works = await (options.probe ?? probeBwrap)();
