@@ -3,7 +3,9 @@
  * yardstick run by run (A B A B …, so that a ratio holds when the machine's speed drifts):
  * the workspace layout (the `start` task's `deno run` command, in a temp copy of the
  * project) against an empty Deno program, and project mode (the installed command: the
- * launch step, then the program) against the workspace layout.
+ * launch step, then the program) against the workspace layout; and `--version` with the start
+ * task's flags, which loads the program's static module graph and runs nothing, to tell the
+ * graph's share from the run's.
  *
  * @module
  */
@@ -17,15 +19,22 @@ import { type Spread, spread } from "./stats.ts";
 
 /** How to run the benchmark. */
 export interface StartPairsOptions {
-  /** Counted rounds (each: empty program, workspace layout, project mode) after one warm-up. */
+  /**
+   * Counted rounds (each: empty program, `--version`, workspace layout, project mode) after
+   * one warm-up.
+   */
   runs: number;
 }
 
 /** Launch → exit of each kind, the pairs' ratios and the peak memory of both modes. */
 export interface StartPairsResult {
   emptyMs: Spread;
+  /** `--version` with the start task's flags: the static module graph loaded, nothing run. */
+  graphMs: Spread;
   layoutMs: Spread;
   projectMs: Spread;
+  /** `--version` / empty Deno program, pair by pair. */
+  graphVsEmpty: Spread;
   /** Workspace layout / empty Deno program, pair by pair. */
   layoutVsEmpty: Spread;
   /** Project mode / workspace layout, pair by pair. */
@@ -64,6 +73,7 @@ export async function benchStartPairs(
     const [, ...layoutArgs] = denoConfig.tasks.start.split(" ");
     const launches = {
       empty: () => measure(Deno.execPath(), ["run", "empty.ts"], emptyDir, childEnv()),
+      graph: () => measure(Deno.execPath(), [...layoutArgs, "--version"], project.dir, childEnv()),
       layout: () => measure(Deno.execPath(), [...layoutArgs, "-p", "hi"], project.dir, childEnv()),
       project: () =>
         measure(`${home.home}/bin/powercode`, ["-p", "hi"], home.project, homeEnv(home.home)),
@@ -72,13 +82,16 @@ export async function benchStartPairs(
     for (let round = 0; round <= options.runs; round++) {
       await server.take();
       const empty = await launches.empty();
+      const graph = await launches.graph();
       const layout = { ...await launches.layout(), serverMs: serverTime(await server.take()) };
       const projectRun = { ...await launches.project(), serverMs: serverTime(await server.take()) };
-      if (round > 0) rounds.push({ empty, layout, project: projectRun });
+      if (round > 0) rounds.push({ empty, graph, layout, project: projectRun });
     }
     const of = (pick: (round: (typeof rounds)[number]) => number) => spread(rounds.map(pick));
     return {
       emptyMs: of((round) => round.empty.wallMs),
+      graphMs: of((round) => round.graph.wallMs),
+      graphVsEmpty: of((round) => round.graph.wallMs / round.empty.wallMs),
       layoutMs: of((round) => round.layout.wallMs),
       projectMs: of((round) => round.project.wallMs),
       layoutVsEmpty: of((round) => round.layout.wallMs / round.empty.wallMs),

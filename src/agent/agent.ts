@@ -432,6 +432,9 @@ export class Agent {
           onRetry: (info) => emit({ type: "retry", ...info }),
         }));
     };
+    // Tools still joining (MCP servers starting) go with the first request, so all requests
+    // of the session send the same definitions.
+    await this.#options.tools.joined(signal, (servers) => emit({ type: "mcp_waiting", servers }));
     await this.#active.fit(session, this.#overhead, signal);
     const spending = this.#options.spending;
     const outcome = await requestStep(compactor, session, this.#overhead, {

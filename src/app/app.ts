@@ -83,6 +83,8 @@ export async function openApp(start: RunStart): Promise<App> {
         stateDir: locations.stateDir,
         env: start.env,
         version: start.version,
+        // On a terminal the prompt comes at once; the first request waits for the servers.
+        background: terminal,
         ...(terminal ? { approve: (review) => approveOnTerminal(review, notice) } : {}),
       },
       undo: { dir: snapshotsDir(start) },

@@ -19,6 +19,11 @@ export interface McpSetup {
   approve?: (review: ProjectReview) => Promise<boolean>;
   /** powercode's version, told to each server. */
   version: string;
+  /**
+   * Start the servers without waiting (the REPL on a terminal): a line says which are
+   * starting, and the first request waits for them.
+   */
+  background?: boolean;
 }
 
 /** The session's parts the servers join. */
@@ -43,9 +48,12 @@ export async function startMcpServers(
   const configured = await exists(`${setup.configDir}/mcp.json`) ||
     await exists(`${parts.workspaceDir}/.mcp.json`);
   if (!configured) return undefined;
-  const { startMcp } = await import("../mcp/mod.ts");
+  const { startMcp, startingLine } = await import("../mcp/mod.ts");
   const { servers, ...rest } = parts;
-  return await startMcp({ ...setup, ...rest, launcher: servers });
+  const started = await startMcp({ ...setup, ...rest, launcher: servers });
+  const starting = started?.waiting().map((server) => server.name) ?? [];
+  if (starting.length > 0) parts.report(startingLine(starting));
+  return started;
 }
 
 async function exists(path: string): Promise<boolean> {

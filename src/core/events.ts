@@ -60,6 +60,8 @@ export type AgentEvent =
   | { type: "tool_output"; call: ToolCall; text: string }
   | { type: "tool_end"; call: ToolCall; isError: boolean; summary: string; details?: ToolDetails }
   | { type: "retry"; attempt: number; delayMs: number; reason: string }
+  /** The first request waits for MCP servers still starting (their tools go with it). */
+  | { type: "mcp_waiting"; servers: readonly string[] }
   | PermissionEvent;
 
 /** Receives events as they happen. */

@@ -1,6 +1,7 @@
 /**
- * The configured MCP servers of a session: started together at its start, their tools in
- * the live tool set in a fixed order, calls routed to them, restarted one at a time.
+ * The configured MCP servers of a session: started together at its start (waited for, or in
+ * the background with the first request waiting), their tools in the live tool set in a
+ * fixed order, calls routed to them, restarted one at a time.
  *
  * @module
  */
@@ -10,6 +11,7 @@ import type { ServerConfig } from "./config.ts";
 import { HttpTransport } from "./http_transport.ts";
 import { RpcError } from "./rpc.ts";
 import { compare, McpToolSlots } from "./server_tools.ts";
+import { startedLine } from "./start_lines.ts";
 import { StdioTransport } from "./stdio_transport.ts";
 
 /** How long a server may take to start when its config sets no `timeoutMs`. */
@@ -23,7 +25,7 @@ export interface McpServerStatus {
   kind: "stdio" | "http";
   /** The config file it came from. */
   file: string;
-  state: "ready" | "failed" | "stopped" | "disabled";
+  state: "starting" | "ready" | "failed" | "stopped" | "disabled";
   /** Why it failed or stopped. */
   reason?: string;
   /** stdio only: `bwrap`, or `unsandboxed` with --unsandboxed-bash. */
@@ -51,6 +53,8 @@ interface Entry {
   reason?: string;
   /** Counts starts, so a late end of an old session changes nothing. */
   generation: number;
+  /** Settles when its start at the session's start has ended (ready or failed). */
+  started?: Promise<void>;
 }
 
 /**
@@ -62,6 +66,9 @@ export class McpServers {
   #entries: Entry[];
   #options: McpServersOptions;
   #slots: McpToolSlots;
+  #started: Promise<string[]> | undefined;
+  /** Aborts the starts in flight when the servers are stopped. */
+  #stopping = new AbortController();
 
   /** Servers of `configs` (none started yet). */
   constructor(configs: readonly ServerConfig[], options: McpServersOptions) {
@@ -84,6 +91,18 @@ export class McpServers {
    * Contract: never throws.
    */
   async start(report: (line: string) => void): Promise<void> {
+    this.begin(report);
+    for (const line of await this.settled()) report(line);
+  }
+
+  /**
+   * Starts every enabled server in parallel, each within its bound, without waiting: the
+   * tools of each join the tool set when it is ready. `report` gets the sandbox warning now;
+   * {@linkcode settled} gives the lines of those that did not start.
+   * Contract: never throws; a second call starts nothing.
+   */
+  begin(report: (line: string) => void): void {
+    if (this.#started) return;
     const stdio = this.#entries.some((entry) =>
       entry.config.enabled && entry.config.kind === "stdio"
     );
@@ -93,14 +112,36 @@ export class McpServers {
           "rights and network access",
       );
     }
-    await Promise.all(this.#entries.map(async (entry) => {
-      if (!entry.config.enabled) return;
-      await this.#connect(entry);
-      if (entry.state === "failed") {
-        report(`⚠ MCP server "${entry.config.name}" did not start: ${entry.reason}`);
-      }
-    }));
-    this.#sync();
+    const starts = this.#entries.filter((entry) => entry.config.enabled).map((entry) => {
+      entry.state = "starting";
+      entry.started = this.#connect(entry).then(() => this.#sync());
+      return entry.started.then(() =>
+        entry.state === "failed"
+          ? [`⚠ MCP server "${entry.config.name}" did not start: ${entry.reason}`]
+          : []
+      );
+    });
+    this.#started = Promise.all(starts).then((lines) => lines.flat());
+  }
+
+  /**
+   * Resolves when every server {@linkcode begin} started is ready or failed, with one line
+   * for each that did not start; at once, with none, before `begin`.
+   */
+  settled(): Promise<string[]> {
+    return this.#started ?? Promise.resolve([]);
+  }
+
+  /**
+   * The servers still starting, each with the promise that settles when its start ended:
+   * what the first request waits for (see `ToolSet.joining`).
+   */
+  waiting(): { name: string; ready: Promise<void> }[] {
+    return this.#entries.flatMap((entry) =>
+      entry.state === "starting" && entry.started
+        ? [{ name: entry.config.name, ready: entry.started }]
+        : []
+    );
   }
 
   /**
@@ -121,6 +162,9 @@ export class McpServers {
         `Cannot restart MCP server "${name}": it is disabled ("enabled": false in ${entry.config.file})`,
       );
     }
+    if (entry.state === "starting") {
+      throw new Error(`Cannot restart MCP server "${name}": it is still starting`);
+    }
     await entry.session?.close();
     await this.#connect(entry);
     this.#sync();
@@ -130,13 +174,20 @@ export class McpServers {
     return this.#status(entry);
   }
 
+  /** How the start went, in one line: `mcp: 2 ready · 9 tools`. */
+  startedLine(): string {
+    return startedLine(this.status());
+  }
+
   /** Every configured server, sorted by name. */
   status(): McpServerStatus[] {
     return this.#entries.map((entry) => this.#status(entry));
   }
 
-  /** Stops every server. Contract: never throws. */
+  /** Stops every server, and the starts still in flight. Contract: never throws. */
   async close(): Promise<void> {
+    this.#stopping.abort();
+    await this.#started;
     await Promise.all(this.#entries.map((entry) => entry.session?.close()));
   }
 
@@ -149,7 +200,8 @@ export class McpServers {
     const { config } = entry;
     const generation = ++entry.generation;
     const bound = config.timeoutMs ?? START_TIMEOUT_MS;
-    const signal = AbortSignal.timeout(bound);
+    const timeout = AbortSignal.timeout(bound);
+    const signal = AbortSignal.any([timeout, this.#stopping.signal]);
     entry.session = undefined;
     try {
       entry.session = await connect(this.#transport(config), {
@@ -167,7 +219,9 @@ export class McpServers {
       delete entry.reason;
     } catch (error) {
       entry.state = "failed";
-      entry.reason = signal.aborted
+      entry.reason = this.#stopping.signal.aborted
+        ? "it was stopped while starting"
+        : timeout.aborted
         ? `it did not answer within ${bound / 1000} s`
         : error instanceof Error
         ? error.message

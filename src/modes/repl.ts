@@ -82,6 +82,17 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   for (const line of commandClashes(options.app)) renderer.line(line);
   const running: Running = {};
   const input = await openInput(options, { boundary, queue, running });
+  let reading = true;
+  const mcp = options.app.mcp;
+  if (mcp && mcp.waiting().length > 0) {
+    // Servers starting in the background say how their start went, above the prompt.
+    void mcp.settled().then((lines) => {
+      if (!reading) return;
+      const say = (line: string) => boundary.busy ? renderer.line(line) : input.notice(line);
+      for (const line of lines) say(line);
+      say(renderer.dim(mcp.startedLine()));
+    });
+  }
   try {
     for (;;) {
       const entry = await nextEntry(input, queue, renderer, agent.planMode ? "plan > " : "> ");
@@ -98,6 +109,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       if (outcome === "exit") break;
     }
   } finally {
+    reading = false;
     permissions.setAsker(undefined);
     input.close();
   }
@@ -198,7 +210,9 @@ async function runCommandTask(
 async function openInput(
   options: ReplOptions,
   { boundary, queue, running }: { boundary: Boundary; queue: InputQueue; running: Running },
-): Promise<Pick<LineInput, "next" | "close" | "lastShown" | "busy" | "restore" | "fill">> {
+): Promise<
+  Pick<LineInput, "next" | "close" | "lastShown" | "busy" | "restore" | "fill" | "notice">
+> {
   const { renderer, terminal, editor } = options;
   // Tab offers the commands of the first session (custom commands are the run's).
   const commands = commandTable(options.app);
@@ -262,5 +276,6 @@ async function openInput(
     busy: (handlers) => input.busy(handlers),
     restore: (text) => input.restore(text),
     fill: (text) => input.fill(text),
+    notice: (text) => input.notice(text),
   };
 }

@@ -33,7 +33,7 @@ import { createLsTool } from "./ls.ts";
 export { Workspace } from "../workspace/mod.ts";
 export { userCommandCall } from "./bash.ts";
 export { stopProcessGroup } from "../sandbox/mod.ts";
-export { ToolSet, type ToolSetOptions } from "./tool_set.ts";
+export { type Joining, ToolSet, type ToolSetOptions } from "./tool_set.ts";
 export type { PolicyVerdict, RunTool, ToolPolicy, ToolRequest } from "./policy.ts";
 export type { CallGrant, Tool, ToolContext, ToolOutput, ToolPaths } from "./tool.ts";
 export { defineParams } from "./params.ts";

@@ -22,6 +22,12 @@ export interface ToolSetOptions {
   policy?: ToolPolicy;
 }
 
+/** Tools that join the set later (MCP servers starting in the background). */
+export interface Joining {
+  /** Those still on their way, by name, each with the promise that settles when it came or failed. */
+  waiting(): readonly { name: string; ready: Promise<unknown> }[];
+}
+
 /** A call whose tool exists and whose arguments passed its parser. */
 interface PreparedCall {
   tool: Tool;
@@ -37,12 +43,41 @@ export class ToolSet {
   #version = 0;
   #definitions: { version: number; list: ToolDefinition[] } | undefined;
   #policy: ToolPolicy;
+  #joining: Joining[] = [];
 
   /** Creates a set of the given tools (version 0); names must be unique. */
   constructor(tools: readonly Tool[] = [], options: ToolSetOptions = {}) {
     for (const tool of tools) this.add(tool);
     this.#version = 0;
     this.#policy = options.policy ?? ALLOW_ALL;
+  }
+
+  /** Tools of `source` join later: {@linkcode joined} waits for them. */
+  joining(source: Joining): void {
+    this.#joining.push(source);
+  }
+
+  /**
+   * Waits until no tool is on its way, telling `onWait` the names still awaited each time
+   * they change; resolves at once when none is. The first request waits here, so the
+   * definitions it sends are those of the whole session.
+   * Contract: rejects with the signal's reason when `signal` aborts first.
+   */
+  async joined(signal: AbortSignal, onWait: (names: readonly string[]) => void): Promise<void> {
+    for (;;) {
+      const waiting = this.#joining.flatMap((source) => source.waiting());
+      if (waiting.length === 0) return;
+      signal.throwIfAborted();
+      onWait(waiting.map((item) => item.name));
+      const aborted = Promise.withResolvers<void>();
+      const onAbort = () => aborted.reject(signal.reason);
+      signal.addEventListener("abort", onAbort, { once: true });
+      try {
+        await Promise.race([...waiting.map((item) => item.ready), aborted.promise]);
+      } finally {
+        signal.removeEventListener("abort", onAbort);
+      }
+    }
   }
 
   /** Counts the changes to the set: equal versions mean equal definitions. */

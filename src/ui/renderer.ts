@@ -190,6 +190,11 @@ export class Renderer {
           return yellow(truncateWidth(`↻ ${truncateWidth(reason, room)}${wait}`, width));
         });
       }
+      case "mcp_waiting": {
+        const names = event.servers.map((name) => `"${sanitizeLine(name)}"`).join(", ");
+        const plural = event.servers.length === 1 ? "" : "s";
+        return output.activity(`waiting for MCP server${plural} ${names}`);
+      }
       case "compaction_start":
         output.activity(event.reason === "manual" ? "summarizing earlier messages" : "compacting");
         return this.#styled(compactionStartLine(event), yellow);

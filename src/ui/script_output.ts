@@ -152,6 +152,7 @@ export class ScriptOutput {
         });
       }
       case "thinking":
+      case "mcp_waiting":
       case "command_start":
       case "tool_output":
         return;

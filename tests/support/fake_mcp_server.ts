@@ -5,7 +5,7 @@
  * message it receives is appended to the file `--log=PATH` names (default
  * `mcp-received.jsonl` in its working directory).
  *
- * Flags: `--hang` never answers `initialize`; `--exit` ends at once with a line on stderr;
+ * Flags: `--hang` never answers `initialize`; `--delay MS` answers it after MS ms; `--exit` ends at once with a line on stderr;
  * `--prefix P` puts P before every tool name; `--long` gives `echo` a description of 120
  * characters.
  *
@@ -14,6 +14,7 @@
 
 const args = Deno.args;
 const prefix = args.includes("--prefix") ? args[args.indexOf("--prefix") + 1] ?? "" : "";
+const DELAY_MS = args.includes("--delay") ? Number(args[args.indexOf("--delay") + 1]) : 0;
 const LOG = args.find((arg) => arg.startsWith("--log="))?.slice("--log=".length) ??
   "mcp-received.jsonl";
 
@@ -120,6 +121,7 @@ async function handle(message: Json): Promise<void> {
   switch (method) {
     case "initialize":
       if (args.includes("--hang")) return;
+      await new Promise((resolve) => setTimeout(resolve, DELAY_MS));
       return send({
         jsonrpc: "2.0",
         id,

@@ -325,3 +325,36 @@ Deno.test("the standard tools declare their effects and the system prompt guidan
     ]);
   });
 });
+
+Deno.test("ToolSet.joined() waits for every joining source, naming what is still awaited", async () => {
+  const set = new ToolSet();
+  const first = Promise.withResolvers<void>();
+  const second = Promise.withResolvers<void>();
+  let pending = [{ name: "a", ready: first.promise }, { name: "b", ready: second.promise }];
+  set.joining({ waiting: () => pending });
+  const told: string[][] = [];
+  let done = false;
+  const joined = set.joined(new AbortController().signal, (names) => told.push([...names]))
+    .then(() => done = true);
+  pending = pending.slice(1);
+  first.resolve();
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assertEquals(done, false, "one source is still on its way");
+  pending = [];
+  second.resolve();
+  await joined;
+  assertEquals(told, [["a", "b"], ["b"]]);
+  await set.joined(new AbortController().signal, () => {
+    throw new Error("nothing is awaited any more");
+  });
+});
+
+Deno.test("ToolSet.joined() rejects with the reason when the signal aborts first", async () => {
+  const set = new ToolSet();
+  set.joining({ waiting: () => [{ name: "slow", ready: new Promise(() => {}) }] });
+  const controller = new AbortController();
+  const joined = set.joined(controller.signal, () => {});
+  controller.abort(new Error("interrupted"));
+  const error = await joined.catch((error) => error);
+  assertEquals(error instanceof Error ? error.message : error, "interrupted");
+});
