@@ -439,7 +439,10 @@ export class Agent {
       onEvent: emit,
       send,
       ...(spending
-        ? { admit: (prompt, output) => spending.admit(prompt, output, this.slot.pricing) }
+        ? {
+          admit: (prompt, output) => spending.admit(prompt, output, this.slot.pricing),
+          replyAllowance: (prompt) => spending.replyAllowance(prompt, this.slot.pricing),
+        }
         : {}),
     });
     const warning = outcome.type === "reply" && finishWarning(outcome.reply.finishReason);
