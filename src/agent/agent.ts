@@ -445,7 +445,11 @@ export class Agent {
         }
         : {}),
     });
-    const warning = outcome.type === "reply" && finishWarning(outcome.reply.finishReason);
+    const capped = compactor.settings.maxOutputTokens === undefined && spending?.limited
+      ? "budget"
+      : "config";
+    const warning = outcome.type === "reply" &&
+      finishWarning(outcome.reply.finishReason, capped);
     if (warning) onEvent({ type: "warning", message: warning });
     return outcome;
   }

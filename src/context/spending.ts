@@ -107,6 +107,12 @@ export class Spending {
       this.#parent?.admit(promptTokens, outputTokens, pricing);
   }
 
+  /** Whether a limit applies: its own, or a parent's. */
+  get limited(): boolean {
+    const { tokens, cost } = this.#limits;
+    return tokens !== undefined || cost !== undefined || this.#parent?.limited === true;
+  }
+
   /**
    * The output cap for a request of about `promptTokens` when no output limit is configured:
    * undefined without limits (nothing to cap); else {@linkcode OUTPUT_ALLOWANCE_TOKENS}

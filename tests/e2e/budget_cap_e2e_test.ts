@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { assert, assertEquals } from "@std/assert";
+import { assert, assertEquals, assertStringIncludes } from "@std/assert";
 import { type RecordedRequest, startFakeServer } from "../support/fake_server.ts";
 import { sequence, text, toolCall } from "../support/scripts.ts";
 import { createTempProject } from "../support/project.ts";
@@ -55,8 +55,9 @@ Deno.test("--max-tokens: the step the 4096-token allowance would not fit goes ou
   assert(served + second <= limit, JSON.stringify({ served, second, limit }));
 });
 
-Deno.test("--max-cost: a request the allowance would price out runs capped, in max_completion_tokens where the profile says so", async () => {
-  await using server = await startFakeServer({ handler: sequence([text("Probed."), text("Hi.")]) });
+Deno.test("--max-cost: a request the allowance would price out runs capped, in max_completion_tokens where the profile says so; a reply cut there says why", async () => {
+  const cut = text("Hi.", { finishReason: "length" });
+  await using server = await startFakeServer({ handler: sequence([text("Probed."), cut]) });
   await using project = await createTempProject();
   // A thousand dollars per million tokens: a tenth of a cent each.
   const pricing = { input: 1000, output: 1000 };
@@ -74,4 +75,9 @@ Deno.test("--max-cost: a request the allowance would price out runs capped, in m
   const limit = Number(cap(sent, "max_completion_tokens"));
   assert(limit >= MIN_REPLY_TOKENS && limit < OUTPUT_ALLOWANCE_TOKENS, `cap ${limit}`);
   assert(((sent?.promptTokens ?? 0) + limit) / 1000 <= dollars, `cap ${limit}, $${dollars}`);
+  assertStringIncludes(
+    run.stderr,
+    'The reply was cut at the output cap the budget left (finish_reason "length"); raise ' +
+      "--max-tokens or --max-cost",
+  );
 });
