@@ -148,7 +148,7 @@ Deno.test("Spending.replyAllowance() bounds the reply to what the budget leaves,
   assertEquals(spending.admit(6700, MIN_REPLY_TOKENS)?.startsWith("Budget reached"), true);
 });
 
-Deno.test("Spending.replyAllowance() converts the cost left into reply tokens, within a parent's limits too", async () => {
+Deno.test("Spending.replyAllowance() converts the cost left into reply tokens, within a parent's limits too", () => {
   const pricing = { input: 1000, cachedInput: 100, output: 2000 };
   const parent = new Spending({ limits: { cost: 10, tokens: 9000 } });
   const child = new Spending({ parent });
