@@ -73,7 +73,9 @@ export function assembleBench(url: string, options: BenchAssemblyOptions): Promi
       model: BENCH_MODEL,
       contextWindow: options.contextWindow ?? CONTEXT_WINDOW,
       ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
-      ...(options.summaryInConversation ? { summaryInConversation: true } : {}),
+      ...(options.summaryInConversation === undefined
+        ? {}
+        : { summaryInConversation: options.summaryInConversation }),
     },
     workspaceDir: options.workspace,
     maxSteps: 10,

@@ -43,7 +43,10 @@ export interface LongSessionOptions {
   maxOutputTokens: number;
   /** The size in bytes of fact file `index` (1-based). */
   fileBytes: (index: number) => number;
-  /** provider.json's `summaryInConversation` (default false, the spec's summary request). */
+  /**
+   * provider.json's `summaryInConversation`: unset or true asks for summaries in the cached
+   * conversation (the default); false asks with the tool-less serialized request.
+   */
   summaryInConversation?: boolean;
 }
 
@@ -113,7 +116,9 @@ async function runSession(
       contextWindow,
       maxOutputTokens: options.maxOutputTokens,
       onCompaction: (event) => events.push(event),
-      ...(options.summaryInConversation ? { summaryInConversation: true } : {}),
+      ...(options.summaryInConversation === undefined
+        ? {}
+        : { summaryInConversation: options.summaryInConversation }),
     });
     const tasks = [...facts.map((_, index) => readTask(index + 1)), RECALL_TASK];
     let failedTasks = 0;
@@ -192,22 +197,46 @@ export const LONG_SESSION: LongSessionOptions = {
   fileBytes: (index) => 5_000 + (index * 337) % 1_500,
 };
 
-/** The same run with summaries asked for at the end of the cached conversation. */
-export const LONG_SESSION_IN_CONVERSATION: LongSessionOptions = {
-  ...LONG_SESSION,
-  summaryInConversation: true,
+/**
+ * Issue 34's fidelity run, the one its goals are set on: 2.5 KB files at 16k and 32k.
+ */
+export const FIDELITY_RUN: LongSessionOptions = {
+  windows: [16_000, 32_000],
+  tasks: 30,
+  maxOutputTokens: 4_000,
+  fileBytes: () => 2_500,
 };
 
-/** Both runs of `deno task bench`: the default summary request, then the opt-in one. */
+/** A run with the tool-less serialized summary request (`"summaryInConversation": false`). */
+function toolLess(options: LongSessionOptions): LongSessionOptions {
+  return { ...options, summaryInConversation: false };
+}
+
+/**
+ * The runs of `deno task bench`: the standard run by default and with the tool-less summary
+ * request, then issue 34's fidelity run the same two ways, checked against its goals.
+ */
 export async function benchLongSessionRuns(): Promise<LongSessionRun[]> {
   return [
     {
-      label: "This run (default: serialized summary request, no tools)",
+      label: "This run (default: summary asked for in the cached conversation)",
       rows: await benchLongSession(LONG_SESSION),
+      against: "baseline",
     },
     {
-      label: 'This run with "summaryInConversation": true',
-      rows: await benchLongSession(LONG_SESSION_IN_CONVERSATION),
+      label: 'This run with "summaryInConversation": false (serialized request, no tools)',
+      rows: await benchLongSession(toolLess(LONG_SESSION)),
+      against: "baseline",
+    },
+    {
+      label: "Fidelity run of issue 34 (2.5 KB files), default mode",
+      rows: await benchLongSession(FIDELITY_RUN),
+      against: "goals",
+    },
+    {
+      label: 'Fidelity run of issue 34 (2.5 KB files) with "summaryInConversation": false',
+      rows: await benchLongSession(toolLess(FIDELITY_RUN)),
+      against: "goals",
     },
   ];
 }
@@ -216,6 +245,11 @@ export async function benchLongSessionRuns(): Promise<LongSessionRun[]> {
 export interface LongSessionRun {
   label: string;
   rows: LongSessionRow[];
+  /**
+   * What the rows are compared with: the recorded baseline (same files), or issue 34's goals
+   * (`FIDELITY_GOALS`).
+   */
+  against: "baseline" | "goals";
 }
 
 if (import.meta.main) {

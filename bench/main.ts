@@ -6,7 +6,7 @@
  */
 import { startBenchServer } from "./bench_server.ts";
 import { benchCompaction, type CompactionCostOptions } from "./compaction_cost.ts";
-import { benchLongSessionRuns, LONG_SESSION } from "./long_session.ts";
+import { benchLongSessionRuns, FIDELITY_RUN, LONG_SESSION } from "./long_session.ts";
 import { loadBaseline } from "./long_session_report.ts";
 import { describeMachine, loadAverage } from "./machine.ts";
 import { defaultRssMethod, describeRssMethod } from "./peak_rss.ts";
@@ -56,7 +56,8 @@ async function main(): Promise<void> {
   await using fileTasks = await startBenchServer("file_tasks");
   const throughput = { options: THROUGHPUT, result: await benchThroughput(fileTasks, THROUGHPUT) };
   progress(
-    `5/8 long session: ${LONG_SESSION.tasks} fact tasks at ${LONG_SESSION.windows.join(", ")}`,
+    `5/8 long session: ${LONG_SESSION.tasks} fact tasks at ${LONG_SESSION.windows.join(", ")}, ` +
+      `and issue 34's fidelity run at ${FIDELITY_RUN.windows.join(", ")}`,
   );
   const longSession = {
     options: LONG_SESSION,

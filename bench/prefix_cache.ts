@@ -1,7 +1,8 @@
 /**
  * How much of a run's input a provider's prompt cache could serve: each request is seen as
- * the list [tools, message 1, message 2, …]; its cacheable part is the longest run of leading
- * elements equal to those of an earlier request, counted in the fake server's tokens.
+ * the list [tools, message 1, message 2, …]; its shared part is the longest run of leading
+ * elements equal to those of an earlier request, counted in the fake server's tokens, of
+ * which OpenAI's rule caches nothing below 1,024 tokens and then whole 128-token steps.
  *
  * @module
  */
@@ -10,6 +11,22 @@ import { countTextTokens, MESSAGE_OVERHEAD_TOKENS } from "../tests/support/token
 
 /** Price of a cached input token relative to an uncached one. */
 export const CACHED_PRICE = 0.1;
+
+/** The shortest prefix OpenAI caches, in tokens. */
+export const CACHE_MIN_TOKENS = 1024;
+/** Beyond `CACHE_MIN_TOKENS`, OpenAI caches prefixes in steps of this many tokens. */
+export const CACHE_STEP_TOKENS = 128;
+
+/**
+ * The tokens OpenAI serves from its cache for a prefix of `sharedTokens` equal to an earlier
+ * request's: none below 1,024, else 1,024 plus every whole 128-token step beyond it.
+ * Contract: pure; never more than `sharedTokens`.
+ */
+export function cacheableTokens(sharedTokens: number): number {
+  if (sharedTokens < CACHE_MIN_TOKENS) return 0;
+  const steps = Math.floor((sharedTokens - CACHE_MIN_TOKENS) / CACHE_STEP_TOKENS);
+  return CACHE_MIN_TOKENS + steps * CACHE_STEP_TOKENS;
+}
 
 /** One request as a list of elements: a key per element (its exact JSON) and its tokens. */
 export interface RequestElements {
@@ -53,8 +70,8 @@ export function requestElements(raw: unknown): RequestElements {
 
 /**
  * The cache figures of the accepted requests of a run, in arrival order: each request's
- * cacheable part is its longest leading run of elements shared with any earlier accepted
- * request. Rejected requests are neither billed nor cached.
+ * cacheable part is `cacheableTokens` of its longest leading run of elements shared with any
+ * earlier accepted request. Rejected requests are neither billed nor cached.
  * Contract: pure; quadratic in the number of requests, linear in their elements.
  */
 export function cacheFigures(requests: readonly RecordedRequest[]): CacheFigures {
@@ -77,7 +94,7 @@ export function cacheFigures(requests: readonly RecordedRequest[]): CacheFigures
     const shared = Math.max(0, ...seen.map((earlier) => commonPrefix(earlier, row)));
     const tokens = elements.tokens;
     inputTokens += sum(tokens, tokens.length);
-    cachedTokens += sum(tokens, shared);
+    cachedTokens += cacheableTokens(sum(tokens, shared));
     seen.push(row);
   }
   const uncached = inputTokens - cachedTokens;

@@ -442,10 +442,17 @@ export class Agent {
       onEvent: emit,
       send,
       ...(spending
-        ? { admit: (prompt, output) => spending.admit(prompt, output, this.slot.pricing) }
+        ? {
+          admit: (prompt, output) => spending.admit(prompt, output, this.slot.pricing),
+          replyAllowance: (prompt) => spending.replyAllowance(prompt, this.slot.pricing),
+        }
         : {}),
     });
-    const warning = outcome.type === "reply" && finishWarning(outcome.reply.finishReason);
+    const capped = compactor.settings.maxOutputTokens === undefined && spending?.limited
+      ? "budget"
+      : "config";
+    const warning = outcome.type === "reply" &&
+      finishWarning(outcome.reply.finishReason, capped);
     if (warning) onEvent({ type: "warning", message: warning });
     return outcome;
   }

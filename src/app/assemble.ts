@@ -504,7 +504,7 @@ function buildSlot(
     model: spending.meter(model, "summary", pricing),
     settings: resolveCompactionSettings(config),
     onEvent: events.emit,
-    summaryInConversation: config.summaryInConversation === true,
+    summaryInConversation: config.summaryInConversation !== false,
   });
   const step = spending.meter(model, "step", pricing);
   return { name, model: step, compactor, ...(pricing ? { pricing } : {}) };

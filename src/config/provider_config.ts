@@ -38,7 +38,10 @@ export interface ProviderConfig {
   compat?: CompatOverrides;
   /** Set when the key is written in the file itself (not `env:NAME`, not `null`). */
   literalKey?: true;
-  /** Ask for summaries at the end of the cached conversation (see the README). */
+  /**
+   * Ask for summaries at the end of the cached conversation (the default); `false` asks with
+   * the tool-less serialized request (see docs/sessions-and-compaction.md).
+   */
   summaryInConversation?: boolean;
   /** Prices in dollars per million tokens, for costs and `budget.cost`. */
   pricing?: Pricing;
@@ -181,7 +184,7 @@ export function readProviderFields(
     ...(typeof fields.apiKey === "string" && !fields.apiKey.startsWith("env:")
       ? { literalKey: true as const }
       : {}),
-    ...(summaryInConversation === true ? { summaryInConversation } : {}),
+    ...(summaryInConversation !== undefined ? { summaryInConversation } : {}),
     ...spending,
     ...(reasoningEffort !== undefined ? { reasoningEffort } : {}),
   };

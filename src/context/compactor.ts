@@ -28,7 +28,8 @@ export interface CompactorOptions {
   /**
    * Ask for each summary at the end of the conversation as the model last saw it (tools
    * included, so the provider serves it from its prompt cache) before falling back to the
-   * serialized transcript. Off by default: the summary request then has no tools.
+   * serialized transcript. On unless `false`, which asks with the serialized transcript
+   * alone, in a request without tools.
    */
   summaryInConversation?: boolean;
 }
@@ -93,7 +94,7 @@ export class Compactor {
 
   /** Creates a compactor; events go to `options.onEvent` when given. */
   constructor(options: CompactorOptions) {
-    this.#summaryInConversation = options.summaryInConversation === true;
+    this.#summaryInConversation = options.summaryInConversation !== false;
     this.#model = options.model;
     this.#settings = options.settings;
     this.#onEvent = options.onEvent ?? (() => {});

@@ -34,6 +34,12 @@ export interface RequestStepOptions {
    * configured), the line refusing it, or undefined to send it.
    */
   admit?: (promptTokens: number, outputTokens: number | undefined) => string | undefined;
+  /**
+   * The budget's output cap for a request of about `promptTokens` when no output limit is
+   * configured (see `Spending.replyAllowance`): sent as the request's output limit and
+   * checked by `admit`; undefined to send no cap.
+   */
+  replyAllowance?: (promptTokens: number) => number | undefined;
 }
 
 /**
@@ -60,7 +66,8 @@ const GIVE_UP =
  * Contract: when the request does not fit (the provider's context overflow, or the
  * Compactor finds none that fits) it warns, compacts by force and sends once more; a second
  * time is "too_long". A request the budget refuses is not sent ("budget"), nor is a retry
- * it refuses (a dropped stream, 5xx, 429: "budget" too, after what was served). Other chat
+ * it refuses (a dropped stream, 5xx, 429: "budget" too, after what was served). Without a
+ * configured output limit the request carries the budget's reply allowance as its cap. Other chat
  * failures and an abort propagate; history gains only the reply.
  */
 export async function requestStep(
@@ -92,8 +99,9 @@ async function attempt(
   if (prepared.type === "too_long") {
     return { type: "overflow", message: prepared.reason, partialOutput: false };
   }
-  const { maxOutputTokens } = compactor.settings;
-  // Each retry is checked as the first attempt is, on the same estimate.
+  const maxOutputTokens = compactor.settings.maxOutputTokens ??
+    options.replyAllowance?.(prepared.estimatedTokens);
+  // Each retry is checked as the first attempt is, on the same estimate and output cap.
   const admitRetry = () => options.admit?.(prepared.estimatedTokens, maxOutputTokens);
   const refusal = admitRetry();
   if (refusal !== undefined) return { type: "budget", message: refusal };

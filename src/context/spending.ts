@@ -26,6 +26,8 @@ import { estimateMessageTokens, estimateRequestTokens, estimateTextTokens } from
 
 /** The reply a request is assumed to get at most when no output limit is configured. */
 export const OUTPUT_ALLOWANCE_TOKENS = 4096;
+/** The shortest reply allowance a budget cuts a request's output cap to before refusing it. */
+export const MIN_REPLY_TOKENS = 256;
 
 /** The limits; without them, tokens are only counted. */
 export interface SpendingOptions {
@@ -44,8 +46,9 @@ export type MeteredKind = "step" | "summary";
  * Counts what the current task and session spend and refuses requests beyond the budget.
  * Contract: a request is admitted only when what was spent, plus its prompt estimate at the
  * uncached price, plus its output limit (or {@linkcode OUTPUT_ALLOWANCE_TOKENS}) at the
- * output price, stays within every limit; so the budget is crossed only by a reply longer
- * than that allowance when no output limit is configured.
+ * output price, stays within every limit. Without a configured output limit the caller asks
+ * {@linkcode Spending.replyAllowance} for one that fits what is left and sends it as the
+ * request's output cap, so a budget is spent to its end rather than refused early.
  */
 export class Spending {
   #task = emptyTally();
@@ -104,6 +107,42 @@ export class Spending {
       this.#parent?.admit(promptTokens, outputTokens, pricing);
   }
 
+  /** Whether a limit applies: its own, or a parent's. */
+  get limited(): boolean {
+    const { tokens, cost } = this.#limits;
+    return tokens !== undefined || cost !== undefined || this.#parent?.limited === true;
+  }
+
+  /**
+   * The output cap for a request of about `promptTokens` when no output limit is configured:
+   * undefined without limits (nothing to cap); else {@linkcode OUTPUT_ALLOWANCE_TOKENS}
+   * lowered to what every limit (a slice's parent's too) leaves after what was spent and the
+   * prompt at the uncached price, but never below {@linkcode MIN_REPLY_TOKENS}: when not even
+   * that fits, `admit` refuses the request with it.
+   * Contract: pure with respect to the tallies.
+   */
+  replyAllowance(promptTokens: number, pricing?: Pricing): number | undefined {
+    const left = this.#tokensLeft(promptTokens, pricing);
+    if (left === undefined) return undefined;
+    return Math.max(MIN_REPLY_TOKENS, Math.min(OUTPUT_ALLOWANCE_TOKENS, left));
+  }
+
+  /** Reply tokens every limit leaves after the prompt; undefined without any limit. */
+  #tokensLeft(promptTokens: number, pricing?: Pricing): number | undefined {
+    const { tokens, cost } = this.#limits;
+    const lefts: number[] = [];
+    if (tokens !== undefined) {
+      lefts.push(tokens - tallyTokens(this.#session) - promptTokens);
+    }
+    if (cost !== undefined && pricing !== undefined && pricing.output > 0) {
+      const money = (cost - this.#session.cost) * 1_000_000 - promptTokens * pricing.input;
+      lefts.push(Math.floor(money / pricing.output));
+    }
+    const parent = this.#parent && this.#parent.#tokensLeft(promptTokens, pricing);
+    if (parent !== undefined) lefts.push(parent);
+    return lefts.length === 0 ? undefined : Math.min(...lefts);
+  }
+
   #admitOwn(promptTokens: number, outputTokens: number, pricing?: Pricing): string | undefined {
     const { tokens, cost } = this.#limits;
     const spent = tallyTokens(this.#session);
@@ -132,11 +171,14 @@ export class Spending {
    */
   meter(model: ChatModel, kind: MeteredKind, pricing?: Pricing): ChatModel {
     return {
-      complete: async (request, options = {}) => {
+      complete: async (asked, options = {}) => {
         let { admitRetry } = options;
+        let request = asked;
         if (kind === "summary") {
-          const output = request.maxOutputTokens;
-          const admit = () => this.admit(estimateRequestTokens(request), output, pricing);
+          const prompt = estimateRequestTokens(asked);
+          const output = asked.maxOutputTokens ?? this.replyAllowance(prompt, pricing);
+          if (output !== undefined) request = { ...asked, maxOutputTokens: output };
+          const admit = () => this.admit(prompt, output, pricing);
           const refusal = admit();
           if (refusal) throw new ChatError("budget", refusal);
           admitRetry = admit;

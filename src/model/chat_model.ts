@@ -102,10 +102,17 @@ export interface ChatModel {
 }
 
 /**
- * What to tell the user about a reply's finish reason: cut at the output limit, or
- * stopped by the provider's content filter; undefined for a normal finish.
+ * What to tell the user about a reply's finish reason: cut at the output limit (the
+ * configured one, or the cap a budget left), or stopped by the provider's content filter;
+ * undefined for a normal finish.
  */
-export function finishWarning(finishReason: string | undefined): string | undefined {
+export function finishWarning(
+  finishReason: string | undefined,
+  capped: "config" | "budget" = "config",
+): string | undefined {
+  if (finishReason === "length" && capped === "budget") {
+    return `The reply was cut at the output cap the budget left (finish_reason "length"); raise --max-tokens or --max-cost (or "budget" in provider.json) and ask to continue`;
+  }
   if (finishReason === "length") {
     return `The reply was cut at the output limit (finish_reason "length"); raise "maxOutputTokens" in provider.json or ask to continue`;
   }

@@ -37,9 +37,11 @@ Deno.test("parseProviderConfig() reads cacheControl as a profile override, and r
   );
 });
 
-Deno.test("parseProviderConfig() reads summaryInConversation, off unless true", () => {
+Deno.test("parseProviderConfig() reads summaryInConversation, true, false or absent (the default, on)", () => {
   const on = parseProviderConfig({ ...BASE, summaryInConversation: true }, "p.json", env({}));
   assertEquals(on.summaryInConversation, true);
+  const off = parseProviderConfig({ ...BASE, summaryInConversation: false }, "p.json", env({}));
+  assertEquals(off.summaryInConversation, false);
   assertEquals(parseProviderConfig(BASE, "p.json", env({})).summaryInConversation, undefined);
   assertEquals(
     assertThrows(

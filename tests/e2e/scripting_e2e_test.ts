@@ -17,6 +17,7 @@ import { powercodePid } from "../support/processes.ts";
 import { ENV, KEY, provider, sessionIds } from "../support/sessions.ts";
 import { screenLines, startInTmux, typeTask, waitForPrompt } from "../support/repl_pane.ts";
 import { formatTokens } from "../../src/ui/status_line.ts";
+import { MIN_REPLY_TOKENS } from "../../src/context/spending.ts";
 import { tmuxTest } from "../support/programs.ts";
 
 const SCHEMAS = readEventSchemas(
@@ -178,7 +179,8 @@ Deno.test("--max-tokens below the next request's estimate exits 4 without sendin
   const probe = await project.run(["-p", "read the notes", "--max-steps", "1"], { env: ENV });
   assertEquals(probe.code, 3, probe.stderr);
   const first = server.requests[0]?.promptTokens ?? 0;
-  const limit = Math.round(first * 1.5) + 4096;
+  // Room for the first request and the shortest reply allowance, not for the second.
+  const limit = Math.round(first * 1.5) + MIN_REPLY_TOKENS;
   const budget = await project.run(
     ["-p", "read the notes", "--max-tokens", String(limit), "--output-format", "json"],
     { env: ENV },
@@ -190,7 +192,8 @@ Deno.test("--max-tokens below the next request's estimate exits 4 without sendin
   assertEquals([object?.status, object?.steps], ["budget", 1]);
   const line = new RegExp(
     `^Budget reached: this session has spent ${spent} of its ${limit} tokens, and the next ` +
-      `request could take \\d+ more \\(approx \\d+ prompt \\+ 4096 reply tokens\\); it was not sent$`,
+      `request could take \\d+ more \\(approx \\d+ prompt \\+ ${MIN_REPLY_TOKENS} reply tokens\\); ` +
+      "it was not sent$",
   );
   assertMatch(String(object?.error), line);
   assertStringIncludes(budget.stderr, `✗ Budget reached: this session has spent ${spent} of`);
@@ -215,7 +218,11 @@ Deno.test("--max-cost refuses a request it cannot afford (exit 4) and needs pric
   assertEquals([result.code, result.stdout], [4, ""]);
   assertMatch(
     result.stderr,
-    /^✗ Budget reached: this session has spent \$0\.0000 of its \$0\.5000, and the next request could cost \$\d+\.\d\d more \(approx \d+ prompt \+ 4096 reply tokens\); it was not sent\n/,
+    new RegExp(
+      "^✗ Budget reached: this session has spent \\$0\\.0000 of its \\$0\\.5000, and the next " +
+        "request could cost \\$\\d+\\.\\d\\d more \\(approx \\d+ prompt \\+ " +
+        `${MIN_REPLY_TOKENS} reply tokens\\); it was not sent\n`,
+    ),
   );
   assertEquals(server.requests.length, 0);
 });
@@ -226,7 +233,7 @@ Deno.test("a budget in provider.json stops the REPL's second task; /cost shows i
   await project.writeProvider(provider(server.url));
   const probe = await project.run(["-p", "first"], { env: ENV });
   assertEquals(probe.code, 0, probe.stderr);
-  const tokens = Math.round((server.requests[0]?.promptTokens ?? 0) * 1.5) + 4096;
+  const tokens = Math.round((server.requests[0]?.promptTokens ?? 0) * 1.5) + MIN_REPLY_TOKENS;
   await project.writeProvider(provider(server.url, { budget: { tokens } }));
   const result = await project.run([], { stdin: "first\nsecond\n/cost\n", env: ENV });
   assertEquals(result.code, 1, result.stderr);

@@ -12,6 +12,7 @@ import { drop, sequence, text } from "../support/scripts.ts";
 import { createTempProject } from "../support/project.ts";
 import { powercodePid, waitUntil } from "../support/processes.ts";
 import { ENV, provider } from "../support/sessions.ts";
+import { MIN_REPLY_TOKENS } from "../../src/context/spending.ts";
 
 /** An answer that streams one short piece every 2 s: it is still streaming when interrupted. */
 const SLOW = text("word ".repeat(400), { chunkSize: 20, chunkDelayMs: 2000 });
@@ -69,8 +70,8 @@ Deno.test("REPL: an interrupted reply shows in /cost and counts against --max-to
   await project.writeProvider(provider(server.url));
   const probe = await project.run(["-p", "write a lot"], { env: ENV });
   assertEquals(probe.code, 0, probe.stderr);
-  // Room for one request of this size with its 4096-token reply allowance, not for two.
-  const limit = Math.round(promptTokens(server.requests) * 1.5) + 4096;
+  // Room for one request of this size with the shortest reply allowance, not for two.
+  const limit = Math.round(promptTokens(server.requests) * 1.5) + MIN_REPLY_TOKENS;
   const child = project.spawn(["--max-tokens", String(limit)], { env: ENV });
   const stdout = collect(child.stdout);
   const stderr = collect(child.stderr);

@@ -6,6 +6,7 @@ import { ChatError, type ChatModel } from "../../../src/model/chat_model.ts";
 import type { AgentEvent } from "../../../src/core/events.ts";
 import type { BudgetLimits } from "../../../src/core/spend.ts";
 import { estimateRequestTokens, overheadKey } from "../../../src/context/tokens.ts";
+import { MIN_REPLY_TOKENS } from "../../../src/context/spending.ts";
 import {
   failedNote,
   interruptedNote,
@@ -152,11 +153,13 @@ Deno.test("Agent.run() ends with status budget before the request that would cro
     { toolCalls: [call("c1", "echo", { text: "hi" })], usage },
     "never sent",
   ]);
-  const { agent } = await agentWith({ model, budget: { tokens: 8000 } });
+  // After 5100 spent, the next request leaves less than the shortest reply allowance.
+  const { agent } = await agentWith({ model, budget: { tokens: 5300 } });
   const result = await agent.run("echo hi", signal);
   assertEquals(result.status, "budget");
   const error = result.status === "budget" ? result.error : "";
-  assertStringIncludes(error, "Budget reached: this session has spent 5100 of its 8000 tokens");
+  assertStringIncludes(error, "Budget reached: this session has spent 5100 of its 5300 tokens");
+  assertStringIncludes(error, `+ ${MIN_REPLY_TOKENS} reply tokens`);
   assertEquals(model.requests.length, 1);
   assertEquals(agent.view.history.map((message) => message.role), [
     "user",

@@ -25,15 +25,16 @@ function startsWith(request: RecordedRequest, earlier: RecordedRequest): boolean
     before.messages.every((message, index) => now.messages[index] === message);
 }
 
-Deno.test("every request extends the previous one byte for byte between compactions", async () => {
+Deno.test("by default each summary request starts with the conversation the model saw, and every request extends the previous one between compactions", async () => {
+  await checkPrefixStability(undefined);
+});
+
+Deno.test('with "summaryInConversation": false the summary request has no tools, and every request extends the previous one between compactions', async () => {
   await checkPrefixStability(false);
 });
 
-Deno.test("with summaryInConversation, each summary request also starts with the conversation the model saw", async () => {
-  await checkPrefixStability(true);
-});
-
-async function checkPrefixStability(summaryInConversation: boolean): Promise<void> {
+/** `summaryInConversation` as provider.json sets it; undefined leaves it out (the default). */
+async function checkPrefixStability(summaryInConversation: boolean | undefined): Promise<void> {
   const facts = readFactsHandler();
   await using server = await startFakeServer({
     contextWindow: 16_000,
@@ -54,7 +55,7 @@ async function checkPrefixStability(summaryInConversation: boolean): Promise<voi
         model: "m",
         contextWindow: 16_000,
         maxOutputTokens: 4000,
-        ...(summaryInConversation ? { summaryInConversation } : {}),
+        ...(summaryInConversation === undefined ? {} : { summaryInConversation }),
       },
       workspaceDir: workspace,
       maxSteps: 5,
@@ -75,7 +76,7 @@ async function checkPrefixStability(summaryInConversation: boolean): Promise<voi
     let compacted = false;
     for (const request of server.requests) {
       if (isSummaryRequest(request)) {
-        if (summaryInConversation) {
+        if (summaryInConversation !== false) {
           // Asked for right after the conversation the model last saw, the one before it.
           assert(previous && wire(request).messages.length > 2, "no task request before a summary");
           const prefix = wire(request).messages.slice(0, -1);

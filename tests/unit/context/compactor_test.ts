@@ -28,7 +28,7 @@ async function runLongTask(compactor: Compactor, session: Session, steps: number
   return sizes;
 }
 
-Deno.test("Compactor.prepare() lets one task of 40 tool calls finish in an 8000 window (summaries in conversation)", async () => {
+Deno.test("Compactor.prepare() lets one task of 40 tool calls finish in an 8000 window (summaries in conversation, the default)", async () => {
   const settings = resolveCompactionSettings({ contextWindow: 8000 });
   const model = new ScriptedModel([]);
   const events: CompactionEvent[] = [];
@@ -36,7 +36,6 @@ Deno.test("Compactor.prepare() lets one task of 40 tool calls finish in an 8000 
     model,
     settings,
     onEvent: (event) => events.push(event),
-    summaryInConversation: true,
   });
   const session = new Session({ pathsOf });
   const sizes = await runLongTask(compactor, session, 40);
@@ -65,30 +64,59 @@ Deno.test("Compactor.prepare() lets one task of 40 tool calls finish in an 8000 
   assertEquals(last.at(-1)?.content.includes("Update that summary with everything after it"), true);
 });
 
-Deno.test("Compactor with summaryInConversation asks for the summary right after the request the model last saw", async () => {
-  const settings = resolveCompactionSettings({ contextWindow: 8000 });
-  const model = new ScriptedModel([]);
-  const compactor = new Compactor({ model, settings, summaryInConversation: true });
-  const session = new Session();
-  const tools = [{ name: "read_file", description: "Read a file", parameters: {} }];
-  const overhead = { system: "You are powercode.", tools };
+const READ_TOOLS = [{ name: "read_file", description: "Read a file", parameters: {} }];
+const READ_OVERHEAD = { system: "You are powercode.", tools: READ_TOOLS };
+
+/**
+ * Runs one task of file reads until the compactor asks for its first summary; returns the
+ * last request the model saw before that.
+ */
+async function readUntilSummary(compactor: Compactor, session: Session, model: ScriptedModel) {
   session.append({ role: "user", content: "Read every file and report" });
   let sent: Message[] = [];
   for (let step = 1; model.requests.length === 0; step++) {
-    const memory = await compactor.prepare(session, overhead);
+    const memory = await compactor.prepare(session, READ_OVERHEAD);
     if (model.requests.length > 0) break;
     sent = memory;
     session.append(calls(`c${step}`));
-    const size = estimateRequestTokens({ ...overhead, messages: memory });
+    const size = estimateRequestTokens({ ...READ_OVERHEAD, messages: memory });
     session.recordUsage({ totalTokens: size + 20, historyLength: session.history.length });
     session.append(result(`c${step}`, `file ${step}: ` + "x".repeat(1200)));
   }
+  return sent;
+}
+
+Deno.test("Compactor by default asks for the summary right after the request the model last saw", async () => {
+  const settings = resolveCompactionSettings({ contextWindow: 8000 });
+  const model = new ScriptedModel([]);
+  const compactor = new Compactor({ model, settings });
+  const session = new Session();
+  const sent = await readUntilSummary(compactor, session, model);
+  const overhead = READ_OVERHEAD;
+  const tools = READ_TOOLS;
   const request = model.requests[0]!;
   assertEquals([request.system, request.tools], [overhead.system, tools]);
   const prefix = request.messages.slice(0, -1);
   assertEquals(prefix, sent.slice(0, prefix.length));
   assertEquals(prefix.length, session.compaction?.compactedUntil);
   assertEquals(request.messages.at(-1)?.content.startsWith("Stop here. Do not continue"), true);
+});
+
+Deno.test('Compactor with "summaryInConversation": false asks with the folded messages serialized, without tools', async () => {
+  const settings = resolveCompactionSettings({ contextWindow: 8000 });
+  const model = new ScriptedModel([]);
+  const compactor = new Compactor({ model, settings, summaryInConversation: false });
+  const session = new Session();
+  await readUntilSummary(compactor, session, model);
+  const request = model.requests[0]!;
+  assertEquals(Object.keys(request), ["system", "messages"]);
+  assertEquals(request.system.includes("summar"), true);
+  assertEquals(request.messages.length, 1);
+  assertEquals(
+    request.messages[0]?.content.includes(`[Tool result]: file 1: ${"x".repeat(1200)}`),
+    true,
+  );
+  assertEquals(session.compaction?.compactedUntil !== undefined, true);
 });
 
 Deno.test("Compactor sends the folded messages serialized when the model saw a result cut", async () => {
@@ -232,7 +260,6 @@ Deno.test("Compactor.compact() folds all but the newest step, asking with the fo
     model,
     settings,
     onEvent: (event) => events.push(event),
-    summaryInConversation: true,
   });
   const session = sessionOf([
     { role: "user", content: "Fix notes" },

@@ -122,3 +122,30 @@ Deno.test("requestStep() asks the budget with the context's estimate and sends n
   assertEquals(asked, [[compactor.status(session, OVERHEAD).estimatedTokens, 1000]]);
   assertEquals([sent.length, session.history.length], [0, 1]);
 });
+
+Deno.test("requestStep() without an output limit sends the budget's reply allowance as the cap", async () => {
+  const model = new ScriptedModel([{ text: "short" }]);
+  const settings = resolveCompactionSettings({ contextWindow: 8000 });
+  const compactor = new Compactor({ model, settings });
+  const session = new Session();
+  session.append({ role: "user", content: "hi" });
+  const asked: [number, number | undefined][] = [];
+  const sent: ChatRequest[] = [];
+  const outcome = await requestStep(compactor, session, OVERHEAD, {
+    signal,
+    onEvent: () => {},
+    send: (request) => {
+      sent.push(request);
+      return model.complete(request);
+    },
+    replyAllowance: (prompt) => 700 - prompt,
+    admit: (prompt, output) => {
+      asked.push([prompt, output]);
+      return undefined;
+    },
+  });
+  assertEquals(outcome.type, "reply");
+  const estimate = asked[0]?.[0] ?? 0;
+  assertEquals(asked, [[estimate, 700 - estimate]]);
+  assertEquals(sent[0]?.maxOutputTokens, 700 - estimate);
+});

@@ -1,5 +1,9 @@
 import { assertEquals, assertRejects } from "@std/assert";
-import { Spending } from "../../../src/context/spending.ts";
+import {
+  MIN_REPLY_TOKENS,
+  OUTPUT_ALLOWANCE_TOKENS,
+  Spending,
+} from "../../../src/context/spending.ts";
 import { estimateMessageTokens, estimateRequestTokens } from "../../../src/context/tokens.ts";
 import { ChatError, type ChatRequest } from "../../../src/model/chat_model.ts";
 import { emptyTally } from "../../../src/core/spend.ts";
@@ -129,4 +133,37 @@ Deno.test("Spending.meter() refuses a summary request beyond the budget before s
     "Budget reached: this session has spent 0 of its 100 tokens",
   );
   assertEquals(model.requests.length, 0);
+});
+
+Deno.test("Spending.replyAllowance() bounds the reply to what the budget leaves, never below the floor", async () => {
+  assertEquals(new Spending().replyAllowance(3000), undefined, "no limits: no cap");
+  const spending = new Spending({ limits: { tokens: 10_000 } });
+  assertEquals(spending.replyAllowance(3000), OUTPUT_ALLOWANCE_TOKENS);
+  await spending.meter(new ScriptedModel([{ usage: usage(3000, 200) }]), "step").complete(REQUEST);
+  // 10000 - 3200 spent - 5000 prompt: 1800 left, which admit() accepts.
+  assertEquals(spending.replyAllowance(5000), 1800);
+  assertEquals(spending.admit(5000, 1800), undefined);
+  // 100 left: the floor, which admit() refuses.
+  assertEquals(spending.replyAllowance(6700), MIN_REPLY_TOKENS);
+  assertEquals(spending.admit(6700, MIN_REPLY_TOKENS)?.startsWith("Budget reached"), true);
+});
+
+Deno.test("Spending.replyAllowance() converts the cost left into reply tokens, within a parent's limits too", () => {
+  const pricing = { input: 1000, cachedInput: 100, output: 2000 };
+  const parent = new Spending({ limits: { cost: 10, tokens: 9000 } });
+  const child = new Spending({ parent });
+  // $10 - 2000 prompt tokens at $1000 per million ($2): $8 left, 4000 tokens at $2000.
+  assertEquals(child.replyAllowance(2000, pricing), 4000);
+  // $4 left after 6000 prompt tokens: 2000 reply tokens.
+  assertEquals(child.replyAllowance(6000, pricing), 2000);
+  // The parent's 9000 tokens bound it too: 9000 - 7000 prompt.
+  assertEquals(child.replyAllowance(7000, { ...pricing, input: 100 }), 2000);
+});
+
+Deno.test("Spending.meter() sends a summary request without an output limit with the budget's cap", async () => {
+  const spending = new Spending({ limits: { tokens: 1000 } });
+  const model = new ScriptedModel(["summary"]);
+  await spending.meter(model, "summary").complete(REQUEST);
+  const prompt = estimateRequestTokens(REQUEST);
+  assertEquals(model.requests[0]?.maxOutputTokens, 1000 - prompt);
 });

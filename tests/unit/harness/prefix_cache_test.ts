@@ -1,15 +1,21 @@
 /**
  * The bench's prompt-cache measure: each request as [tools, message 1, …], cacheable up to the
- * longest leading run shared with an earlier accepted request.
+ * longest leading run shared with an earlier accepted request, by OpenAI's rule (nothing below
+ * 1,024 tokens, then whole 128-token steps).
  */
-import { assertAlmostEquals, assertEquals } from "@std/assert";
-import { cacheFigures, requestElements } from "../../../bench/prefix_cache.ts";
+import { assert, assertAlmostEquals, assertEquals } from "@std/assert";
+import { cacheableTokens, cacheFigures, requestElements } from "../../../bench/prefix_cache.ts";
 import type { RecordedRequest } from "../../support/fake_server.ts";
 import { countPromptTokens, countTextTokens } from "../../support/tokens.ts";
 
 const TOOLS = [{
   type: "function",
-  function: { name: "read_file", parameters: { type: "object" } },
+  function: {
+    name: "read_file",
+    // Long enough that the shared prefixes below pass OpenAI's 1,024-token minimum.
+    description: "Reads one file of the workspace and returns its text. ".repeat(120),
+    parameters: { type: "object" },
+  },
 }];
 
 function recorded(raw: Record<string, unknown>, status = 200): RecordedRequest {
@@ -55,6 +61,18 @@ Deno.test("requestElements() splits a request into tools and messages whose toke
   );
 });
 
+Deno.test("cacheableTokens() caches nothing below 1,024 tokens, then whole 128-token steps", () => {
+  assertEquals([0, 1023, 1024, 1151, 1152, 1300, 5000].map(cacheableTokens), [
+    0,
+    0,
+    1024,
+    1024,
+    1152,
+    1280,
+    4992,
+  ]);
+});
+
 Deno.test("cacheFigures() counts the longest leading run shared with any earlier accepted request, and new content", () => {
   const first = { model: "m", tools: TOOLS, messages: [system, task] };
   const second = { model: "m", tools: TOOLS, messages: [system, task, call, result] };
@@ -74,7 +92,10 @@ Deno.test("cacheFigures() counts the longest leading run shared with any earlier
   const withCall = head + requestElements(second).tokens[3]!;
   assertEquals(figures.requests, 3);
   assertEquals(figures.inputTokens, tokens(first) + tokens(second) + tokens(third));
-  assertEquals(figures.cachedTokens, head + withCall);
+  assert(head > 1024, `the shared head is ${head} tokens`);
+  const cached = cacheableTokens(head) + cacheableTokens(withCall);
+  assertEquals(figures.cachedTokens, cached);
+  assert(cached < head + withCall, "the 128-token steps leave some shared tokens uncached");
   // New content: all of the first request, the call and result, the re-worded result.
   const elements = requestElements(third).tokens;
   assertEquals(
@@ -82,7 +103,7 @@ Deno.test("cacheFigures() counts the longest leading run shared with any earlier
     head + requestElements(second).tokens[3]! + requestElements(second).tokens[4]! +
       elements[4]!,
   );
-  assertAlmostEquals(figures.cacheableShare, (head + withCall) / figures.inputTokens);
+  assertAlmostEquals(figures.cacheableShare, cached / figures.inputTokens);
   assertAlmostEquals(
     figures.weightedCost,
     figures.inputTokens - figures.cachedTokens + 0.1 * figures.cachedTokens,
