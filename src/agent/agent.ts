@@ -26,6 +26,7 @@ import type {
   CallDescription,
   EventChannel,
   EventSink,
+  MessageImage,
   SpendReport,
   TodoItem,
   ToolCall,
@@ -51,6 +52,7 @@ import {
 } from "./task_notes.ts";
 import { type ToolSet, USER_COMMAND_ID, userCommandCall } from "../tools/mod.ts";
 import { shellNote } from "./shell_note.ts";
+import { splitImage, toolImagesNote } from "./tool_images.ts";
 
 /** The parts an agent works with. */
 export interface AgentOptions {
@@ -100,6 +102,8 @@ export interface RunOptions {
    * messages, so the model reads them before its next step. Each is taken once.
    */
   steering?: () => UserMessage[];
+  /** Images sent with the task, after its text (only ever given for a vision profile). */
+  images?: MessageImage[];
 }
 
 /** The text recorded as the result of a tool call that never ran to completion. */
@@ -357,7 +361,8 @@ export class Agent {
     const shown = options.shown !== undefined && options.shown !== task
       ? { shown: options.shown }
       : {};
-    session.append({ role: "user", content: task, ...shown });
+    const images = options.images?.length ? { images: options.images } : {};
+    session.append({ role: "user", content: task, ...shown, ...images });
     const steer = () => {
       const queued = options.steering?.() ?? [];
       for (const message of queued) session.append(message);
@@ -451,6 +456,7 @@ export class Agent {
   async #runTools(session: Session, calls: ToolCall[], signal: AbortSignal): Promise<void> {
     const { tools } = this.#options;
     const onEvent = this.#options.events.emit;
+    const images: MessageImage[] = [];
     for (const call of calls) {
       if (signal.aborted) {
         session.append({
@@ -462,17 +468,19 @@ export class Agent {
         continue;
       }
       onEvent({ type: "tool_start", call, description: tools.describe(call) });
-      const result = await tools.execute(
-        call,
-        signal,
-        (text) => onEvent({ type: "tool_output", call, text }),
+      const split = splitImage(
+        await tools.execute(call, signal, (text) => onEvent({ type: "tool_output", call, text })),
+        this.slot,
       );
+      const { result } = split;
+      if (split.image) images.push(split.image);
       const content = signal.aborted ? `${result.content}\n${INTERRUPTED_RESULT}` : result.content;
       const isError = result.isError || signal.aborted;
       session.append({ role: "tool", toolCallId: call.id, content, isError });
       const { summary, details } = result;
       onEvent({ type: "tool_end", call, isError, summary, ...(details ? { details } : {}) });
     }
+    if (images.length > 0) session.append(toolImagesNote(images));
     signal.throwIfAborted();
   }
 }

@@ -506,7 +506,8 @@ function buildSlot(
     summaryInConversation: config.summaryInConversation === true,
   });
   const step = spending.meter(model, "step", pricing);
-  return { name, model: step, compactor, ...(pricing ? { pricing } : {}) };
+  const vision = config.vision === true ? { vision: true } : {};
+  return { name, model: step, compactor, ...(pricing ? { pricing } : {}), ...vision };
 }
 
 /**

@@ -8,6 +8,9 @@ import type { Agent, TaskResult } from "../agent/mod.ts";
 import { type App, exitCode, openApp, type RunStart } from "../app/mod.ts";
 import { sanitize, writeTo } from "../terminal/mod.ts";
 import { createFrontEnd, type Renderer, ScriptOutput } from "../ui/mod.ts";
+import { ConfigError } from "../config/mod.ts";
+import type { MessageImage } from "../core/mod.ts";
+import { countProblem, type ImageTarget, readImageFile, visionProblem } from "./image_input.ts";
 import { withPipedInput } from "./piped_input.ts";
 
 /** `-p TASK`: one task, its answer on stdout (or JSON), the exit code saying how it ended. */
@@ -15,6 +18,10 @@ export async function printMode(start: RunStart): Promise<number> {
   await using app = await openApp(start);
   const { agent, profiles, redactor, unfinishedTodo } = app;
   const task = withPipedInput(start.cli.print ?? "", app.piped, agent.slot.compactor.settings);
+  const images = await imagesOf(start.cli.images, {
+    profile: agent.slot.name,
+    vision: agent.slot.vision === true,
+  });
   const renderer = await createFrontEnd(agent, {
     screen: false,
     color: app.color,
@@ -24,7 +31,27 @@ export async function printMode(start: RunStart): Promise<number> {
     model: () => profiles.label(agent.slot.name),
   });
   if (unfinishedTodo.length > 0) renderer.unfinishedTodo(unfinishedTodo);
-  return await runPrint(agent, task, { renderer, report: printReport(app) });
+  return await runPrint(agent, task, { renderer, report: printReport(app), images });
+}
+
+/**
+ * The images `-i` names, read before anything is sent.
+ * Contract: throws a ConfigError (exit 2) with one line when the profile's model takes no
+ * images, there are too many, or one cannot be read.
+ */
+async function imagesOf(paths: readonly string[], target: ImageTarget): Promise<MessageImage[]> {
+  const problem = countProblem(paths.length) ??
+    (paths[0] === undefined ? undefined : visionProblem(paths[0], target));
+  if (problem !== undefined) throw new ConfigError(problem);
+  const images: MessageImage[] = [];
+  for (const path of paths) {
+    try {
+      images.push(await readImageFile(path));
+    } catch (error) {
+      throw new ConfigError(error instanceof Error ? error.message : String(error));
+    }
+  }
+  return images;
 }
 
 /**
@@ -75,7 +102,7 @@ export function answerReport(printAnswer: (answer: string) => void): PrintReport
 export async function runPrint(
   agent: Agent,
   task: string,
-  options: { renderer: Renderer; report: PrintReport },
+  options: { renderer: Renderer; report: PrintReport; images?: MessageImage[] },
 ): Promise<number> {
   const controller = new AbortController();
   const onSignal = () => controller.abort();
@@ -83,7 +110,8 @@ export async function runPrint(
   let result: TaskResult;
   try {
     options.report.start?.();
-    result = await agent.run(task, controller.signal);
+    const images = options.images?.length ? { images: options.images } : {};
+    result = await agent.run(task, controller.signal, images);
   } finally {
     Deno.removeSignalListener("SIGINT", onSignal);
   }

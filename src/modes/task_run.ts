@@ -7,12 +7,13 @@
  */
 import type { Agent, TaskResult } from "../agent/mod.ts";
 import { messageRoom } from "../context/mod.ts";
-import type { UserMessage } from "../core/mod.ts";
+import { describeImage, type MessageImage, type UserMessage } from "../core/mod.ts";
 import type { LineInput, PaintedInput, Submitted } from "../editor/mod.ts";
 import type { Workspace } from "../tools/mod.ts";
 import type { Renderer } from "../ui/mod.ts";
 import { attachFiles } from "./attachments.ts";
 import type { Boundary } from "./boundary.ts";
+import { type ImageTarget, pastedImagePath, readImageFile, visionProblem } from "./image_input.ts";
 import type { InputQueue } from "./input_queue.ts";
 
 /** What a task runs with. */
@@ -57,7 +58,8 @@ export async function runTask(entry: Submitted, context: TaskContext): Promise<v
           return messages;
         },
       };
-      const work = () => agent.run(message.text, signal, run);
+      const images = message.images ? { images: message.images } : {};
+      const work = () => agent.run(message.text, signal, { ...run, ...images });
       const result = await (context.around ? context.around(work) : work());
       shown.stop();
       renderer.finish(result);
@@ -74,23 +76,64 @@ export async function runTask(entry: Submitted, context: TaskContext): Promise<v
   }
 }
 
+/** A task's text, how it was shown, and the images that go with it. */
+interface Message extends Submitted {
+  images?: MessageImage[];
+}
+
 /** The message with its attachments; undefined (the failure shown) when one was refused. */
-async function attach(entry: Submitted, context: TaskContext): Promise<Submitted | undefined> {
-  const { agent } = context;
-  const maxTokens = messageRoom(agent.slot.compactor.settings, agent.requestOverhead);
-  const attached = await attachFiles(entry.text, context.workspace, { maxTokens });
-  if (!attached.ok) {
-    context.renderer.failure(attached.error);
+async function attach(entry: Submitted, context: TaskContext): Promise<Message | undefined> {
+  const { agent, renderer } = context;
+  const target = { profile: agent.slot.name, vision: agent.slot.vision === true };
+  const refuse = (error: string) => {
+    renderer.failure(error);
     context.boundary.fail();
     context.input.restore(entry.text);
     return undefined;
+  };
+  const pasted = await pastedImage(entry.text, target);
+  if (pasted !== undefined) {
+    if (!pasted.ok) return refuse(pasted.error);
+    renderer.line(renderer.dim(`  attached ${pasted.path} (${describeImage(pasted.image)})`));
+    return { ...entry, images: [pasted.image] };
   }
+  const maxTokens = messageRoom(agent.slot.compactor.settings, agent.requestOverhead);
+  const attached = await attachFiles(entry.text, context.workspace, { maxTokens, target });
+  if (!attached.ok) return refuse(attached.error);
   for (const file of attached.files) {
     const lines = `${file.lines} ${file.lines === 1 ? "line" : "lines"}${file.cut ? ", cut" : ""}`;
-    context.renderer.line(context.renderer.dim(`  attached ${file.path} (${lines})`));
+    renderer.line(renderer.dim(`  attached ${file.path} (${lines})`));
   }
-  if (attached.files.length === 0) return entry;
-  return { text: attached.text, shown: entry.shown ?? entry.text };
+  for (const { path, image } of attached.images) {
+    renderer.line(renderer.dim(`  attached ${path} (${describeImage(image)})`));
+  }
+  const images = attached.images.length > 0
+    ? { images: attached.images.map(({ image }) => image) }
+    : {};
+  if (attached.files.length === 0) return { ...entry, ...images };
+  return { text: attached.text, shown: entry.shown ?? entry.text, ...images };
+}
+
+/**
+ * The image whose path is all of `text` (pasted on its own), or why it cannot go; undefined
+ * when the text is no such path or names no file.
+ */
+async function pastedImage(
+  text: string,
+  target: ImageTarget,
+): Promise<
+  { ok: true; path: string; image: MessageImage } | { ok: false; error: string } | undefined
+> {
+  const path = pastedImagePath(text);
+  if (path === undefined) return undefined;
+  try {
+    const image = await readImageFile(path);
+    const refused = visionProblem(path, target);
+    return refused === undefined ? { ok: true, path, image } : { ok: false, error: refused };
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 /** Shows the input and the queue below the task until `stop`; `redraw` after the queue changed. */

@@ -1,0 +1,45 @@
+/**
+ * Images that tool calls give (read_file of a picture). A chat-completions tool result holds
+ * text only, so the results go first, as text, and the images follow them in one user note;
+ * a model that does not take images gets an error result instead.
+ *
+ * @module
+ */
+import { type MessageImage, NOTE_PREFIX, type ToolResult, type UserMessage } from "../core/mod.ts";
+import type { ModelSlot } from "./model_slot.ts";
+
+/** A call's result as the model gets it, and the image to send after the step's results. */
+export interface SplitResult {
+  result: ToolResult;
+  image?: MessageImage;
+}
+
+/**
+ * `result` for the model of `slot`: with its image taken out when the profile says the
+ * model takes images, as an error saying so when it does not.
+ * Contract: pure; a result without an image comes back as it is.
+ */
+export function splitImage(
+  result: ToolResult,
+  slot: Pick<ModelSlot, "name" | "vision">,
+): SplitResult {
+  const { image, ...rest } = result;
+  if (image === undefined || result.isError) return { result: rest };
+  if (slot.vision) return { result: rest, image };
+  const message = `Cannot show the image: the model of profile "${slot.name}" does not take ` +
+    'images ("vision": true in its provider.json profile says it does)';
+  return { result: { content: `Error: ${message}`, summary: message, isError: true } };
+}
+
+/**
+ * The user note carrying the images a step's tool calls gave, after their results.
+ * Contract: pure; `images` is not empty.
+ */
+export function toolImagesNote(images: MessageImage[]): UserMessage {
+  const which = images.length === 1 ? "The image" : `The ${images.length} images`;
+  return {
+    role: "user",
+    content: `${NOTE_PREFIX}${which} read by the tool calls above:`,
+    images,
+  };
+}
