@@ -63,10 +63,10 @@ export function imageHeader(bytes: Uint8Array): ImageHeader | undefined {
 
 /** Whether `bytes` start like an image file, however short they are. */
 export function looksLikeImage(bytes: Uint8Array): boolean {
-  const start = new TextDecoder("latin1").decode(bytes.subarray(0, 12));
-  return start.startsWith("\x89PNG") || start.startsWith("GIF8") ||
-    (start.startsWith("RIFF") && start.slice(8) === "WEBP") ||
-    (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff);
+  const at = (offset: number, text: string) =>
+    [...text].every((char, index) => bytes[offset + index] === char.charCodeAt(0));
+  return at(0, "\x89PNG") || at(0, "GIF8") || (at(0, "RIFF") && at(8, "WEBP")) ||
+    at(0, "\xff\xd8\xff");
 }
 
 /**
