@@ -77,7 +77,7 @@ export async function readImageFile(path: string): Promise<MessageImage> {
  */
 export function pastedImagePath(text: string): string | undefined {
   let path = text.trim();
-  const quoted = /^(['"])(.*)\1$/.exec(path);
+  const quoted = /^(['"])((?:(?!\1).)*)\1$/.exec(path);
   if (quoted) path = quoted[2] ?? "";
   else {
     if (/(?<!\\)\s/.test(path)) return undefined;

@@ -21,7 +21,7 @@ export interface WireImage {
   detail: "auto" | "low" | "high";
 }
 
-const DATA_URL = /^data:(image\/[a-z]+);base64,([A-Za-z0-9+/]*={0,2})$/;
+const DATA_URL = /^data:(image\/[\w.+-]+);base64,([A-Za-z0-9+/]*={0,2})$/;
 const SUPPORTED = ["image/png", "image/jpeg", "image/gif", "image/webp"];
 
 /**
