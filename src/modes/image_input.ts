@@ -31,8 +31,7 @@ const IMAGE_NAME = /\.(png|jpe?g|gif|webp)$/i;
  */
 export function visionProblem(path: string, target: ImageTarget): string | undefined {
   if (target.vision) return undefined;
-  return `Cannot send the image "${path}": the model of profile "${target.profile}" does not ` +
-    'take images; if it does, set "vision": true in its profile of provider.json';
+  return `Cannot send the image "${path}": profile "${target.profile}" has no "vision": true`;
 }
 
 /**

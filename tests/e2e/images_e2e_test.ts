@@ -83,7 +83,7 @@ Deno.test("powercode -p -i without a vision profile prints one line and sends no
   assertEquals(result.stdout, "");
   assertMatch(
     result.stderr.trim(),
-    /^[^\n]*Cannot send the image "workspace\/shot.png": the model of profile "default" does not take images; if it does, set "vision": true in its profile of provider\.json$/,
+    /^[^\n]*Cannot send the image "workspace\/shot.png": profile "default" has no "vision": true$/,
   );
   assertEquals(scripted.server.requests.filter((r) => r.path.endsWith("/completions")), []);
   assertEquals(await sessionIds(project.dir), []);

@@ -18,7 +18,6 @@ Deno.test("visionProblem() names the profile and the field that turns images on"
   assertEquals(visionProblem("a.png", { profile: "big", vision: true }), undefined);
   assertEquals(
     visionProblem("a.png", { profile: "small", vision: false }),
-    'Cannot send the image "a.png": the model of profile "small" does not take images; if ' +
-      'it does, set "vision": true in its profile of provider.json',
+    'Cannot send the image "a.png": profile "small" has no "vision": true',
   );
 });
