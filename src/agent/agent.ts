@@ -52,7 +52,7 @@ import {
 } from "./task_notes.ts";
 import { type ToolSet, USER_COMMAND_ID, userCommandCall } from "../tools/mod.ts";
 import { shellNote } from "./shell_note.ts";
-import { splitImage, toolImagesNote } from "./tool_images.ts";
+import { splitImage, toolImagesNote, withoutImages } from "./tool_images.ts";
 
 /** The parts an agent works with. */
 export interface AgentOptions {
@@ -423,19 +423,22 @@ export class Agent {
     };
     const send = (request: ChatRequest, retries: Pick<ChatOptions, "admitRetry">) => {
       emit({ type: "thinking" });
-      return recordRequests(session, (onRequest) =>
-        model.complete(request, {
-          ...retries,
-          onRequest,
-          signal,
-          onText: (text) => {
-            partial.text += text;
-            emit({ type: "text", text });
-          },
-          onReasoning: (text) => emit({ type: "reasoning", text }),
-          onDiscard: () => emit({ type: "discard_partial" }),
-          onRetry: (info) => emit({ type: "retry", ...info }),
-        }));
+      return recordRequests(
+        session,
+        (onRequest) =>
+          model.complete(this.slot.vision ? request : withoutImages(request, this.slot.name), {
+            ...retries,
+            onRequest,
+            signal,
+            onText: (text) => {
+              partial.text += text;
+              emit({ type: "text", text });
+            },
+            onReasoning: (text) => emit({ type: "reasoning", text }),
+            onDiscard: () => emit({ type: "discard_partial" }),
+            onRetry: (info) => emit({ type: "retry", ...info }),
+          }),
+      );
     };
     await this.#active.fit(session, this.#overhead, signal);
     const spending = this.#options.spending;

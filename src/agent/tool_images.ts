@@ -1,11 +1,19 @@
 /**
  * Images that tool calls give (read_file of a picture). A chat-completions tool result holds
  * text only, so the results go first, as text, and the images follow them in one user note;
- * a model that does not take images gets an error result instead.
+ * a model that does not take images gets an error result instead, and a history with images
+ * (sent before a switch of profiles) goes to it with a note in place of each image.
  *
  * @module
  */
-import { type MessageImage, NOTE_PREFIX, type ToolResult, type UserMessage } from "../core/mod.ts";
+import {
+  describeImage,
+  type MessageImage,
+  NOTE_PREFIX,
+  type ToolResult,
+  type UserMessage,
+} from "../core/mod.ts";
+import type { ChatRequest } from "../model/mod.ts";
 import type { ModelSlot } from "./model_slot.ts";
 
 /** A call's result as the model gets it, and the image to send after the step's results. */
@@ -42,4 +50,24 @@ export function toolImagesNote(images: MessageImage[]): UserMessage {
     content: `${NOTE_PREFIX}${which} read by the tool calls above:`,
     images,
   };
+}
+
+/**
+ * `request` for a model that takes no images (profile `profile`): each image of its
+ * messages replaced by a note after the message's text.
+ * Contract: pure; a request without images comes back as it is.
+ */
+export function withoutImages(request: ChatRequest, profile: string): ChatRequest {
+  if (!request.messages.some((message) => message.role === "user" && message.images)) {
+    return request;
+  }
+  const messages = request.messages.map((message) => {
+    if (message.role !== "user" || message.images === undefined) return message;
+    const { images, ...rest } = message;
+    const notes = images.map((image) =>
+      `[image ${describeImage(image)} left out: profile "${profile}" has no "vision": true]`
+    );
+    return { ...rest, content: [message.content, ...notes].join("\n") };
+  });
+  return { ...request, messages };
 }
