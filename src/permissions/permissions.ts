@@ -20,6 +20,9 @@ import { previewRun, type PreviewSnapshots } from "./preview.ts";
 import { answerText, type Asker, type Question } from "./question.ts";
 import { parseRule, type Rule, type RuleList } from "./rule.ts";
 import { readCommand } from "./shell_commands.ts";
+import { type HostGrants, urlHost } from "./host_grants.ts";
+import { askForHost } from "./host_question.ts";
+import { saveAllowedHost } from "./settings_file.ts";
 
 /** Saves `rule` to the allow list of settings file `file`. */
 export type RuleSaver = (file: string, rule: string) => Promise<void>;
@@ -42,6 +45,10 @@ export interface PermissionsOptions {
   sandboxed: boolean;
   /** How a command line is read (default: the shell parser). */
   reader?: CommandReader;
+  /** The hosts fetch may reach; with an asker, a host not on them is asked about. */
+  hosts?: HostGrants;
+  /** Saves a host to `network.allow` of a settings file (default: into its JSON). */
+  saveHost?: (file: string, host: string) => Promise<void>;
 }
 
 /**
@@ -101,6 +108,37 @@ export class Permissions {
 
   /** The policy of the tool set. */
   readonly policy: ToolPolicy = async (request) => {
+    const target = request.effect === "net" ? urlHost(request.args) : undefined;
+    const { hosts } = this.#options;
+    if (!target || !hosts || !this.#asker || hosts.allows(target.host)) {
+      return await this.#decide(request);
+    }
+    const granted = await askForHost({
+      tool: request.name,
+      ...target,
+      signal: request.signal ?? new AbortController().signal,
+    }, {
+      asker: this.#asker,
+      hosts,
+      file: this.#options.files.user,
+      save: this.#options.saveHost ?? saveAllowedHost,
+      record: (question, answer, detail) =>
+        this.#options.emit({
+          type: "permission",
+          callId: request.id ?? "",
+          tool: request.name,
+          subject: target.url,
+          question,
+          answer,
+          ...(detail !== undefined ? { detail } : {}),
+        }),
+    });
+    if (granted.kind === "refuse") return granted;
+    const verdict = await this.#decide(request);
+    return verdict.kind === "refuse" ? verdict : granted;
+  };
+
+  async #decide(request: ToolRequest): Promise<PolicyVerdict> {
     if (request.id === USER_COMMAND_ID) return ALLOW;
     const decision = await decide(request, this.#mode, this.#rules, this.#reader);
     switch (decision.kind) {
@@ -115,7 +153,7 @@ export class Permissions {
         return never;
       }
     }
-  };
+  }
 
   get #reader(): CommandReader {
     return this.#options.reader ?? readCommand;
