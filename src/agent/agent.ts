@@ -473,7 +473,7 @@ export class Agent {
       onEvent({ type: "tool_start", call, description: tools.describe(call) });
       const split = splitImage(
         await tools.execute(call, signal, (text) => onEvent({ type: "tool_output", call, text })),
-        this.slot,
+        { ...this.slot, taken: images.length },
       );
       const { result } = split;
       if (split.image) images.push(split.image);

@@ -8,6 +8,7 @@
  */
 import {
   describeImage,
+  MAX_IMAGES,
   type MessageImage,
   NOTE_PREFIX,
   type ToolResult,
@@ -24,18 +25,23 @@ export interface SplitResult {
 
 /**
  * `result` for the model of `slot`: with its image taken out when the profile says the
- * model takes images, as an error saying so when it does not.
+ * model takes images, as an error saying so when it does not, or when the step's calls
+ * already gave `slot.taken` images, the most one message carries.
  * Contract: pure; a result without an image comes back as it is.
  */
 export function splitImage(
   result: ToolResult,
-  slot: Pick<ModelSlot, "name" | "vision">,
+  slot: Pick<ModelSlot, "name" | "vision"> & { taken?: number },
 ): SplitResult {
+  const { taken = 0 } = slot;
   const { image, ...rest } = result;
   if (image === undefined || result.isError) return { result: rest };
-  if (slot.vision) return { result: rest, image };
-  const message = `Cannot show the image: the model of profile "${slot.name}" does not take ` +
-    'images ("vision": true in its provider.json profile says it does)';
+  if (slot.vision && taken < MAX_IMAGES) return { result: rest, image };
+  const message = slot.vision
+    ? `Cannot show the image: the calls of one step may show at most ${MAX_IMAGES} images; ` +
+      "read the rest in the next step"
+    : `Cannot show the image: the model of profile "${slot.name}" does not take images ` +
+      '("vision": true in its provider.json profile says it does)';
   return { result: { content: `Error: ${message}`, summary: message, isError: true } };
 }
 

@@ -5,9 +5,14 @@
  *
  * @module
  */
-import { imageOf, type ImageRef, type Message } from "../core/mod.ts";
+import { imageOf, type ImageRef, type UserMessage } from "../core/mod.ts";
 import { SessionError } from "./parse.ts";
 import type { SessionRecord } from "./session.ts";
+
+/** A record as its line holds it: a user message's images as references to their files. */
+export type StoredRecord =
+  | SessionRecord
+  | { type: "message"; message: Omit<UserMessage, "images"> & { images: ImageRef[] } };
 
 /** The folder of image files beside the session files of `dir`. */
 function imagesDir(dir: string): string {
@@ -21,7 +26,7 @@ function imagesDir(dir: string): string {
  * Contract: synchronous, like the append it precedes; a record without images comes back as
  * it is.
  */
-export function storeImages(record: SessionRecord, dir: string): SessionRecord {
+export function storeImages(record: SessionRecord, dir: string): StoredRecord {
   if (record.type !== "message" || record.message.role !== "user") return record;
   const { images, ...message } = record.message;
   if (images === undefined) return record;
@@ -36,7 +41,8 @@ export function storeImages(record: SessionRecord, dir: string): SessionRecord {
     }
     return ref;
   });
-  return { ...record, message: { ...message, images: refs } as Message };
+  // Spread: the line keeps whatever else the record carries (its `parent`).
+  return { ...record, message: { ...message, images: refs } };
 }
 
 /**

@@ -24,6 +24,14 @@ Deno.test("splitImage() makes an image result an error for a model without visio
   });
 });
 
+Deno.test("splitImage() refuses a ninth image of one step", () => {
+  const message = "Cannot show the image: the calls of one step may show at most 8 images; " +
+    "read the rest in the next step";
+  assertEquals(splitImage(RESULT, { name: "big", vision: true, taken: 8 }), {
+    result: { content: `Error: ${message}`, summary: message, isError: true },
+  });
+});
+
 Deno.test("toolImagesNote() carries the images in one powercode note", () => {
   assertEquals(toolImagesNote([IMAGE]), {
     role: "user",

@@ -21,6 +21,17 @@ Deno.test("SessionFile.write() keeps an image by its hash beside the session; lo
   });
 });
 
+Deno.test("SessionFile.write() keeps the parent a record with images names", async () => {
+  await withStore(async (store) => {
+    const image = await imageOf(await pngImage(2, 2), "a.png");
+    using file = store.create({ model: "m" });
+    const message = { role: "user" as const, content: "", images: [image] };
+    file.write(Object.assign({ type: "message" as const, message }, { parent: 0 }));
+    const line = JSON.parse(Deno.readTextFileSync(file.path).split("\n")[1] ?? "");
+    assertEquals(line.parent, 0);
+  });
+});
+
 Deno.test("SessionStore.load() refuses a session whose image file is missing or changed", async () => {
   await withStore(async (store, dir) => {
     const image = await imageOf(await pngImage(8, 8), "a.png");
