@@ -423,22 +423,20 @@ export class Agent {
     };
     const send = (request: ChatRequest, retries: Pick<ChatOptions, "admitRetry">) => {
       emit({ type: "thinking" });
-      return recordRequests(
-        session,
-        (onRequest) =>
-          model.complete(this.slot.vision ? request : withoutImages(request, this.slot.name), {
-            ...retries,
-            onRequest,
-            signal,
-            onText: (text) => {
-              partial.text += text;
-              emit({ type: "text", text });
-            },
-            onReasoning: (text) => emit({ type: "reasoning", text }),
-            onDiscard: () => emit({ type: "discard_partial" }),
-            onRetry: (info) => emit({ type: "retry", ...info }),
-          }),
-      );
+      const sent = this.slot.vision ? request : withoutImages(request, this.slot.name);
+      return recordRequests(session, (onRequest) =>
+        model.complete(sent, {
+          ...retries,
+          onRequest,
+          signal,
+          onText: (text) => {
+            partial.text += text;
+            emit({ type: "text", text });
+          },
+          onReasoning: (text) => emit({ type: "reasoning", text }),
+          onDiscard: () => emit({ type: "discard_partial" }),
+          onRetry: (info) => emit({ type: "retry", ...info }),
+        }));
     };
     await this.#active.fit(session, this.#overhead, signal);
     const spending = this.#options.spending;

@@ -72,13 +72,15 @@ export function looksLikeImage(bytes: Uint8Array): boolean {
 /**
  * The image `bytes` hold, named `name` in errors, with its hash and base64 data.
  * Contract: throws a RangeError over {@linkcode MAX_IMAGE_BYTES} and a TypeError for bytes
- * that are no PNG, JPEG, GIF or WebP; each message starts `Cannot <action> "<name>":`.
+ * that are no PNG, JPEG, GIF or WebP; each message starts `Cannot <action> "<name>":`
+ * (`options.action`, default `attach`).
  */
 export async function imageOf(
   bytes: Uint8Array<ArrayBuffer>,
   name: string,
-  action = "attach",
+  options: { action?: string } = {},
 ): Promise<MessageImage> {
+  const { action = "attach" } = options;
   if (bytes.length > MAX_IMAGE_BYTES) {
     throw new RangeError(
       `Cannot ${action} "${name}": the image is ${formatSize(bytes.length)}, more than the ` +

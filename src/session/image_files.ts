@@ -69,7 +69,7 @@ export async function loadImages(
         if (error instanceof Deno.errors.NotFound) throw fail("is missing");
         throw error;
       }
-      const image = await imageOf(bytes, file, "load").catch(() => undefined);
+      const image = await imageOf(bytes, file, { action: "load" }).catch(() => undefined);
       if (image?.hash !== ref.hash) throw fail("does not hold the image its name says");
       return { ...ref, data: image.data };
     }));

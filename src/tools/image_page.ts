@@ -35,7 +35,7 @@ async function imageIn(
       } one image may be; make it smaller`,
     );
   }
-  return await imageOf(new Uint8Array(bytes), path, action);
+  return await imageOf(new Uint8Array(bytes), path, { action });
 }
 
 /**

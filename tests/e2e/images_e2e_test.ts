@@ -70,6 +70,30 @@ Deno.test("powercode -c re-sends an image with the bytes it sent first; the sess
   assertEquals(await Deno.readFile(`${project.dir}/.powercode/sessions/images/${hash}`), png);
 });
 
+Deno.test("powercode -c --model on a profile without vision sends a note in place of the image", async () => {
+  await using scripted = await startScriptedServer();
+  await using project = await createTempProject();
+  await project.writeProvider({
+    default: "eyes",
+    profiles: {
+      eyes: provider(scripted.server.url, VISION),
+      blind: provider(scripted.server.url),
+    },
+  });
+  await Deno.writeFile(`${project.workspace}/shot.png`, await pngImage(30, 20));
+  scripted.play([text("Seen.")]);
+  const sent = await project.run(["-p", "Look", "-i", "workspace/shot.png"], { env: ENV });
+  assertEquals(sent.code, 0, sent.stderr);
+  const requests = scripted.play([text("Told.")]);
+  const blind = await project.run(["-c", "--model", "blind", "-p", "Again"], { env: ENV });
+  assertEquals(blind.code, 0, blind.stderr);
+  const [task] = userMessages(requests()[0]);
+  assertEquals(task, {
+    role: "user",
+    content: 'Look\n[image PNG 30×20 left out: profile "blind" has no "vision": true]',
+  });
+});
+
 Deno.test("powercode -p -i without a vision profile prints one line and sends nothing", async () => {
   await using scripted = await startScriptedServer();
   await using project = await createTempProject();
