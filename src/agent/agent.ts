@@ -26,6 +26,7 @@ import type {
   CallDescription,
   EventChannel,
   EventSink,
+  MessageImage,
   SpendReport,
   TodoItem,
   ToolCall,
@@ -51,6 +52,7 @@ import {
 } from "./task_notes.ts";
 import { type ToolSet, USER_COMMAND_ID, userCommandCall } from "../tools/mod.ts";
 import { shellNote } from "./shell_note.ts";
+import { splitImage, toolImagesNote, withoutImages } from "./tool_images.ts";
 
 /** The parts an agent works with. */
 export interface AgentOptions {
@@ -100,6 +102,8 @@ export interface RunOptions {
    * messages, so the model reads them before its next step. Each is taken once.
    */
   steering?: () => UserMessage[] | Promise<UserMessage[]>;
+  /** Images sent with the task, after its text (only ever given for a vision profile). */
+  images?: MessageImage[];
 }
 
 /** The text recorded as the result of a tool call that never ran to completion. */
@@ -357,7 +361,8 @@ export class Agent {
     const shown = options.shown !== undefined && options.shown !== task
       ? { shown: options.shown }
       : {};
-    session.append({ role: "user", content: task, ...shown });
+    const images = options.images?.length ? { images: options.images } : {};
+    session.append({ role: "user", content: task, ...shown, ...images });
     const steer = async () => {
       const queued = await options.steering?.() ?? [];
       for (const message of queued) session.append(message);
@@ -418,8 +423,9 @@ export class Agent {
     };
     const send = (request: ChatRequest, retries: Pick<ChatOptions, "admitRetry">) => {
       emit({ type: "thinking" });
+      const sent = this.slot.vision ? request : withoutImages(request, this.slot.name);
       return recordRequests(session, (onRequest) =>
-        model.complete(request, {
+        model.complete(sent, {
           ...retries,
           onRequest,
           signal,
@@ -461,6 +467,7 @@ export class Agent {
   async #runTools(session: Session, calls: ToolCall[], signal: AbortSignal): Promise<void> {
     const { tools } = this.#options;
     const onEvent = this.#options.events.emit;
+    const images: MessageImage[] = [];
     for (const call of calls) {
       if (signal.aborted) {
         session.append({
@@ -472,17 +479,19 @@ export class Agent {
         continue;
       }
       onEvent({ type: "tool_start", call, description: tools.describe(call) });
-      const result = await tools.execute(
-        call,
-        signal,
-        (text) => onEvent({ type: "tool_output", call, text }),
+      const split = splitImage(
+        await tools.execute(call, signal, (text) => onEvent({ type: "tool_output", call, text })),
+        { ...this.slot, taken: images.length },
       );
+      const { result } = split;
+      if (split.image) images.push(split.image);
       const content = signal.aborted ? `${result.content}\n${INTERRUPTED_RESULT}` : result.content;
       const isError = result.isError || signal.aborted;
       session.append({ role: "tool", toolCallId: call.id, content, isError });
       const { summary, details } = result;
       onEvent({ type: "tool_end", call, isError, summary, ...(details ? { details } : {}) });
     }
+    if (images.length > 0) session.append(toolImagesNote(images));
     signal.throwIfAborted();
   }
 }

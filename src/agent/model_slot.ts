@@ -18,6 +18,8 @@ export interface ModelSlot {
   compactor: Compactor;
   /** The profile's prices, when known. */
   pricing?: Pricing;
+  /** The profile says the model takes images (`"vision": true`). */
+  vision?: boolean;
 }
 
 /** More rounds than this means the window is hopeless; the request step shortens the rest. */

@@ -64,6 +64,7 @@ import { type Undo, undoOff } from "../undo/mod.ts";
 import { createSnapshots, createTaskUndo, type UndoSetup } from "./undo_setup.ts";
 import {
   type ApprovalMode,
+  HostGrants,
   Permissions,
   type RuleSaver,
   saveAllowRule,
@@ -210,7 +211,9 @@ export interface Assembly {
  */
 export async function assemble(options: AssembleOptions): Promise<Assembly> {
   const report = options.report ?? (() => {});
-  const built = await buildTools(options);
+  // fetch reaches the settings' hosts and those the user allows when asked.
+  const hosts = new HostGrants(options.bash?.allowedHosts ?? (() => []));
+  const built = await buildTools(options, () => hosts.list());
   const { workspace, warnings, servers, sandbox, plan, jobs } = built;
   const { child } = options;
   const tools = child
@@ -238,6 +241,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     ...(snapshots ? { snapshots } : {}),
     sandboxed: sandbox?.mode === "bwrap",
     ...(sandbox ? { checkDir: (dir: string) => sandbox.grantDir(dir) } : {}),
+    hosts,
   });
   const policies = [
     plan.policy,
@@ -507,7 +511,8 @@ function buildSlot(
     summaryInConversation: config.summaryInConversation !== false,
   });
   const step = spending.meter(model, "step", pricing);
-  return { name, model: step, compactor, ...(pricing ? { pricing } : {}) };
+  const vision = config.vision === true ? { vision: true } : {};
+  return { name, model: step, compactor, ...(pricing ? { pricing } : {}), ...vision };
 }
 
 /**
@@ -523,9 +528,11 @@ function requireRoom(profiles: Profiles, name: string, overhead: RequestOverhead
 
 async function buildTools(
   options: AssembleOptions,
+  allowedHosts: () => readonly string[],
 ): Promise<Omit<Tools, "sandbox"> & { sandbox: Sandbox | undefined }> {
   if (!options.tools) {
-    return await createTools(options.workspaceDir, options.bash ?? { unsandboxedBash: false });
+    const bash = options.bash ?? { unsandboxedBash: false };
+    return await createTools(options.workspaceDir, { ...bash, allowedHosts });
   }
   const workspace = await Workspace.open(options.workspaceDir);
   // Replaced tools come without a sandbox: stdio MCP servers are refused with them, and so

@@ -59,6 +59,8 @@ export interface CliOptions {
   approval?: "auto" | "edits" | "ask";
   /** `--allow-domain HOST`, repeatable: hosts commands may reach for this run. */
   allowDomains: string[];
+  /** `-i FILE` / `--image FILE`, repeatable, with `-p`: images sent with the task. */
+  images: string[];
 }
 
 const APPROVALS = ["auto", "edits", "ask"] as const;
@@ -78,6 +80,7 @@ export const USAGE = `powercode: a coding agent for your terminal, confined to i
 
   powercode            the REPL (-c: continue the latest, -r [ID]: resume one)
   powercode -p "task"  one task, the answer on stdout (--output-format json)
+  -i FILE              with -p: send the image FILE with the task (repeatable)
   -C, --dir PATH       work on PATH (default: here); --add-dir PATH: one more
   --provider FILE      the provider file; --model NAME: start on that profile
   --plan               plan mode: only PLAN.md may change, commands read-only
@@ -119,8 +122,9 @@ export function parseCli(args: string[]): CliOptions {
       "add-dir",
       "approval",
       "allow-domain",
+      "image",
     ],
-    collect: ["add-dir", "allow-domain"],
+    collect: ["add-dir", "allow-domain", "image"],
     boolean: [
       "help",
       "version",
@@ -141,6 +145,7 @@ export function parseCli(args: string[]): CliOptions {
       h: "help",
       V: "version",
       C: "dir",
+      i: "image",
       "allow-git-writes": "allow-git-hooks",
     },
     unknown: (arg) => {
@@ -190,6 +195,13 @@ export function parseCli(args: string[]): CliOptions {
       `Invalid --approval "${parsed.approval}": expected ${APPROVALS.join(", ")}`,
     );
   }
+  const images = parsed.image;
+  if (images.length > 0 && parsed.print === undefined) {
+    throw new TypeError('Invalid -i: images go with -p "task"; at the prompt, type @shot.png');
+  }
+  if (images.some((path) => path.trim() === "")) {
+    throw new TypeError("Invalid -i: the path is empty; give an image file");
+  }
   if (parsed.force && !parsed.undo) {
     throw new TypeError("Invalid --force: it goes with --undo (at the prompt: /undo --force)");
   }
@@ -217,6 +229,7 @@ export function parseCli(args: string[]): CliOptions {
     ...(approval !== undefined ? { approval } : {}),
     addDirs,
     allowDomains: parsed["allow-domain"],
+    images,
     scope: parsed.scope,
     layout,
   };

@@ -49,6 +49,8 @@ export interface ProviderConfig {
   budget?: BudgetLimits;
   /** How hard a reasoning model thinks; sent with every request when set. */
   reasoningEffort?: ReasoningEffort;
+  /** The model takes images (`image_url` parts); without it, no image is sent. */
+  vision?: boolean;
 }
 
 export { ConfigError };
@@ -70,6 +72,7 @@ const KNOWN_FIELDS = [
   "summaryInConversation",
   ...SPENDING_FIELDS,
   "reasoningEffort",
+  "vision",
 ];
 /** The key sent when none is configured (`"apiKey": null`, or no key variable set); not a secret. */
 export const PLACEHOLDER_KEY = "no-key";
@@ -166,6 +169,7 @@ export function readProviderFields(
   }
   const compat = readCompatOverrides(fields, problems);
   const summaryInConversation = booleanField(fields, "summaryInConversation", problems);
+  const vision = booleanField(fields, "vision", problems);
   const spending = readSpendingFields(fields, problems);
   const reasoningEffort = effortField(fields.reasoningEffort, problems);
   const apiKey = resolveApiKey(fields.apiKey, env, problems);
@@ -187,6 +191,7 @@ export function readProviderFields(
     ...(summaryInConversation !== undefined ? { summaryInConversation } : {}),
     ...spending,
     ...(reasoningEffort !== undefined ? { reasoningEffort } : {}),
+    ...(vision === true ? { vision } : {}),
   };
 }
 

@@ -19,7 +19,7 @@ export {
   validateCompactionSettings,
 } from "./settings.ts";
 export type { CompactionSettings, CompactionSettingsInput } from "./settings.ts";
-export { estimateRequestTokens, estimateTextTokens } from "./tokens.ts";
+export { estimateImageTokens, estimateRequestTokens, estimateTextTokens } from "./tokens.ts";
 export { messageRoom } from "./message_room.ts";
 export {
   type MeteredKind,

@@ -4,7 +4,13 @@
  *
  * @module
  */
-import { type Message, parseToolArguments, type ToolCall, type UserMessage } from "../core/mod.ts";
+import {
+  describeImage,
+  type Message,
+  parseToolArguments,
+  type ToolCall,
+  type UserMessage,
+} from "../core/mod.ts";
 import { estimateRequestTokens, estimateTextTokens, TRUNCATION_MARKER_TOKENS } from "./tokens.ts";
 import { SUMMARY_SYSTEM_PROMPT, summaryPrompt } from "./summary_prompt.ts";
 import { truncateMiddle } from "./working_memory.ts";
@@ -181,8 +187,10 @@ function requestTokens(input: SummaryRequestInput, conversation: string, splitTu
 
 function serializeMessage(message: Message, toolResultLimit: number | undefined): string {
   switch (message.role) {
-    case "user":
-      return `[User]: ${message.content}`;
+    case "user": {
+      const images = (message.images ?? []).map((image) => ` [image ${describeImage(image)}]`);
+      return `[User]: ${message.content}${images.join("")}`;
+    }
     case "assistant": {
       const lines = message.content || message.toolCalls.length === 0
         ? [`[Assistant]: ${message.content}`]

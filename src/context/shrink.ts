@@ -153,7 +153,11 @@ function withNote(messages: Message[], keepLeading: number, omitted: number): Me
     "context window.)";
   const first = messages[0];
   if (keepLeading > 0 && first?.role === "user") {
-    return [{ role: "user", content: `${first.content}\n\n${note}` }, ...messages.slice(1)];
+    const images = first.images ? { images: first.images } : {};
+    return [
+      { role: "user", content: `${first.content}\n\n${note}`, ...images },
+      ...messages.slice(1),
+    ];
   }
   return [{ role: "user", content: note }, ...messages];
 }

@@ -7,9 +7,11 @@
  */
 import type { Message, ToolDefinition } from "../core/mod.ts";
 import type { Session } from "../session/mod.ts";
+import { estimateImageTokens } from "./image_tokens.ts";
 import { estimateTextTokens } from "./text_tokens.ts";
 
 export { estimateTextTokens } from "./text_tokens.ts";
+export { estimateImageTokens } from "./image_tokens.ts";
 
 /** Tokens counted per message for its role and separators. */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
@@ -34,14 +36,18 @@ export interface EstimateOptions {
 }
 
 /**
- * Estimates one message: its content, tool call ids, names and arguments, and overheads.
+ * Estimates one message: its content, images, tool call ids, names and arguments, and
+ * overheads.
  * Contract: pure; with `toolOutputLimit` a long tool output counts as the part the
  * working memory shows (the first and last `limit / 2` characters plus a marker).
  */
 export function estimateMessageTokens(message: Message, options: EstimateOptions = {}): number {
   switch (message.role) {
-    case "user":
-      return MESSAGE_OVERHEAD_TOKENS + estimateTextTokens(message.content);
+    case "user": {
+      let tokens = MESSAGE_OVERHEAD_TOKENS + estimateTextTokens(message.content);
+      for (const image of message.images ?? []) tokens += estimateImageTokens(image);
+      return tokens;
+    }
     case "assistant": {
       let tokens = MESSAGE_OVERHEAD_TOKENS + estimateTextTokens(message.content) +
         estimateTextTokens(message.thinkBlock ?? "");

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { MessageImage } from "./image.ts";
 
 /** A tool call the model asked for; `arguments` is the raw JSON text the model wrote. */
 export interface ToolCall {
@@ -26,6 +27,8 @@ export interface UserMessage {
    * its `[pasted 901 lines]` label. Kept in history for the redraw; never sent to the model.
    */
   shown?: string;
+  /** Images sent after the text, in order (only to a model that takes images). */
+  images?: MessageImage[];
 }
 
 /** A model reply: text (possibly empty) and the tool calls it asked for, in order. */

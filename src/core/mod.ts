@@ -19,6 +19,18 @@ export {
 } from "./check.ts";
 export { type Delay, delay } from "./delay.ts";
 export {
+  describeImage,
+  type ImageHeader,
+  imageHeader,
+  type ImageMediaType,
+  imageOf,
+  type ImageRef,
+  looksLikeImage,
+  MAX_IMAGE_BYTES,
+  MAX_IMAGES,
+  type MessageImage,
+} from "./image.ts";
+export {
   type AgentEvent,
   type CompactionEvent,
   type CompactionReason,

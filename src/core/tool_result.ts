@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { MessageImage } from "./image.ts";
 import type { TodoItem } from "./todo.ts";
 
 /**
@@ -69,4 +70,6 @@ export interface ToolResult {
   isError: boolean;
   /** What the call did, when the tool says. */
   details?: ToolDetails;
+  /** An image the call gave (read_file of a picture), for a model that takes images. */
+  image?: MessageImage;
 }

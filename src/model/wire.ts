@@ -15,6 +15,7 @@ import {
   type Message,
   parseJsonObject,
   type ToolDefinition,
+  type UserMessage,
 } from "../core/mod.ts";
 
 /** A tool call as sent back in history, with any provider fields it came with. */
@@ -39,8 +40,15 @@ interface CachedTextPart {
   "cache_control": { type: "ephemeral" };
 }
 
+/** An image content part: the image's bytes as a base64 data URL. */
+interface ImagePart {
+  type: "image_url";
+  "image_url": { url: string };
+}
+
 type WireMessage =
   | { role: "system" | "user"; content: string | CachedTextPart[] }
+  | { role: "user"; content: ({ type: "text"; text: string } | ImagePart)[] }
   | { role: "tool"; tool_call_id: string; content: string | CachedTextPart[] }
   | WireAssistant;
 
@@ -87,9 +95,11 @@ function mergeUserRuns(messages: readonly Message[]): Message[] {
   for (const message of messages) {
     const last = merged.at(-1);
     if (message.role === "user" && last?.role === "user") {
+      const images = [...last.images ?? [], ...message.images ?? []];
       merged[merged.length - 1] = {
         role: "user",
         content: `${last.content}\n\n${message.content}`,
+        ...(images.length > 0 ? { images } : {}),
       };
     } else merged.push(message);
   }
@@ -114,7 +124,9 @@ function markCacheBreakpoint(messages: WireMessage[], index: number): void {
 function toWireMessage(message: Message, compat: ProviderCompat, model: string): WireMessage {
   switch (message.role) {
     case "user":
-      return { role: "user", content: message.content };
+      return message.images?.length
+        ? withImages(message)
+        : { role: "user", content: message.content };
     case "tool": {
       const id = wireId(message.toolCallId, compat);
       return { role: "tool", tool_call_id: id, content: message.content };
@@ -162,6 +174,16 @@ function toWireAssistant(
       },
     })),
   };
+}
+
+/** A user message with images: its text part (when it has text), then one part per image. */
+function withImages(message: UserMessage): WireMessage {
+  const text = message.content === "" ? [] : [{ type: "text" as const, text: message.content }];
+  const images = (message.images ?? []).map((image): ImagePart => ({
+    type: "image_url",
+    "image_url": { url: `data:${image.mediaType};base64,${image.data}` },
+  }));
+  return { role: "user", content: [...text, ...images] };
 }
 
 function wireId(id: string, compat: ProviderCompat): string {

@@ -1,13 +1,15 @@
 /**
  * `@path` in a task: the file's text, with line numbers and bounded, goes with the message,
  * read through the workspace like read_file (escapes and `.powercodeignore` refused), a
- * binary file refused.
+ * binary file refused; an image (`@shot.png`) goes as an image to a model that takes them.
  *
  * @module
  */
-import { estimateTextTokens } from "../context/mod.ts";
+import { estimateImageTokens, estimateTextTokens } from "../context/mod.ts";
+import type { MessageImage } from "../core/mod.ts";
 import { sanitizeLine } from "../terminal/mod.ts";
-import { formatSize, readTextHead, type Workspace } from "../tools/mod.ts";
+import { formatSize, readTextHead, type Workspace, workspaceImage } from "../tools/mod.ts";
+import { countProblem, type ImageTarget, visionProblem } from "./image_input.ts";
 
 /** Most bytes and lines of one attached file, as one read_file call returns. */
 const MAX_BYTES = 50 * 1024;
@@ -25,9 +27,15 @@ export interface Attached {
   cut: boolean;
 }
 
+/** One attached image, as mentioned. */
+export interface AttachedImage {
+  path: string;
+  image: MessageImage;
+}
+
 /** The message with its attachments, or why a file was refused. */
 export type Attachment =
-  | { ok: true; text: string; files: Attached[] }
+  | { ok: true; text: string; files: Attached[]; images: AttachedImage[] }
   | { ok: false; error: string };
 
 /**
@@ -44,6 +52,8 @@ export function mentions(text: string): string[] {
 export interface AttachOptions {
   /** The most tokens the message may take, attachments included (`messageRoom`). */
   maxTokens?: number;
+  /** The model an image would go to; without it, a mentioned image is refused. */
+  target?: ImageTarget;
 }
 
 /**
@@ -51,8 +61,9 @@ export interface AttachOptions {
  * exists stays plain text (`@decorator`, an address); a file that cannot be attached refuses
  * the whole message: outside the workspace, ignored by `.powercodeignore`, binary, not a
  * regular file; and so does a message (typed, pasted or with its files) over
- * `options.maxTokens`, with one line saying how much fits.
- * Contract: never throws for a file; reads at most 50 KB of each.
+ * `options.maxTokens`, with one line saying how much fits. An image goes in `images` when
+ * `options.target` takes images and is refused otherwise, as are more than eight of them.
+ * Contract: never throws for a file; reads at most 50 KB of each text, 5 MB of each image.
  */
 export async function attachFiles(
   text: string,
@@ -61,8 +72,17 @@ export async function attachFiles(
 ): Promise<Attachment> {
   const blocks: string[] = [];
   const files: Attached[] = [];
+  const images: AttachedImage[] = [];
+  const target = options.target ?? { profile: "default", vision: false };
   for (const path of mentions(text)) {
     try {
+      const image = await workspaceImage(workspace, path);
+      if (image) {
+        const refused = visionProblem(path, target);
+        if (refused !== undefined) return { ok: false, error: refused };
+        images.push({ path, image });
+        continue;
+      }
       const head = await readTextHead(workspace, path, { action: "attach", limit: MAX_BYTES });
       const { block, attached } = fileBlock(path, head.text, { size: head.size, cut: head.cut });
       blocks.push(block);
@@ -73,9 +93,12 @@ export async function attachFiles(
     }
   }
   const message = `${text}${blocks.join("")}`;
-  const tooLarge = sizeProblem(message, files, options.maxTokens);
+  const tooMany = countProblem(images.length);
+  if (tooMany !== undefined) return { ok: false, error: tooMany };
+  const imageTokens = images.reduce((sum, { image }) => sum + estimateImageTokens(image), 0);
+  const tooLarge = sizeProblem(message, files, options.maxTokens, imageTokens);
   return tooLarge === undefined
-    ? { ok: true, text: message, files }
+    ? { ok: true, text: message, files, images }
     : { ok: false, error: tooLarge };
 }
 
@@ -84,9 +107,10 @@ function sizeProblem(
   message: string,
   files: readonly Attached[],
   maxTokens: number | undefined,
+  imageTokens: number,
 ): string | undefined {
   if (maxTokens === undefined) return undefined;
-  const tokens = estimateTextTokens(message);
+  const tokens = estimateTextTokens(message) + imageTokens;
   if (tokens <= maxTokens) return undefined;
   const what = files.length === 0
     ? "it is"

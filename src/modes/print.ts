@@ -9,15 +9,19 @@ import { type App, exitCode, openApp, type RunStart } from "../app/mod.ts";
 import { ConfigError } from "../config/mod.ts";
 import { messageRoom } from "../context/mod.ts";
 import type { Submitted } from "../editor/mod.ts";
-import { sanitize, writeTo } from "../terminal/mod.ts";
+import { sanitize, sanitizeLine, writeTo } from "../terminal/mod.ts";
 import { createFrontEnd, type Renderer, ScriptOutput } from "../ui/mod.ts";
+import { describeImage, type MessageImage } from "../core/mod.ts";
 import { attachedLine, attachFiles } from "./attachments.ts";
+import { countProblem, type ImageTarget, readImageFile, visionProblem } from "./image_input.ts";
 import { withPipedInput } from "./piped_input.ts";
 
 /** `-p TASK`: one task, its answer on stdout (or JSON), the exit code saying how it ended. */
 export async function printMode(start: RunStart): Promise<number> {
   await using app = await openApp(start);
   const { agent, profiles, redactor, unfinishedTodo } = app;
+  const target = { profile: agent.slot.name, vision: agent.slot.vision === true };
+  const named = await imagesOf(start.cli.images, target);
   const renderer = await createFrontEnd(agent, {
     screen: false,
     color: app.color,
@@ -26,28 +30,60 @@ export async function printMode(start: RunStart): Promise<number> {
     fullReasoning: start.cli.showReasoning,
     model: () => profiles.label(agent.slot.name),
   });
-  const task = await printTask(app, renderer);
+  const task = await printTask(app, renderer, target);
+  const images = [...named, ...task.images];
+  const tooMany = countProblem(images.length);
+  if (tooMany !== undefined) throw new ConfigError(tooMany);
   if (unfinishedTodo.length > 0) renderer.unfinishedTodo(unfinishedTodo);
   const shown = task.shown !== undefined ? { shown: task.shown } : {};
-  return await runPrint(agent, task.text, { renderer, report: printReport(app), ...shown });
+  const report = printReport(app);
+  return await runPrint(agent, task.text, { renderer, report, ...shown, images });
 }
 
 /**
  * The task of `-p`: the argument with the files it mentions as `@path` attached as at the
- * prompt (the same limits), then the piped text as its context, taken as it is.
+ * prompt (the same limits; `@shot.png` an image), then the piped text as its context, as it is.
  * Contract: throws a ConfigError, before anything is sent, for a refused file (ignored,
  * outside the workspace, binary, too large for the window) or piped text too large.
  */
-async function printTask(app: App, renderer: Renderer): Promise<Submitted> {
+async function printTask(
+  app: App,
+  renderer: Renderer,
+  target: ImageTarget,
+): Promise<Submitted & { images: MessageImage[] }> {
   const { agent } = app;
   const typed = app.start.cli.print ?? "";
   const settings = agent.slot.compactor.settings;
   const maxTokens = messageRoom(settings, agent.requestOverhead);
-  const attached = await attachFiles(typed, app.workspace, { maxTokens });
+  const attached = await attachFiles(typed, app.workspace, { maxTokens, target });
   if (!attached.ok) throw new ConfigError(attached.error);
   for (const file of attached.files) renderer.line(renderer.dim(attachedLine(file)));
+  for (const { path, image } of attached.images) {
+    renderer.line(renderer.dim(`  attached ${sanitizeLine(path)} (${describeImage(image)})`));
+  }
+  const images = attached.images.map(({ image }) => image);
   const text = withPipedInput(attached.text, app.piped, settings);
-  return attached.files.length === 0 ? { text } : { text, shown: typed };
+  return attached.files.length === 0 ? { text, images } : { text, shown: typed, images };
+}
+
+/**
+ * The images `-i` names, read before anything is sent.
+ * Contract: throws a ConfigError (exit 2) with one line when the profile's model takes no
+ * images, there are too many, or one cannot be read.
+ */
+async function imagesOf(paths: readonly string[], target: ImageTarget): Promise<MessageImage[]> {
+  const problem = countProblem(paths.length) ??
+    (paths[0] === undefined ? undefined : visionProblem(paths[0], target));
+  if (problem !== undefined) throw new ConfigError(problem);
+  const images: MessageImage[] = [];
+  for (const path of paths) {
+    try {
+      images.push(await readImageFile(path));
+    } catch (error) {
+      throw new ConfigError(error instanceof Error ? error.message : String(error));
+    }
+  }
+  return images;
 }
 
 /**
@@ -103,6 +139,8 @@ export async function runPrint(
     report: PrintReport;
     /** How the task reads in the session when that differs from `task` (files attached). */
     shown?: string;
+    /** The images `-i` named, sent after the task's text. */
+    images?: MessageImage[];
   },
 ): Promise<number> {
   const controller = new AbortController();
@@ -112,7 +150,8 @@ export async function runPrint(
   try {
     options.report.start?.();
     const shown = options.shown !== undefined ? { shown: options.shown } : {};
-    result = await agent.run(task, controller.signal, shown);
+    const images = options.images?.length ? { images: options.images } : {};
+    result = await agent.run(task, controller.signal, { ...shown, ...images });
   } finally {
     Deno.removeSignalListener("SIGINT", onSignal);
   }

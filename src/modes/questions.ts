@@ -39,7 +39,7 @@ export class TerminalQuestions implements Asker {
     const rules = question.rules.join(", ");
     const choices = [
       "y yes",
-      `a always (saves allow ${rules})`,
+      `a always (saves ${question.saves ?? `allow ${rules}`})`,
       ...(question.projectFile ? ["ap always, in the project's settings"] : []),
       ...(question.canPreview ? ["p preview: run it, then keep or revert"] : []),
       "n [reason] no",

@@ -7,12 +7,14 @@
  */
 import type { Agent, TaskResult } from "../agent/mod.ts";
 import { messageRoom } from "../context/mod.ts";
-import type { UserMessage } from "../core/mod.ts";
+import { describeImage, type MessageImage, type UserMessage } from "../core/mod.ts";
 import type { LineInput, PaintedInput, Submitted } from "../editor/mod.ts";
 import type { Workspace } from "../tools/mod.ts";
+import { sanitizeLine } from "../terminal/mod.ts";
 import type { Renderer } from "../ui/mod.ts";
-import { type Attached, attachedLine, attachFiles } from "./attachments.ts";
+import { type Attached, type AttachedImage, attachedLine, attachFiles } from "./attachments.ts";
 import type { Boundary } from "./boundary.ts";
+import { type ImageTarget, pastedImagePath, readImageFile, visionProblem } from "./image_input.ts";
 import type { InputQueue } from "./input_queue.ts";
 
 /** What a task runs with. */
@@ -59,7 +61,8 @@ export async function runTask(entry: Submitted, context: TaskContext): Promise<v
           return messages;
         },
       };
-      const work = () => agent.run(message.text, signal, run);
+      const images = message.images ? { images: message.images } : {};
+      const work = () => agent.run(message.text, signal, { ...run, ...images });
       const result = await (context.around ? context.around(work) : work());
       shown.stop();
       renderer.finish(result);
@@ -76,40 +79,89 @@ export async function runTask(entry: Submitted, context: TaskContext): Promise<v
   }
 }
 
+/** A task's text, how it was shown, and the images that go with it. */
+interface Message extends Submitted {
+  images?: MessageImage[];
+}
+
 /** The message with its attachments; undefined (the failure shown) when one was refused. */
-async function attach(entry: Submitted, context: TaskContext): Promise<Submitted | undefined> {
+async function attach(entry: Submitted, context: TaskContext): Promise<Message | undefined> {
   const attached = await withFiles(entry, context);
   if (!attached) {
     context.boundary.fail();
     return undefined;
   }
-  showFiles(attached.files, context.renderer);
+  showAttached(attached, context.renderer);
   return attached.entry;
 }
 
-/**
- * `entry` with its `@path` files attached, as a typed task has them (the same size limit);
- * undefined when one was refused: the failure is shown and the text goes back into the input.
- */
-async function withFiles(
-  entry: Submitted,
-  context: TaskContext,
-): Promise<{ entry: Submitted; files: Attached[] } | undefined> {
-  const { agent } = context;
-  const maxTokens = messageRoom(agent.slot.compactor.settings, agent.requestOverhead);
-  const attached = await attachFiles(entry.text, context.workspace, { maxTokens });
-  if (!attached.ok) {
-    context.renderer.failure(attached.error);
-    context.input.restore(entry.text);
-    return undefined;
-  }
-  const { files } = attached;
-  if (files.length === 0) return { entry, files };
-  return { entry: { text: attached.text, shown: entry.shown ?? entry.text }, files };
+/** A message with what goes with it: files attached to its text, and images. */
+interface WithFiles {
+  entry: Message;
+  files: Attached[];
+  images: AttachedImage[];
 }
 
-function showFiles(files: readonly Attached[], renderer: Renderer): void {
+/**
+ * `entry` with its `@path` files and images attached, as a typed task has them (the same size
+ * limit), or as the image whose path is the whole text; undefined when one was refused: the
+ * failure is shown and the text goes back into the input.
+ */
+async function withFiles(entry: Submitted, context: TaskContext): Promise<WithFiles | undefined> {
+  const { agent, renderer } = context;
+  const target = { profile: agent.slot.name, vision: agent.slot.vision === true };
+  const refuse = (error: string) => {
+    renderer.failure(error);
+    context.input.restore(entry.text);
+    return undefined;
+  };
+  const pasted = await pastedImage(entry.text, target);
+  if (pasted !== undefined) {
+    if (!pasted.ok) return refuse(pasted.error);
+    const { path, image } = pasted;
+    return { entry: { ...entry, images: [image] }, files: [], images: [{ path, image }] };
+  }
+  const maxTokens = messageRoom(agent.slot.compactor.settings, agent.requestOverhead);
+  const attached = await attachFiles(entry.text, context.workspace, { maxTokens, target });
+  if (!attached.ok) return refuse(attached.error);
+  const { files } = attached;
+  const images = attached.images.length > 0
+    ? { images: attached.images.map(({ image }) => image) }
+    : {};
+  const message = files.length === 0
+    ? { ...entry, ...images }
+    : { text: attached.text, shown: entry.shown ?? entry.text, ...images };
+  return { entry: message, files, images: attached.images };
+}
+
+/** The `  attached …` lines of a message's files and images. */
+function showAttached({ files, images }: WithFiles, renderer: Renderer): void {
   for (const file of files) renderer.line(renderer.dim(attachedLine(file)));
+  for (const { path, image } of images) {
+    renderer.line(renderer.dim(`  attached ${sanitizeLine(path)} (${describeImage(image)})`));
+  }
+}
+
+/**
+ * The image whose path is all of `text` (pasted on its own), or why it cannot go; undefined
+ * when the text is no such path or names no file.
+ */
+async function pastedImage(
+  text: string,
+  target: ImageTarget,
+): Promise<
+  { ok: true; path: string; image: MessageImage } | { ok: false; error: string } | undefined
+> {
+  const path = pastedImagePath(text);
+  if (path === undefined) return undefined;
+  try {
+    const image = await readImageFile(path);
+    const refused = visionProblem(path, target);
+    return refused === undefined ? { ok: true, path, image } : { ok: false, error: refused };
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 /** Shows the input and the queue below the task until `stop`; `redraw` after the queue changed. */
@@ -162,11 +214,12 @@ async function deliver(steering: Submitted[], context: TaskContext): Promise<Use
     if (!attached) continue;
     const { entry } = attached;
     context.renderer.userLine(entry.shown ?? entry.text);
-    showFiles(attached.files, context.renderer);
+    showAttached(attached, context.renderer);
     messages.push({
       role: "user",
       content: entry.text,
       ...(entry.shown !== undefined ? { shown: entry.shown } : {}),
+      ...(entry.images ? { images: entry.images } : {}),
     });
   }
   return messages;

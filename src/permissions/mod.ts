@@ -27,4 +27,5 @@ export {
 export { matchesCommand, matchesHost, matchesPath, parseRule, type Rule } from "./rule.ts";
 export { type ReadCommand, readCommand, type SimpleCommand } from "./shell_commands.ts";
 export { loadShellParser } from "./shell_parser.ts";
-export { readPermissionRules, saveAllowRule } from "./settings_file.ts";
+export { readPermissionRules, saveAllowedHost, saveAllowRule } from "./settings_file.ts";
+export { HostGrants, urlHost } from "./host_grants.ts";

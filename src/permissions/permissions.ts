@@ -31,6 +31,9 @@ import { previewRun, type PreviewSnapshots } from "./preview.ts";
 import { answerText, type Asker, type Question } from "./question.ts";
 import { parseRule, type Rule, type RuleList } from "./rule.ts";
 import { readCommand } from "./shell_commands.ts";
+import { type HostGrants, urlHost } from "./host_grants.ts";
+import { askForHost } from "./host_question.ts";
+import { saveAllowedHost } from "./settings_file.ts";
 
 /** Saves `rule` to the allow list of settings file `file`. */
 export type RuleSaver = (file: string, rule: string) => Promise<void>;
@@ -55,6 +58,10 @@ export interface PermissionsOptions {
   reader?: CommandReader;
   /** Resolves a directory a command asks to write (`need_dirs`); without it, all refused. */
   checkDir?: DirCheck;
+  /** The hosts fetch may reach; with an asker, a host not on them is asked about. */
+  hosts?: HostGrants;
+  /** Saves a host to `network.allow` of a settings file (default: into its JSON). */
+  saveHost?: (file: string, host: string) => Promise<void>;
 }
 
 /** What a call asking for more than the sandbox gives adds to its question. */
@@ -126,6 +133,37 @@ export class Permissions {
 
   /** The policy of the tool set. */
   readonly policy: ToolPolicy = async (request) => {
+    const target = request.effect === "net" ? urlHost(request.args) : undefined;
+    const { hosts } = this.#options;
+    if (!target || !hosts || !this.#asker || hosts.allows(target.host)) {
+      return await this.#decide(request);
+    }
+    const granted = await askForHost({
+      tool: request.name,
+      ...target,
+      signal: request.signal ?? new AbortController().signal,
+    }, {
+      asker: this.#asker,
+      hosts,
+      file: this.#options.files.user,
+      save: this.#options.saveHost ?? saveAllowedHost,
+      record: (question, answer, detail) =>
+        this.#options.emit({
+          type: "permission",
+          callId: request.id ?? "",
+          tool: request.name,
+          subject: target.url,
+          question,
+          answer,
+          ...(detail !== undefined ? { detail } : {}),
+        }),
+    });
+    if (granted.kind === "refuse") return granted;
+    const verdict = await this.#decide(request);
+    return verdict.kind === "refuse" ? verdict : granted;
+  };
+
+  async #decide(request: ToolRequest): Promise<PolicyVerdict> {
     if (request.id === USER_COMMAND_ID) return ALLOW;
     const decision = await decide(request, this.#mode, this.#rules, this.#reader);
     if (decision.kind !== "deny" && request.name === BASH_TOOL && asksForMore(request.args)) {
@@ -143,7 +181,7 @@ export class Permissions {
         return never;
       }
     }
-  };
+  }
 
   /** A bash call with `need_hosts` or `need_dirs`: granted by rules, asked, or refused. */
   async #needs(request: ToolRequest, decision: Decision): Promise<PolicyVerdict> {

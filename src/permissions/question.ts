@@ -17,6 +17,8 @@ export interface Question {
   needs?: string;
   /** The rules an "always" answer saves, shown before they are saved. */
   rules: string[];
+  /** What an "always" answer saves when it is no rule (a host for `network.allow`). */
+  saves?: string;
   /** Whether "preview" is offered (a sandboxed command with undo snapshots). */
   canPreview: boolean;
   /** Whether the project's settings file may take the rule (project mode). */

@@ -1,6 +1,6 @@
 /**
- * The permission rules of a settings file, read as simply as this layer needs, and the one
- * write powercode makes to a settings file: a rule the user answered "always" to.
+ * The permission rules of a settings file, read as simply as this layer needs, and the writes
+ * powercode makes to a settings file: a rule or a host the user answered "always" to.
  * The settings loader replaces the reading (`readPermissionRules`) once it lands.
  *
  * @module
@@ -40,13 +40,30 @@ export async function readPermissionRules(file: string): Promise<PermissionRules
  * Contract: a rule already there is not added twice; throws when the file is not a JSON
  * object or cannot be written.
  */
-export async function saveAllowRule(file: string, rule: string): Promise<void> {
+export function saveAllowRule(file: string, rule: string): Promise<void> {
+  return addToAllowList(file, "permissions", rule);
+}
+
+/**
+ * Adds `host` to `network.allow` of settings file `file` (created when missing), the list
+ * of hosts commands and fetch may reach, as `saveAllowRule` adds a rule.
+ * Contract: as `saveAllowRule`.
+ */
+export function saveAllowedHost(file: string, host: string): Promise<void> {
+  return addToAllowList(file, "network", host);
+}
+
+async function addToAllowList(
+  file: string,
+  section: "permissions" | "network",
+  value: string,
+): Promise<void> {
   const text = await readIfThere(file);
   const settings = text === undefined ? {} : parseObject(text, file);
-  const permissions = isRecord(settings.permissions) ? settings.permissions : {};
-  const allow = Array.isArray(permissions.allow) ? permissions.allow : [];
-  if (allow.includes(rule)) return;
-  settings.permissions = { ...permissions, allow: [...allow, rule] };
+  const fields = isRecord(settings[section]) ? settings[section] : {};
+  const allow = Array.isArray(fields.allow) ? fields.allow : [];
+  if (allow.includes(value)) return;
+  settings[section] = { ...fields, allow: [...allow, value] };
   const dir = file.slice(0, Math.max(0, file.lastIndexOf("/")));
   if (dir !== "") await Deno.mkdir(dir, { recursive: true });
   const temp = `${file}.${crypto.randomUUID()}.tmp`;

@@ -48,8 +48,18 @@ const TOOL_CALL: Shape = {
   arguments: isString,
   extra: optional((v) => isObject(v) && isBoundedJson(v, EXTRA_BOUNDS)),
 };
+const IMAGE_REF: Shape = {
+  hash: (v) => isString(v) && /^[0-9a-f]{64}$/.test(v),
+  mediaType: (v) => ["image/png", "image/jpeg", "image/gif", "image/webp"].includes(v as string),
+  width: isCount,
+  height: isCount,
+};
 const MESSAGE_SHAPES = new Map<unknown, Shape>([
-  ["user", { content: isString, shown: optional(isString) }],
+  ["user", {
+    content: isString,
+    shown: optional(isString),
+    images: optional((v) => isArrayOf(v, IMAGE_REF)),
+  }],
   ["assistant", {
     content: isString,
     toolCalls: (v) => isArrayOf(v, TOOL_CALL),

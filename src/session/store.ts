@@ -5,6 +5,7 @@
  * @module
  */
 import { firstTyped } from "../core/mod.ts";
+import { loadImages, storeImages } from "./image_files.ts";
 import { parseSession, SessionError } from "./parse.ts";
 import { SESSION_VERSION, type SessionHeader } from "./records.ts";
 import { Session, type SessionRecord, type SessionSink } from "./session.ts";
@@ -67,11 +68,12 @@ export class SessionFile implements SessionSink {
 
   /**
    * Appends `record` as one line. Throws when the file is closed or the disk refuses.
-   * Contract: every string in the record passes through the store's `redact` first.
+   * Contract: every string in the record passes through the store's `redact` first; a
+   * message's images go to their files beside the session file, the line names their hashes.
    */
   write(record: SessionRecord): void {
     if (!this.#file) throw new Error(`Cannot write to session "${this.path}": the file is closed`);
-    appendLine(this.#file, record, this.#redact);
+    appendLine(this.#file, storeImages(record, dirOf(this.path)), this.#redact);
   }
 
   /** Closes the file; later writes throw. Closing twice is harmless. */
@@ -162,6 +164,7 @@ export class SessionStore {
         writeAll(file, new TextEncoder().encode("\n"));
       }
       const { header, records, entries, warnings } = parsed;
+      await loadImages(entries.map((entry) => entry.record), { dir: this.dir, path });
       return {
         header,
         records,
@@ -272,6 +275,12 @@ export class SessionStore {
     found.sort((a, b) => b.modified - a.modified || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
     return found;
   }
+}
+
+/** The directory of file `path`. */
+function dirOf(path: string): string {
+  const at = path.lastIndexOf("/");
+  return at < 0 ? "." : path.slice(0, at);
 }
 
 function appendLine(file: Deno.FsFile, value: unknown, redact: Redact | undefined): void {

@@ -260,3 +260,4 @@ async function protectMounts(workspace: Workspace, paths: readonly string[]): Pr
 
 export { createReadFileTool } from "./read_file.ts";
 export { readTextHead, type TextHead } from "../workspace/mod.ts";
+export { workspaceImage } from "./image_page.ts";

@@ -4,6 +4,7 @@
  * @module
  */
 import { isPositiveInteger } from "../core/mod.ts";
+import { readImage } from "./image_page.ts";
 import { readLinePage } from "./line_pages.ts";
 import { RegularFile } from "../workspace/mod.ts";
 import { decodeText } from "../workspace/mod.ts";
@@ -29,7 +30,8 @@ const READ_FILE_PARAMS = {
 /**
  * Creates the `read_file` tool for `workspace`.
  * Contract: returns at most 2000 lines / 50 KB per call; when more remains, the
- * content ends with a note naming the `offset` to read on from.
+ * content ends with a note naming the `offset` to read on from. A picture comes whole, as
+ * the result's `image` (see `readImage`).
  */
 export function createReadFileTool(workspace: Workspace): Tool<ArgsOf<typeof READ_FILE_PARAMS>> {
   return {
@@ -38,7 +40,8 @@ export function createReadFileTool(workspace: Workspace): Tool<ArgsOf<typeof REA
     description: "Read a UTF-8 text file from the workspace. Returns at most " +
       `${MAX_LINES} lines or ${MAX_BYTES / 1024} KB per call; when the file is longer, a note ` +
       "at the end says which offset to pass to read on. Use offset and limit to read one part " +
-      "of a large file. Binary files are refused. Read a file before you edit it.",
+      "of a large file. A PNG, JPEG, GIF or WebP image is shown to you when the model takes " +
+      "images; other binary files are refused. Read a file before you edit it.",
     parameters: defineParams(READ_FILE_PARAMS),
     describe: ({ path }) => path,
     paths: ({ path }) => ({ read: [path] }),
@@ -54,6 +57,8 @@ export function createReadFileTool(workspace: Workspace): Tool<ArgsOf<typeof REA
         const details = { kind: "read", path, firstLine: 0, lastLine: 0, totalLines: 0 } as const;
         return { content: "(empty file)", summary: "0 lines", details };
       }
+      const image = await readImage(file, path);
+      if (image) return image;
       const page = await readLinePage(file, { offset, maxBytes: MAX_BYTES, signal }).catch(
         (error: unknown) => {
           if (!(error instanceof RangeError)) throw error;

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ToolDetails, ToolEffect } from "../core/mod.ts";
+import type { MessageImage, ToolDetails, ToolEffect } from "../core/mod.ts";
 
 /** Workspace paths a call reads or modifies, as the model named them. */
 export interface ToolPaths {
@@ -42,6 +42,8 @@ export interface ToolOutput {
   /** The call ran but did not succeed (a command's non-zero exit); thrown errors always are. */
   isError?: boolean;
   details?: ToolDetails;
+  /** An image for the model; the agent sends it after the results, or refuses the call. */
+  image?: MessageImage;
 }
 
 /** Checked arguments, or a one-line problem naming the argument. */

@@ -193,6 +193,7 @@ export class ToolSet {
         summary: output.summary,
         isError: output.isError ?? false,
         ...(output.details ? { details: output.details } : {}),
+        ...(output.image ? { image: output.image } : {}),
       };
     } catch (error) {
       return failure(error instanceof Error ? error.message : String(error));

@@ -20,6 +20,7 @@ Deno.test("parseCli() reads every flag and its alias", () => {
     force: false,
     addDirs: [],
     allowDomains: [],
+    images: [],
     scope: false,
     layout: false,
   });
@@ -44,6 +45,7 @@ Deno.test("parseCli() reads every flag and its alias", () => {
       force: false,
       addDirs: [],
       allowDomains: [],
+      images: [],
       scope: false,
       layout: false,
     },
@@ -63,6 +65,16 @@ Deno.test("parseCli() reads every flag and its alias", () => {
   const project = parseCli(["-C", "app", "--add-dir", "../lib", "--add-dir=../docs"]);
   assertEquals([project.dir, project.addDirs], ["app", ["../lib", "../docs"]]);
   assertEquals(parseCli(["--dir", "app"]).dir, "app");
+  assertEquals(parseCli(["-p", "x", "-i", "a.png", "--image", "b.gif"]).images, ["a.png", "b.gif"]);
+});
+
+Deno.test("parseCli() refuses -i without -p, and an empty -i", () => {
+  assertThrows(
+    () => parseCli(["-i", "a.png"]),
+    TypeError,
+    'Invalid -i: images go with -p "task"; at the prompt, type @shot.png',
+  );
+  assertThrows(() => parseCli(["-p", "x", "-i"]), TypeError, "Invalid -i: the path is empty");
 });
 
 Deno.test("parseCli() refuses an empty --dir or --add-dir", () => {

@@ -47,6 +47,36 @@ Deno.test("a fetch of a host not allowed is refused with its name, and no connec
   }
 });
 
+Deno.test("powercode -p refuses a fetch of a host not allowed without asking, and opens no connection", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  let connections = 0;
+  const accepting = (async () => {
+    for await (const connection of listener) {
+      connections++;
+      connection.close();
+    }
+  })();
+  try {
+    await using scripted = await startScriptedServer();
+    await using project = await createTempProject();
+    await project.writeProvider(provider(scripted.server.url));
+    const url = `http://127.0.0.1:${listener.addr.port}/docs`;
+    const requests = scripted.play([toolCall("fetch", { url }), text("Refused.")]);
+    const result = await project.run(["-p", "read the docs"], { env: ENV });
+    assertEquals([result.code, result.stdout], [0, "Refused.\n"], result.stderr);
+    assertEquals(
+      String(toolResults(requests().at(-1))[0]).startsWith(
+        `Error: Cannot fetch "${url}": host "127.0.0.1" is not allowed`,
+      ),
+      true,
+    );
+    assertEquals(connections, 0);
+  } finally {
+    listener.close();
+    await accepting.catch(() => {});
+  }
+});
+
 Deno.test("a fetch of a page from an allowed loopback host returns Markdown", async () => {
   const page = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },

@@ -4,7 +4,13 @@
  *
  * @module
  */
-import { cacheBreakpoints, MAX_CACHE_BREAKPOINTS, parseContent } from "./content_parts.ts";
+import {
+  cacheBreakpoints,
+  MAX_CACHE_BREAKPOINTS,
+  parseContent,
+  parseUserContent,
+} from "./content_parts.ts";
+import type { WireImage } from "./image_parts.ts";
 import {
   describe,
   invalidType,
@@ -15,6 +21,7 @@ import {
 } from "./request_checks.ts";
 
 export { RequestError } from "./request_checks.ts";
+export type { WireImage } from "./image_parts.ts";
 
 /** A tool call inside an assistant message, as sent on the wire. */
 export interface WireToolCall {
@@ -30,8 +37,10 @@ export interface WireToolCall {
 export interface TextMessage {
   /** Who wrote it. */
   role: "system" | "user";
-  /** Message text. */
+  /** Message text: its text parts joined. */
   content: string;
+  /** The `image_url` parts of a user message, in order; absent when it has none. */
+  images?: WireImage[];
 }
 
 /** An assistant message; `content` is `null` only when `tool_calls` is present. */
@@ -178,8 +187,11 @@ function parseMessage(value: unknown, param: string): ChatMessage {
   const role = value.role;
   switch (role) {
     case "system":
-    case "user":
       return { role, content: parseContent(value.content, `${param}.content`) };
+    case "user": {
+      const { text, images } = parseUserContent(value.content, `${param}.content`);
+      return { role, content: text, ...(images.length > 0 ? { images } : {}) };
+    }
     case "tool":
       return {
         role,

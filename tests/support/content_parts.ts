@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { parseImagePart, type WireImage } from "./image_parts.ts";
 import { invalidType, isRecord, RequestError, requireString } from "./request_checks.ts";
 
 /** Anthropic's limit on `cache_control` breakpoints per request. */
@@ -21,6 +22,27 @@ export function parseContent(value: unknown, param: string): string {
     throw new RequestError(`Invalid '${param}': empty array.`, param, "empty_array");
   }
   return value.map((part: unknown, i) => parseTextPart(part, `${param}[${i}]`)).join("");
+}
+
+/**
+ * A user message's content: as {@link parseContent} reads it, and `image_url` parts too
+ * (checked by `parseImagePart`), the texts joined and the images in order.
+ */
+export function parseUserContent(
+  value: unknown,
+  param: string,
+): { text: string; images: WireImage[] } {
+  if (!Array.isArray(value) || !value.some((part) => isRecord(part) && part.type === "image_url")) {
+    return { text: parseContent(value, param), images: [] };
+  }
+  const texts: string[] = [];
+  const images: WireImage[] = [];
+  value.forEach((part: unknown, i) => {
+    if (isRecord(part) && part.type === "image_url") {
+      images.push(parseImagePart(part, `${param}[${i}]`));
+    } else texts.push(parseTextPart(part, `${param}[${i}]`));
+  });
+  return { text: texts.join(""), images };
 }
 
 function parseTextPart(part: unknown, param: string): string {

@@ -8,6 +8,7 @@
 // `deno compile`, which bundles every npm package in the lockfile, does not ship it.
 // deno-lint-ignore no-import-prefix
 import { encode } from "npm:gpt-tokenizer@^3.4.0";
+import { imagePromptTokens, type WireImage } from "./image_parts.ts";
 
 /** Tokens added per message for role and separators, as in OpenAI's counting recipe. */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
@@ -24,6 +25,8 @@ export interface CountableMessage {
   readonly content?: string | null;
   /** Tool calls of an assistant message. */
   readonly "tool_calls"?: readonly CountableToolCall[];
+  /** Images of a user message, counted by OpenAI's tile rule. */
+  readonly images?: readonly WireImage[];
 }
 
 /** The parts of a chat-completions request body that count towards the prompt. */
@@ -45,8 +48,8 @@ export function countTextTokens(text: string): number {
 }
 
 /**
- * Count the prompt tokens of a request: per message its content, tool call names and
- * arguments plus {@link MESSAGE_OVERHEAD_TOKENS}, plus the JSON text of `tools`.
+ * Count the prompt tokens of a request: per message its content, images, tool call names
+ * and arguments plus {@link MESSAGE_OVERHEAD_TOKENS}, plus the JSON text of `tools`.
  *
  * Contract: deterministic and additive, so a test can predict the count of a request from
  * the counts of its parts. An approximation of a provider's count, not byte-exact.
@@ -55,6 +58,7 @@ export function countPromptTokens(request: CountableRequest): number {
   let total = 0;
   for (const message of request.messages) {
     total += MESSAGE_OVERHEAD_TOKENS + countTextTokens(message.content ?? "");
+    for (const image of message.images ?? []) total += imagePromptTokens(image);
     for (const call of message.tool_calls ?? []) {
       total += countTextTokens(call.function.name) + countTextTokens(call.function.arguments);
     }

@@ -39,7 +39,11 @@ Deno.test("startFakeServer() rejects malformed parts and more than 4 cache break
   const user = (content: unknown) => ({ role: "user", content });
   const cases: [unknown[], string][] = [
     [[user([])], "Invalid 'messages[0].content': empty array."],
-    [[user([{ type: "image_url", image_url: { url: "x" } }])], "Supported values are: 'text'"],
+    [
+      [{ role: "system", content: [{ type: "image_url", image_url: { url: "x" } }] }],
+      "Supported values are: 'text'",
+    ],
+    [[user([{ type: "image_url", image_url: { url: "x" } }])], "Invalid image URL"],
     [[user([part("")])], "text content blocks must be non-empty"],
     [[user([{ ...part("a"), "cache_control": { type: "persistent" } }])], 'expected {\\"type\\"'],
     [[user([{ ...part("a"), extra: 1 }])], "Unrecognized request argument supplied"],
