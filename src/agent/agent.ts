@@ -51,6 +51,11 @@ import {
 } from "./task_notes.ts";
 import { type ToolSet, USER_COMMAND_ID, userCommandCall } from "../tools/mod.ts";
 import { shellNote } from "./shell_note.ts";
+import { NO_TASK_HOOKS, type SessionSource, type TaskHooks } from "./task_hooks.ts";
+import { hookNote } from "./task_notes.ts";
+
+/** How many times a `Stop` hook may send the model back to work in one task. */
+export const MAX_STOP_HOOK_STEPS = 3;
 
 /** The parts an agent works with. */
 export interface AgentOptions {
@@ -79,6 +84,8 @@ export interface AgentOptions {
   unfinishedTodo?: readonly TodoItem[];
   /** Snapshots around each task and command, for undo (default: off in this run). */
   undo?: Undo;
+  /** The user's hooks of prompts, session starts, stops and `/compact` (default: none). */
+  hooks?: TaskHooks;
 }
 
 /** How a task ended. */
@@ -115,6 +122,9 @@ export class Agent {
   #plan: PlanMode;
   /** The note of unfinished work in TODO.md, until the first task takes it. */
   #startNote: string | undefined;
+  #hooks: TaskHooks;
+  /** Why the session started, until its first task runs the `SessionStart` hooks. */
+  #sessionSource: SessionSource | undefined;
 
   /**
    * Creates an agent with its system prompt; tool definitions are read from the set per step.
@@ -127,6 +137,8 @@ export class Agent {
     this.#session = options.session;
     this.#undo = options.undo ?? undoOff();
     this.#system = options.systemPrompt;
+    this.#hooks = options.hooks ?? NO_TASK_HOOKS;
+    this.#sessionSource = options.session.history.length > 0 ? "resume" : "startup";
     this.#active = new ActiveModel(options.slot, options.defaultProfile);
     closeStoppedTask(this.#session);
     if (this.#session.history.length > 0) this.#active.record(this.#session);
@@ -293,7 +305,8 @@ export class Agent {
   ): Promise<CompactionOutcome> {
     const options = { signal, reason, ...(focus ? { focus } : {}) };
     this.#active.record(this.#session);
-    return this.slot.compactor.compact(this.#session, this.#overhead, options);
+    const compact = () => this.slot.compactor.compact(this.#session, this.#overhead, options);
+    return reason === "manual" ? this.#hooks.compacting(signal).then(compact) : compact();
   }
 
   /** Closes the session's file; the agent takes no task after it. */
@@ -311,6 +324,7 @@ export class Agent {
     this.#session = this.#options.newSession();
     this.#options.spending?.startSession();
     this.#system = system;
+    this.#sessionSource = "clear";
     this.#plan.follow(this.#session);
   }
 
@@ -335,6 +349,7 @@ export class Agent {
     session.adopt(records);
     this.#session.close();
     this.#session = session;
+    this.#sessionSource = "resume";
     this.#plan.follow(session);
   }
 
@@ -352,12 +367,28 @@ export class Agent {
   async #runTask(task: string, signal: AbortSignal, options: RunOptions): Promise<TaskResult> {
     const { maxSteps } = this.#options;
     const session = this.#session;
+    const hooks = this.#hooks;
+    const verdict = await hooks.promptSubmitted(task, signal);
+    if (verdict.kind === "block") {
+      return {
+        status: "failed",
+        error: `A UserPromptSubmit hook refused the prompt: ${verdict.reason}`,
+      };
+    }
+    const started = await this.#sessionStarted(signal);
     this.#active.record(session);
     for (const note of this.#notesForTask(session)) session.append({ role: "user", content: note });
+    for (const text of started) {
+      session.append({ role: "user", content: hookNote("SessionStart", text) });
+    }
     const shown = options.shown !== undefined && options.shown !== task
       ? { shown: options.shown }
       : {};
     session.append({ role: "user", content: task, ...shown });
+    for (const text of verdict.context) {
+      session.append({ role: "user", content: hookNote("UserPromptSubmit", text) });
+    }
+    let stopHookSteps = 0;
     const steer = () => {
       const queued = options.steering?.() ?? [];
       for (const message of queued) session.append(message);
@@ -375,6 +406,14 @@ export class Agent {
         if (message.toolCalls.length === 0) {
           // A message queued while the answer streamed goes on with the same task.
           if (steer()) continue;
+          if (stopHookSteps < MAX_STOP_HOOK_STEPS) {
+            const reason = await hooks.stopping(stopHookSteps > 0, signal);
+            if (reason !== undefined) {
+              stopHookSteps++;
+              session.append({ role: "user", content: hookNote("Stop", reason) });
+              continue;
+            }
+          }
           return { status: "done", answer: message.content };
         }
         await this.#runTools(session, message.toolCalls, signal);
@@ -394,6 +433,13 @@ export class Agent {
       if (error instanceof ChatError) return failTask(session, partial.text, error.message);
       throw error;
     }
+  }
+
+  /** What the `SessionStart` hooks add, with a session's first task only. */
+  async #sessionStarted(signal: AbortSignal): Promise<string[]> {
+    const source = this.#sessionSource;
+    this.#sessionSource = undefined;
+    return source === undefined ? [] : await this.#hooks.sessionStarted(source, signal);
   }
 
   /** The notes that go out with the next task: unfinished work at start, plan mode's change. */

@@ -34,7 +34,7 @@ export { Workspace } from "../workspace/mod.ts";
 export { userCommandCall } from "./bash.ts";
 export { stopProcessGroup } from "../sandbox/mod.ts";
 export { ToolSet, type ToolSetOptions } from "./tool_set.ts";
-export type { PolicyVerdict, ToolPolicy, ToolRequest } from "./policy.ts";
+export type { PolicyVerdict, RunTool, ToolPolicy, ToolRequest } from "./policy.ts";
 export type { Tool, ToolContext, ToolOutput, ToolPaths } from "./tool.ts";
 export { defineParams } from "./params.ts";
 export type { Sandbox } from "../sandbox/mod.ts";
