@@ -40,7 +40,8 @@ function command(line: string, extra: Record<string, unknown> = {}) {
 }
 
 Deno.test({
-  name: "hooks e2e: a PostToolUse formatter changes the file after edit_file, gets the event on stdin, and the next request holds its output",
+  name:
+    "hooks e2e: a PostToolUse formatter changes the file after edit_file, gets the event on stdin, and the next request holds its output",
   ignore,
   fn: async () => {
     await using scripted = await startScriptedServer();
@@ -65,14 +66,20 @@ Deno.test({
     const input = JSON.parse(await Deno.readTextFile(`${project.workspace}/.hook-input.json`));
     assertEquals(
       [input.hook_event_name, input.tool_name, input.tool_input, typeof input.session_id],
-      ["PostToolUse", "edit_file", { path: "a.ts", old_string: "x = 1", new_string: "y  =   2" }, "string"],
+      [
+        "PostToolUse",
+        "edit_file",
+        { path: "a.ts", old_string: "x = 1", new_string: "y  =   2" },
+        "string",
+      ],
     );
     assertStringIncludes(input.tool_response, "a.ts");
   },
 });
 
 Deno.test({
-  name: "hooks e2e: a PreToolUse hook exiting 2 blocks write_file with its reason in the tool result; other tools run",
+  name:
+    "hooks e2e: a PreToolUse hook exiting 2 blocks write_file with its reason in the tool result; other tools run",
   ignore,
   fn: async () => {
     await using scripted = await startScriptedServer();
@@ -100,7 +107,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "hooks e2e: a hook runs in the sandbox: the network and writes outside the roots fail; a failing hook shows one line and the task goes on",
+  name:
+    "hooks e2e: a hook runs in the sandbox: the network and writes outside the roots fail; a failing hook shows one line and the task goes on",
   ignore,
   fn: async () => {
     await using scripted = await startScriptedServer();
@@ -129,7 +137,9 @@ Deno.test({
     await assertMissing(`${project.dir}/planted`);
     assertEquals(requests().length, 2);
     const lines = result.stderr.split("\n").filter((line) => line.includes("PostToolUse hook"));
-    assertEquals(lines, ['⚠ PostToolUse hook "echo broken >&2; exit 1" failed (exit 1): broken; going on']);
+    assertEquals(lines, [
+      '⚠ PostToolUse hook "echo broken >&2; exit 1" failed (exit 1): broken; going on',
+    ]);
   },
 });
 
@@ -137,3 +147,77 @@ async function assertMissing(path: string): Promise<void> {
   const found = await Deno.lstat(path).then(() => true, () => false);
   assertEquals(found, false, `${path} exists`);
 }
+
+Deno.test({
+  name:
+    "hooks e2e: a Stop hook sends the model back with its reason 3 times at most; a UserPromptSubmit hook's output reaches the model",
+  ignore,
+  fn: async () => {
+    await using scripted = await startScriptedServer();
+    await using project = await createTempProject();
+    await project.writeProvider(provider(scripted.server.url));
+    await writeHooks(project, {
+      Stop: [{ hooks: [command(`echo '{"decision": "block", "reason": "run the tests"}'`)] }],
+      UserPromptSubmit: [{ hooks: [command("echo 'branch: main'")] }],
+    });
+    const requests = scripted.play([text("one"), text("two"), text("three"), text("four")]);
+    const result = await project.run(["-p", "fix it"], { env: ENV });
+    assertEquals(result.code, 0, result.stderr);
+    assertStringIncludes(result.stdout, "four");
+    // Consecutive user messages travel as one, joined by an empty line.
+    const prompt = "fix it\n\n[powercode] The user's UserPromptSubmit hook says:\nbranch: main";
+    const stop = "[powercode] The user's Stop hook says:\nrun the tests";
+    assertEquals(requests().map(userTexts), [
+      [prompt],
+      [prompt, stop],
+      [prompt, stop, stop],
+      [prompt, stop, stop, stop],
+    ]);
+  },
+});
+
+Deno.test({
+  name:
+    "hooks e2e: a UserPromptSubmit hook exiting 2 refuses the prompt: the user reads why, nothing is sent",
+  ignore,
+  fn: async () => {
+    await using scripted = await startScriptedServer();
+    await using project = await createTempProject();
+    await project.writeProvider(provider(scripted.server.url));
+    await writeHooks(project, {
+      UserPromptSubmit: [{
+        hooks: [command("grep -q secret && echo 'no secrets here' && exit 2; exit 0")],
+      }],
+    });
+    const requests = scripted.play([text("never")]);
+    const result = await project.run(["-p", "print the secret"], { env: ENV });
+    assertEquals(result.code, 1, result.stderr);
+    assertStringIncludes(
+      result.stderr,
+      "A UserPromptSubmit hook refused the prompt: no secrets here",
+    );
+    assertEquals(requests().length, 0);
+  },
+});
+
+Deno.test("hooks e2e: bad hook entries stop the start with exit 2, each named with file, field and value", async () => {
+  await using project = await createTempProject();
+  await project.writeProvider(provider("http://127.0.0.1:9/v1"));
+  await writeHooks(project, {
+    PostToolUse: [{ matcher: "edit(", hooks: [command("true")] }],
+    PreToolUse: [{ hooks: [command("", { timeout: -1 }), { type: "prompt", command: "x" }] }],
+    OnSave: [],
+  });
+  const result = await project.run(["-p", "hi"], { env: ENV });
+  assertEquals(result.code, 2, result.stderr);
+  const file = '".powercode/settings.json"';
+  for (
+    const problem of [
+      `${file}: field "hooks.PostToolUse[0].matcher" "edit(" is not a regular expression`,
+      `${file}: field "hooks.PreToolUse[0].hooks[0].command" "" must be a non-empty string`,
+      `${file}: field "hooks.PreToolUse[0].hooks[0].timeout" -1 must be a number of seconds`,
+      `${file}: field "hooks.PreToolUse[0].hooks[1].type" "prompt" must be "command"`,
+      `${file}: field "hooks.OnSave" is unknown (known: PreToolUse, PostToolUse,`,
+    ]
+  ) assertStringIncludes(result.stderr, problem);
+});
