@@ -52,6 +52,11 @@ export interface ReplOptions {
   };
 }
 
+/** The notification of a question before a tool call, while the terminal has no focus. */
+const QUESTION_WAITS = "powercode: a question waits for your answer";
+/** The notification of a task's end, while the terminal has no focus. */
+const TASK_ENDED = "powercode: the task ended";
+
 /** Words that leave the REPL like `/exit`. */
 const LEAVE_WORDS = ["exit", "quit"];
 
@@ -70,12 +75,19 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     const describe = agent.describeCall.bind(agent);
     renderer.transcript(buildTranscript(session.history, compactedUntil, { describe }));
   }
-  const questions = terminal ? new TerminalQuestions(renderer) : undefined;
+  const attention = { call: (_text: string) => {} };
+  const questions = terminal
+    ? new TerminalQuestions(renderer, () => {
+      attention.call(QUESTION_WAITS);
+      options.app.hooks.notify(QUESTION_WAITS);
+    })
+    : undefined;
   const { permissions } = options.app;
   // Without a terminal nothing waits for an answer: what would ask is refused.
   permissions.setAsker(questions);
   for (const line of commandClashes(options.app)) renderer.line(line);
   const input = await openInput(options, boundary, queue);
+  attention.call = (text) => input.attention(text);
   try {
     for (;;) {
       const entry = await nextEntry(input, queue, renderer, agent.planMode ? "plan > " : "> ");
@@ -120,7 +132,7 @@ async function nextEntry(
 /** A line's surroundings: the boundary, the input and its queue. */
 interface LineContext extends ReplOptions {
   boundary: Boundary;
-  input: Pick<LineInput, "busy" | "restore" | "fill">;
+  input: Pick<LineInput, "busy" | "restore" | "fill" | "attention">;
   queue: InputQueue;
   questions: TerminalQuestions | undefined;
 }
@@ -143,11 +155,15 @@ async function runLine(line: Submitted, options: LineContext): Promise<CommandOu
     workspace: app.workspace,
     ...(options.questions ? { answer: (line: string) => options.questions!.answer(line) } : {}),
   };
-  if (!text.startsWith("/")) return await runTask(line, taskContext);
+  if (!text.startsWith("/")) {
+    await runTask(line, taskContext);
+    return options.input.attention(TASK_ENDED);
+  }
   const found = findCommand(commandTable(app), text);
   if (!found) return renderer.say(unknownCommand(text));
   if (found.command.task) {
-    return await runCommandTask(found.command, found.args, line, { ...options, taskContext });
+    await runCommandTask(found.command, found.args, line, { ...options, taskContext });
+    return options.input.attention(TASK_ENDED);
   }
   const setInput = (text: string) => options.input.fill(text);
   return await boundary.run((signal) =>
@@ -189,7 +205,9 @@ async function openInput(
   options: ReplOptions,
   boundary: Boundary,
   queue: InputQueue,
-): Promise<Pick<LineInput, "next" | "close" | "lastShown" | "busy" | "restore" | "fill">> {
+): Promise<
+  Pick<LineInput, "next" | "close" | "lastShown" | "busy" | "restore" | "fill" | "attention">
+> {
   const { renderer, terminal, editor } = options;
   // Tab offers the commands of the first session (custom commands are the run's).
   const commands = commandTable(options.app);
@@ -233,6 +251,7 @@ async function openInput(
             ...(editor.listDir ? { listDir: editor.listDir } : {}),
           }),
           palette: () => commandTable(options.app),
+          attention: options.app.settings.notifications,
         },
       }
       : {}),
@@ -249,5 +268,6 @@ async function openInput(
     busy: (handlers) => input.busy(handlers),
     restore: (text) => input.restore(text),
     fill: (text) => input.fill(text),
+    attention: (text) => input.attention(text),
   };
 }
