@@ -1,5 +1,5 @@
 /**
- * Runs one hook command the way the `bash` tool runs a command (the same sandbox, roots,
+ * Runs one hook command the way the bash tool runs a command (the same sandbox, roots,
  * network rules, masks and cleared environment), the event as JSON on its stdin, and reads
  * what it decided.
  *

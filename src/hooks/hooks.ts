@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { PromptVerdict, SessionSource, TaskHooks } from "../agent/task_hooks.ts";
+import type { PromptVerdict, SessionSource, TaskHooks } from "../agent/mod.ts";
 import type { CommandRunner } from "../sandbox/mod.ts";
 import type { HookCommand, HookEvent, Sourced } from "../settings/mod.ts";
 import type { RunTool, ToolOutput, ToolPolicy, ToolRequest } from "../tools/mod.ts";

@@ -1,6 +1,6 @@
 /**
  * Reads the `hooks` and `notifications` fields of a settings file, in Claude Code's shape:
- * `{"hooks": {"PostToolUse": [{"matcher": "edit_file", "hooks": [{"type": "command",
+ * `{"hooks": {"PostToolUse": [{"matcher": "…", "hooks": [{"type": "command",
  * "command": "…", "timeout": 30}]}]}}`.
  *
  * @module
