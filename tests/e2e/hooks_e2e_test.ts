@@ -150,7 +150,7 @@ async function assertMissing(path: string): Promise<void> {
 
 Deno.test({
   name:
-    "hooks e2e: a Stop hook sends the model back with its reason 3 times at most; a UserPromptSubmit hook's output reaches the model",
+    "hooks e2e: a Stop hook sends the model back with its reason 3 times at most; SessionStart and UserPromptSubmit output reaches the model",
   ignore,
   fn: async () => {
     await using scripted = await startScriptedServer();
@@ -159,13 +159,15 @@ Deno.test({
     await writeHooks(project, {
       Stop: [{ hooks: [command(`echo '{"decision": "block", "reason": "run the tests"}'`)] }],
       UserPromptSubmit: [{ hooks: [command("echo 'branch: main'")] }],
+      SessionStart: [{ hooks: [command(`sed 's/.*"source":"\\([a-z]*\\)".*/session \\1/'`)] }],
     });
     const requests = scripted.play([text("one"), text("two"), text("three"), text("four")]);
     const result = await project.run(["-p", "fix it"], { env: ENV });
     assertEquals(result.code, 0, result.stderr);
     assertStringIncludes(result.stdout, "four");
     // Consecutive user messages travel as one, joined by an empty line.
-    const prompt = "fix it\n\n[powercode] The user's UserPromptSubmit hook says:\nbranch: main";
+    const prompt = "[powercode] The user's SessionStart hook says:\nsession startup\n\nfix it" +
+      "\n\n[powercode] The user's UserPromptSubmit hook says:\nbranch: main";
     const stop = "[powercode] The user's Stop hook says:\nrun the tests";
     assertEquals(requests().map(userTexts), [
       [prompt],
