@@ -54,7 +54,7 @@ export class Hooks implements TaskHooks {
   policy(): ToolPolicy {
     return async (request) => {
       const signal = request.signal ?? new AbortController().signal;
-      const input = { tool_name: request.name, tool_input: request.args };
+      const input = { "tool_name": request.name, "tool_input": request.args };
       for (const outcome of await this.#run("PreToolUse", request.name, input, signal)) {
         if (outcome.kind === "block") return { kind: "refuse", reason: outcome.reason };
       }
@@ -78,7 +78,7 @@ export class Hooks implements TaskHooks {
   }
 
   async stopping(again: boolean, signal: AbortSignal): Promise<string | undefined> {
-    const input = { stop_hook_active: again };
+    const input = { "stop_hook_active": again };
     for (const outcome of await this.#run("Stop", undefined, input, signal)) {
       if (outcome.kind === "block") return outcome.reason;
     }
@@ -101,9 +101,9 @@ export class Hooks implements TaskHooks {
   async #after(request: ToolRequest, run: RunTool, signal: AbortSignal): Promise<ToolOutput> {
     const output = await run();
     const input = {
-      tool_name: request.name,
-      tool_input: request.args,
-      tool_response: cut(output.content, RESPONSE_CHARS),
+      "tool_name": request.name,
+      "tool_input": request.args,
+      "tool_response": cut(output.content, RESPONSE_CHARS),
     };
     const added = (await this.#run("PostToolUse", request.name, input, signal)).flatMap((o) => {
       if (o.kind === "block") return [o.reason];
@@ -125,9 +125,9 @@ export class Hooks implements TaskHooks {
     if (hooks.length === 0) return [];
     const { runner, sessionId, cwd, warn } = this.#setup;
     const input = {
-      session_id: sessionId() ?? "",
+      "session_id": sessionId() ?? "",
       cwd,
-      hook_event_name: event,
+      "hook_event_name": event,
       ...limitInput(fields),
     };
     const outcomes: HookOutcome[] = [];
@@ -161,7 +161,7 @@ function limitInput(fields: Record<string, unknown>): Record<string, unknown> {
       [key, value],
     ) => [key, typeof value === "string" ? cut(value, INPUT_STRING_CHARS) : value]),
   );
-  return { ...fields, tool_input: limited };
+  return { ...fields, "tool_input": limited };
 }
 
 function cut(text: string, chars: number): string {
