@@ -8,7 +8,13 @@
 import type { PromptVerdict, SessionSource, TaskHooks } from "../agent/mod.ts";
 import type { CommandRunner } from "../sandbox/mod.ts";
 import type { HookCommand, HookEvent, Sourced } from "../settings/mod.ts";
-import type { RunTool, ToolOutput, ToolPolicy, ToolRequest } from "../tools/mod.ts";
+import {
+  type RunTool,
+  type ToolOutput,
+  type ToolPolicy,
+  type ToolRequest,
+  USER_COMMAND_ID,
+} from "../tools/mod.ts";
 import { type HookOutcome, runHook } from "./hook_run.ts";
 
 /** Longest string of a tool's input or response passed to a hook (the rest is cut). */
@@ -42,17 +48,14 @@ export class Hooks implements TaskHooks {
     this.#setup = setup;
   }
 
-  /** Whether any hook is set for `event`. */
-  has(event: HookEvent): boolean {
-    return this.#hooks.some((hook) => hook.event === event);
-  }
-
   /**
    * The policy of `PreToolUse` and `PostToolUse`: a blocking `PreToolUse` hook refuses the
-   * call with its reason; the output of `PostToolUse` hooks follows the tool's result.
+   * call with its reason; the output of `PostToolUse` hooks follows the tool's result. A
+   * command the user typed (`!cmd`) runs no hook: hooks watch the model's calls.
    */
   policy(): ToolPolicy {
     return async (request) => {
+      if (request.id === USER_COMMAND_ID) return { kind: "allow" };
       const signal = request.signal ?? new AbortController().signal;
       const input = { "tool_name": request.name, "tool_input": request.args };
       for (const outcome of await this.#run("PreToolUse", request.name, input, signal)) {
@@ -90,7 +93,7 @@ export class Hooks implements TaskHooks {
   }
 
   /**
-   * Runs the `Notification` hooks with `message` (a question waits, a task ended) without
+   * Runs the `Notification` hooks with `message` (a question waits for the user) without
    * waiting for them.
    */
   notify(message: string): void {

@@ -2,7 +2,7 @@ import { assertEquals } from "@std/assert";
 import { Hooks } from "../../../src/hooks/mod.ts";
 import type { CommandRunner, RunEnd } from "../../../src/sandbox/mod.ts";
 import type { HookCommand } from "../../../src/settings/mod.ts";
-import type { ToolRequest } from "../../../src/tools/mod.ts";
+import { type ToolRequest, USER_COMMAND_ID } from "../../../src/tools/mod.ts";
 
 /** A runner that answers each hook command from `answers` and records what it was given. */
 function fakeRunner(answers: Record<string, { text: string; end: RunEnd }>) {
@@ -132,4 +132,17 @@ Deno.test("Hooks.stopping() gives a block's reason and says whether a Stop hook 
   const signal = new AbortController().signal;
   assertEquals(await hooks.stopping(true, signal), "run the tests");
   assertEquals((runs[0]?.input as Record<string, unknown>).stop_hook_active, true);
+});
+
+Deno.test("Hooks.policy() runs no hook for a command the user typed (!cmd)", async () => {
+  const { runner, runs } = fakeRunner({ "block": { text: "no", end: exit(2) } });
+  const hooks = new Hooks([hook("PreToolUse", "block"), hook("PostToolUse", "block")], {
+    runner,
+    sessionId: () => "s",
+    cwd: "/w",
+    warn: () => {},
+  });
+  const typed = { ...request("bash", { command: "ls" }), id: USER_COMMAND_ID };
+  assertEquals(await hooks.policy()(typed), { kind: "allow" });
+  assertEquals(runs, []);
 });
