@@ -44,6 +44,7 @@ import { ActiveModel, type ModelSlot } from "./model_slot.ts";
 import { plainSwitch, PlanMode, type PlanSwitch } from "./plan_mode.ts";
 import {
   failedNote,
+  hookNote,
   interruptedNote,
   isNote,
   NO_REPLY,
@@ -53,6 +54,10 @@ import {
 import { type ToolSet, USER_COMMAND_ID, userCommandCall } from "../tools/mod.ts";
 import { shellNote } from "./shell_note.ts";
 import { splitImage, toolImagesNote, withoutImages } from "./tool_images.ts";
+import { NO_TASK_HOOKS, type SessionSource, type TaskHooks } from "./task_hooks.ts";
+
+/** How many times a `Stop` hook may send the model back to work in one task. */
+export const MAX_STOP_HOOK_STEPS = 3;
 
 /** The parts an agent works with. */
 export interface AgentOptions {
@@ -81,6 +86,8 @@ export interface AgentOptions {
   unfinishedTodo?: readonly TodoItem[];
   /** Snapshots around each task and command, for undo (default: off in this run). */
   undo?: Undo;
+  /** The user's hooks of prompts, session starts, stops and `/compact` (default: none). */
+  hooks?: TaskHooks;
 }
 
 /** How a task ended. */
@@ -119,6 +126,9 @@ export class Agent {
   #plan: PlanMode;
   /** The note of unfinished work in TODO.md, until the first task takes it. */
   #startNote: string | undefined;
+  #hooks: TaskHooks;
+  /** Why the session started, until its first task runs the `SessionStart` hooks. */
+  #sessionSource: SessionSource | undefined;
 
   /**
    * Creates an agent with its system prompt; tool definitions are read from the set per step.
@@ -131,6 +141,8 @@ export class Agent {
     this.#session = options.session;
     this.#undo = options.undo ?? undoOff();
     this.#system = options.systemPrompt;
+    this.#hooks = options.hooks ?? NO_TASK_HOOKS;
+    this.#sessionSource = options.session.history.length > 0 ? "resume" : "startup";
     this.#active = new ActiveModel(options.slot, options.defaultProfile);
     closeStoppedTask(this.#session);
     if (this.#session.history.length > 0) this.#active.record(this.#session);
@@ -297,7 +309,8 @@ export class Agent {
   ): Promise<CompactionOutcome> {
     const options = { signal, reason, ...(focus ? { focus } : {}) };
     this.#active.record(this.#session);
-    return this.slot.compactor.compact(this.#session, this.#overhead, options);
+    const compact = () => this.slot.compactor.compact(this.#session, this.#overhead, options);
+    return reason === "manual" ? this.#hooks.compacting(signal).then(compact) : compact();
   }
 
   /** Closes the session's file; the agent takes no task after it. */
@@ -315,6 +328,7 @@ export class Agent {
     this.#session = this.#options.newSession();
     this.#options.spending?.startSession();
     this.#system = system;
+    this.#sessionSource = "clear";
     this.#plan.follow(this.#session);
   }
 
@@ -339,6 +353,7 @@ export class Agent {
     session.adopt(records);
     this.#session.close();
     this.#session = session;
+    this.#sessionSource = "resume";
     this.#plan.follow(session);
   }
 
@@ -356,13 +371,29 @@ export class Agent {
   async #runTask(task: string, signal: AbortSignal, options: RunOptions): Promise<TaskResult> {
     const { maxSteps } = this.#options;
     const session = this.#session;
+    const hooks = this.#hooks;
+    const verdict = await hooks.promptSubmitted(task, signal);
+    if (verdict.kind === "block") {
+      return {
+        status: "failed",
+        error: `A UserPromptSubmit hook refused the prompt: ${verdict.reason}`,
+      };
+    }
+    const started = await this.#sessionStarted(signal);
     this.#active.record(session);
     for (const note of this.#notesForTask(session)) session.append({ role: "user", content: note });
+    for (const text of started) {
+      session.append({ role: "user", content: hookNote("SessionStart", text) });
+    }
     const shown = options.shown !== undefined && options.shown !== task
       ? { shown: options.shown }
       : {};
     const images = options.images?.length ? { images: options.images } : {};
     session.append({ role: "user", content: task, ...shown, ...images });
+    for (const text of verdict.context) {
+      session.append({ role: "user", content: hookNote("UserPromptSubmit", text) });
+    }
+    let stopHookSteps = 0;
     const steer = async () => {
       const queued = await options.steering?.() ?? [];
       for (const message of queued) session.append(message);
@@ -380,6 +411,14 @@ export class Agent {
         if (message.toolCalls.length === 0) {
           // A message queued while the answer streamed goes on with the same task.
           if (await steer()) continue;
+          if (stopHookSteps < MAX_STOP_HOOK_STEPS) {
+            const reason = await hooks.stopping(stopHookSteps > 0, signal);
+            if (reason !== undefined) {
+              stopHookSteps++;
+              session.append({ role: "user", content: hookNote("Stop", reason) });
+              continue;
+            }
+          }
           return { status: "done", answer: message.content };
         }
         await this.#runTools(session, message.toolCalls, signal);
@@ -399,6 +438,13 @@ export class Agent {
       if (error instanceof ChatError) return failTask(session, partial.text, error.message);
       throw error;
     }
+  }
+
+  /** What the `SessionStart` hooks add, with a session's first task only. */
+  async #sessionStarted(signal: AbortSignal): Promise<string[]> {
+    const source = this.#sessionSource;
+    this.#sessionSource = undefined;
+    return source === undefined ? [] : await this.#hooks.sessionStarted(source, signal);
   }
 
   /** The notes that go out with the next task: unfinished work at start, plan mode's change. */

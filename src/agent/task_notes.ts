@@ -80,3 +80,8 @@ export function noteSummary(content: string): NoteSummary {
   const text = failure ? `task stopped on an error: ${failure[1]}` : "task interrupted";
   return { text, stopped: true };
 }
+
+/** The note carrying what the user's `event` hook said, for the model. */
+export function hookNote(event: string, text: string): string {
+  return `${NOTE_PREFIX}The user's ${event} hook says:\n${text}`;
+}

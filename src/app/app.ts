@@ -90,6 +90,7 @@ export async function openApp(start: RunStart): Promise<App> {
       undo: { dir: snapshotsDir(start) },
       approval,
       setup: { cwd: start.cwd, user: { path: locations.configDir, label: locations.configDir } },
+      hooks: settings.hooks,
     });
   } finally {
     if (terminal && assembly) {

@@ -69,7 +69,13 @@ import {
   type RuleSaver,
   saveAllowRule,
 } from "../permissions/mod.ts";
-import { NO_SETTINGS, type PermissionRules, type Sourced } from "../settings/mod.ts";
+import {
+  type HookCommand,
+  NO_SETTINGS,
+  type PermissionRules,
+  type Sourced,
+} from "../settings/mod.ts";
+import { Hooks } from "../hooks/mod.ts";
 import {
   createSkillTool,
   type CustomCommand,
@@ -148,6 +154,8 @@ export interface AssembleOptions {
    * no `task` tool. Without it, an assembly of the standard tools gets the `task` tool.
    */
   child?: ChildSetup;
+  /** The settings files' hooks (`Settings.hooks`); a subagent gets the tool hooks only. */
+  hooks?: readonly Sourced<HookCommand>[];
 }
 
 /** What the permissions start with. */
@@ -200,6 +208,8 @@ export interface Assembly {
   permissions: Permissions;
   /** bash's background commands (`/ps`, `/kill`); close them when the program ends. */
   jobs: BackgroundJobs;
+  /** The user's hooks, run in the sandbox (`Notification` is the front end's to send). */
+  hooks: Hooks;
 }
 
 /**
@@ -243,11 +253,20 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     ...(sandbox ? { checkDir: (dir: string) => sandbox.grantDir(dir) } : {}),
     hosts,
   });
+  const made: { agent?: Agent } = {};
+  const hooks = new Hooks(options.hooks ?? [], {
+    runner: sandbox,
+    sessionId: () => made.agent?.view.id,
+    cwd: workspace.root,
+    warn: (message) => events.emit({ type: "warning", message }),
+  });
+  // The hooks come last: a call refused by a rule or the user runs no hook.
   const policies = [
     plan.policy,
     taskScope.policy,
     permissions.policy,
     ...(options.policy ? [options.policy] : []),
+    hooks.policy(),
   ];
   const toolSet = new ToolSet(tools, { policy: allOf(...policies) });
   if (options.onEvent) events.subscribe(options.onEvent);
@@ -264,7 +283,6 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
       `Unknown --model "${options.profile}": the profiles of "${profiles.configFile}" are ${names}`,
     );
   }
-  const made: { agent?: Agent } = {};
   const sessionOptions = {
     // A new session's header names the model it starts on, read when its file is created.
     get model() {
@@ -367,6 +385,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     plan,
     unfinishedTodo: unfinished,
     undo,
+    ...(child ? {} : { hooks }),
   });
   return {
     agent,
@@ -389,6 +408,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     undo,
     permissions,
     jobs,
+    hooks,
   };
 }
 
@@ -420,6 +440,7 @@ function childOptions(
     ...(options.chat ? { chat: options.chat } : {}),
     ...(options.approval ? { approval: options.approval } : {}),
     ...(options.setup ? { setup: options.setup } : {}),
+    ...(options.hooks ? { hooks: options.hooks } : {}),
     child: request.setup,
   };
 }

@@ -24,7 +24,8 @@ export async function approveSettingsOnTerminal(
       `${review.file} asks powercode for settings:`,
       ...lines,
       "Settings can give commands more than the sandbox does: directories, your variables and",
-      "network to the hosts listed. Approve only content you have read.",
+      "network to the hosts listed; its hooks run commands, in the sandbox, at tool calls,",
+      "prompts and the end of tasks. Approve only content you have read.",
       "Use this exact content now and in later sessions? [y/N] ",
     ].join("\n"),
   );

@@ -123,11 +123,16 @@ function merge(parts: readonly FileSettings[], files: SettingsFile[]): Settings 
       ask: all((p) => p.permissions.ask),
       deny: all((p) => p.permissions.deny),
     },
+    hooks: all((p) => p.hooks),
+    // The last file that sets it decides: the project's over the user's.
+    notifications: parts.findLast((p) => p.notifications !== undefined)?.notifications ??
+      NO_SETTINGS.notifications,
     files,
   };
   const empty = Object.values(settings.shell).every((list) => list.length === 0) &&
     settings.network.allow.length === 0 &&
-    Object.values(settings.permissions).every((list) => list.length === 0);
+    Object.values(settings.permissions).every((list) => list.length === 0) &&
+    settings.hooks.length === 0 && settings.notifications === NO_SETTINGS.notifications;
   return empty && files.every((file) => file.state === "absent")
     ? { ...NO_SETTINGS, files }
     : settings;

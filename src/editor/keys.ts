@@ -166,6 +166,10 @@ function keyOf(name: string | undefined): { key?: Key } {
 }
 
 function decodeCsi(params: string, final: string): string | undefined {
+  // Focus reporting (CSI ? 1004 h): the terminal gained or lost the focus.
+  if (params === "" && (final === "I" || final === "O")) {
+    return final === "I" ? "focus_in" : "focus_out";
+  }
   const [first = "", modifier = "", third = ""] = params.split(";");
   if (final === "~") {
     // xterm modifyOtherKeys: CSI 27 ; modifier ; code ~

@@ -36,10 +36,14 @@ export interface LineEditorOptions {
   onSuspend?: () => void;
   /** Shift+Tab, at the prompt or while work runs (the approval mode); nothing without. */
   onShiftTab?: () => void;
+  /** Asks the terminal to report focus changes (see {@linkcode LineEditor.focused}). */
+  trackFocus?: boolean;
 }
 
 const PASTE_ON = "\x1b[?2004h";
 const PASTE_OFF = "\x1b[?2004l";
+const FOCUS_ON = "\x1b[?1004h";
+const FOCUS_OFF = "\x1b[?1004l";
 
 /**
  * Reads lines from a terminal. Starts reading at once: keys typed while no prompt is
@@ -64,6 +68,7 @@ export class LineEditor {
   #clearPending = false;
   #eof = false;
   #closed = false;
+  #focused = true;
   #waiting: ((line: string | undefined) => void) | undefined;
   #reading: Promise<void>;
   #iterator: AsyncIterator<Uint8Array>;
@@ -73,8 +78,25 @@ export class LineEditor {
     this.#options = options;
     this.#look = new InputLook(options.io, options.color);
     this.#iterator = options.io.input[Symbol.asyncIterator]();
-    options.io.write(PASTE_ON);
+    options.io.write(this.#modesOn());
     this.#reading = this.#read();
+  }
+
+  /**
+   * Whether the terminal has the focus, as it last reported (with `trackFocus`); true until
+   * it reports otherwise, so a terminal that never reports is always focused.
+   */
+  get focused(): boolean {
+    return this.#focused;
+  }
+
+  /** Bracketed paste on, and focus reporting when tracked. */
+  #modesOn(): string {
+    return this.#options.trackFocus ? PASTE_ON + FOCUS_ON : PASTE_ON;
+  }
+
+  #modesOff(): string {
+    return this.#options.trackFocus ? PASTE_OFF + FOCUS_OFF : PASTE_OFF;
   }
 
   /** The next submitted line, or undefined at Ctrl+D on an empty prompt, end of input or `close()`. */
@@ -126,7 +148,7 @@ export class LineEditor {
   pause(): void {
     if (this.#waiting) this.#look.finish();
     else this.#busy?.pause();
-    this.#options.io.write(PASTE_OFF);
+    this.#options.io.write(this.#modesOff());
   }
 
   /**
@@ -141,7 +163,7 @@ export class LineEditor {
   /** Takes the terminal back after `suspend`: bracketed paste on, the input drawn again. */
   resume(): void {
     if (this.#closed) return;
-    this.#options.io.write(PASTE_ON);
+    this.#options.io.write(this.#modesOn());
     this.#draw();
   }
 
@@ -191,7 +213,7 @@ export class LineEditor {
     if (this.#closed) return;
     this.#closed = true;
     if (this.#waiting) this.#look.finish();
-    this.#options.io.write(PASTE_OFF);
+    this.#options.io.write(this.#modesOff());
     this.#resolve(undefined);
     void this.#iterator.return?.().catch(() => {});
   }
@@ -220,6 +242,10 @@ export class LineEditor {
   async #handle(keys: Key[]): Promise<void> {
     for (const key of keys) {
       if (this.#closed) return;
+      if (key.type === "key" && (key.name === "focus_in" || key.name === "focus_out")) {
+        this.#focused = key.name === "focus_in";
+        continue;
+      }
       const filled = this.#filled;
       this.#filled = undefined;
       if (this.#search && !this.#searching(key)) {

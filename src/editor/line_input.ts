@@ -12,7 +12,7 @@ import type { PaletteEntry } from "./command_palette.ts";
 import type { Completer } from "./completion.ts";
 import type { LineInput } from "./line_source.ts";
 import { type LiveRows, openTerminalInput } from "./terminal_input.ts";
-import type { Terminal } from "../terminal/mod.ts";
+import type { AttentionStyle, Terminal } from "../terminal/mod.ts";
 
 export type { LineInput };
 
@@ -41,6 +41,8 @@ export interface LineInputOptions {
     live?: LiveRows;
     /** The terminal to read keys from and draw on (default: the process's). */
     terminal?: Terminal;
+    /** How to call the user back while the terminal has no focus (default: never). */
+    attention?: AttentionStyle;
   };
   /** Earlier entries for Up, newest first (a resumed session's tasks). */
   history?: string[];
@@ -115,5 +117,6 @@ function openPipedInput(interrupt: () => void, write: (text: string) => void): L
     lastShown: () => undefined,
     busy: () => () => {},
     restore() {},
+    attention() {},
   };
 }

@@ -34,4 +34,9 @@ export interface LineInput {
   busy(handlers: BusyHandlers): () => void;
   /** Puts `text` back into the input (queued lines taken back); nothing from a pipe. */
   restore(text: string): void;
+  /**
+   * Calls the user back (a task ended, a question waits) when the terminal reported that it
+   * lost the focus: a notification and a bell, as the settings say; nothing from a pipe.
+   */
+  attention(text: string): void;
 }

@@ -9,7 +9,12 @@ import type { PaletteEntry } from "./command_palette.ts";
 import type { Completer } from "./completion.ts";
 import { historyFile, InputHistory } from "./input_history.ts";
 import { LineEditor } from "./line_editor.ts";
-import { openTerminal, type Terminal } from "../terminal/mod.ts";
+import {
+  attentionBytes,
+  type AttentionStyle,
+  openTerminal,
+  type Terminal,
+} from "../terminal/mod.ts";
 
 /** How the terminal input behaves. */
 export interface TerminalInputOptions {
@@ -32,6 +37,8 @@ export interface TerminalInputOptions {
   live?: LiveRows;
   /** The terminal to read keys from and draw on (default: the process's, in raw mode). */
   terminal?: Terminal;
+  /** How to call the user back while the terminal has no focus (default: never). */
+  attention?: AttentionStyle;
 }
 
 /** Rows drawn live besides the input, which Ctrl+Z must not leave behind. */
@@ -61,6 +68,7 @@ export async function openTerminalInput(options: TerminalInputOptions): Promise<
   const earlier = (options.earlier ?? []).filter((entry) => !known.has(entry));
   const history = new InputHistory([...earlier, ...stored], HISTORY_LIMIT);
   const terminal = options.terminal ?? openTerminal();
+  const attention = options.attention ?? "off";
   const editor = new LineEditor({
     io: terminal,
     onInterrupt: options.onInterrupt,
@@ -73,6 +81,7 @@ export async function openTerminalInput(options: TerminalInputOptions): Promise<
     ...(options.palette ? { palette: options.palette } : {}),
     color: options.color,
     ...(options.stopProgram ? { onSuspend: () => suspend(options.stopProgram) } : {}),
+    trackFocus: attention !== "off",
   });
   let suspended = false;
   const suspend = (stop: (() => Promise<void>) | undefined) => {
@@ -114,6 +123,9 @@ export async function openTerminalInput(options: TerminalInputOptions): Promise<
     lastShown: () => editor.lastShown(),
     busy: (handlers) => editor.busy(handlers),
     restore: (text) => editor.restore(text),
+    attention(text) {
+      if (!editor.focused) terminal.write(attentionBytes(attention, text));
+    },
     close() {
       stopResize();
       if (options.stopProgram) Deno.removeSignalListener("SIGTSTP", onStop);

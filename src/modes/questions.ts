@@ -19,10 +19,12 @@ const SHOWN_DIFF = 20;
 export class TerminalQuestions implements Asker {
   #renderer: Renderer;
   #pending: ((line: string) => void) | undefined;
+  #onAsk: () => void;
 
-  /** Questions printed through `renderer`. */
-  constructor(renderer: Renderer) {
+  /** Questions printed through `renderer`; `onAsk` runs as each starts to wait (notifications). */
+  constructor(renderer: Renderer, onAsk: () => void = () => {}) {
     this.#renderer = renderer;
+    this.#onAsk = onAsk;
   }
 
   /** Gives `line` to the waiting question; false when none waits. */
@@ -50,6 +52,7 @@ export class TerminalQuestions implements Asker {
       r.line(r.yellow(`  and for this command only: ${sanitizeLine(question.needs)}`));
     }
     r.line(r.dim(`  ${choices.join(" · ")}`));
+    this.#onAsk();
     for (;;) {
       const line = (await this.#next(signal)).trim();
       const [word = "", ...rest] = line.split(/\s+/);
@@ -79,6 +82,7 @@ export class TerminalQuestions implements Asker {
         : `  hosts tried (refused): ${report.hosts.map(sanitizeLine).join(", ")}`,
     ));
     r.line(r.dim("  k keep · r revert"));
+    this.#onAsk();
     for (;;) {
       const word = (await this.#next(signal)).trim().toLowerCase();
       if (word === "k" || word === "keep") return "keep";

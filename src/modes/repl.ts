@@ -56,6 +56,10 @@ export interface ReplOptions {
 interface Running {
   line?: string;
 }
+/** The notification of a question before a tool call, while the terminal has no focus. */
+const QUESTION_WAITS = "powercode: a question waits for your answer";
+/** The notification of a task's end, while the terminal has no focus. */
+const TASK_ENDED = "powercode: the task ended";
 
 /** Words that leave the REPL like `/exit`. */
 const LEAVE_WORDS = ["exit", "quit"];
@@ -75,7 +79,13 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     const describe = agent.describeCall.bind(agent);
     renderer.transcript(buildTranscript(session.history, compactedUntil, { describe }));
   }
-  const questions = terminal ? new TerminalQuestions(renderer) : undefined;
+  const attention = { call: (_text: string) => {} };
+  const questions = terminal
+    ? new TerminalQuestions(renderer, () => {
+      attention.call(QUESTION_WAITS);
+      options.app.hooks.notify(QUESTION_WAITS);
+    })
+    : undefined;
   const { permissions } = options.app;
   // Without a terminal nothing waits for an answer: what would ask is refused.
   permissions.setAsker(questions);
@@ -93,6 +103,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       say(renderer.dim(mcp.startedLine()));
     });
   }
+  attention.call = (text) => input.attention(text);
   try {
     for (;;) {
       const entry = await nextEntry(input, queue, renderer, agent.planMode ? "plan > " : "> ");
@@ -141,7 +152,7 @@ async function nextEntry(
 /** A line's surroundings: the boundary, the input and its queue. */
 interface LineContext extends ReplOptions {
   boundary: Boundary;
-  input: Pick<LineInput, "busy" | "restore" | "fill">;
+  input: Pick<LineInput, "busy" | "restore" | "fill" | "attention">;
   queue: InputQueue;
   questions: TerminalQuestions | undefined;
 }
@@ -164,11 +175,15 @@ async function runLine(line: Submitted, options: LineContext): Promise<CommandOu
     workspace: app.workspace,
     ...(options.questions ? { answer: (line: string) => options.questions!.answer(line) } : {}),
   };
-  if (!text.startsWith("/")) return await runTask(line, taskContext);
+  if (!text.startsWith("/")) {
+    await runTask(line, taskContext);
+    return options.input.attention(TASK_ENDED);
+  }
   const found = findCommand(commandTable(app), text);
   if (!found) return renderer.say(unknownCommand(text));
   if (found.command.task) {
-    return await runCommandTask(found.command, found.args, line, { ...options, taskContext });
+    await runCommandTask(found.command, found.args, line, { ...options, taskContext });
+    return options.input.attention(TASK_ENDED);
   }
   const setInput = (text: string) => options.input.fill(text);
   return await boundary.run((signal) =>
@@ -211,7 +226,10 @@ async function openInput(
   options: ReplOptions,
   { boundary, queue, running }: { boundary: Boundary; queue: InputQueue; running: Running },
 ): Promise<
-  Pick<LineInput, "next" | "close" | "lastShown" | "busy" | "restore" | "fill" | "notice">
+  Pick<
+    LineInput,
+    "next" | "close" | "lastShown" | "busy" | "restore" | "fill" | "notice" | "attention"
+  >
 > {
   const { renderer, terminal, editor } = options;
   // Tab offers the commands of the first session (custom commands are the run's).
@@ -260,6 +278,7 @@ async function openInput(
             suspend: () => renderer.suspend(),
             resume: () => renderer.resume(running.line),
           },
+          attention: options.app.settings.notifications,
         },
       }
       : {}),
@@ -277,5 +296,6 @@ async function openInput(
     restore: (text) => input.restore(text),
     fill: (text) => input.fill(text),
     notice: (text) => input.notice(text),
+    attention: (text) => input.attention(text),
   };
 }

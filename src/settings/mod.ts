@@ -19,3 +19,9 @@ export {
   parseSettings,
   type PathContext,
 } from "./parse.ts";
+export {
+  HOOK_EVENTS,
+  type HookCommand,
+  type HookEvent,
+  type NotificationStyle,
+} from "./settings.ts";

@@ -5,7 +5,14 @@
  * @module
  */
 import { isObject, parseHostPattern } from "../core/mod.ts";
-import type { PermissionRules, ShellSettings, Sourced } from "./settings.ts";
+import type {
+  HookCommand,
+  NotificationStyle,
+  PermissionRules,
+  ShellSettings,
+  Sourced,
+} from "./settings.ts";
+import { parseHooks, parseNotifications } from "./hooks_field.ts";
 
 /** What paths in a file are relative to. */
 export interface PathContext {
@@ -20,6 +27,9 @@ export interface FileSettings {
   shell: ShellSettings;
   network: { allow: Sourced<string>[] };
   permissions: PermissionRules;
+  hooks: Sourced<HookCommand>[];
+  /** Undefined when the file sets none. */
+  notifications?: NotificationStyle;
 }
 
 /** The values of a file, and its problems (each a whole sentence naming file and field). */
@@ -28,7 +38,7 @@ export interface ParsedSettings {
   problems: string[];
 }
 
-const TOP_FIELDS = ["$schema", "shell", "network", "permissions"];
+const TOP_FIELDS = ["$schema", "shell", "network", "permissions", "hooks", "notifications"];
 const SHELL_FIELDS = ["path", "env", "readOnly", "writable"] as const;
 const RULE_FIELDS = ["allow", "ask", "deny"] as const;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -42,6 +52,7 @@ export function emptyFileSettings(): FileSettings {
     shell: { path: [], env: [], readOnly: [], writable: [] },
     network: { allow: [] },
     permissions: { allow: [], ask: [], deny: [] },
+    hooks: [],
   };
 }
 
@@ -94,6 +105,9 @@ export function parseSettings(text: string, file: string, context: PathContext):
       settings.permissions[field].push(sourced(value))
     );
   }
+  settings.hooks = parseHooks(data.hooks, file, problem);
+  const notifications = parseNotifications(data.notifications, problem);
+  if (notifications !== undefined) settings.notifications = notifications;
   return { settings, problems };
 }
 

@@ -31,6 +31,33 @@ export interface PermissionRules {
   deny: Sourced<string>[];
 }
 
+/** The moments a hook can run at (Claude Code's names). */
+export const HOOK_EVENTS = [
+  "PreToolUse",
+  "PostToolUse",
+  "UserPromptSubmit",
+  "Stop",
+  "SessionStart",
+  "PreCompact",
+  "Notification",
+] as const;
+
+/** One of {@linkcode HOOK_EVENTS}. */
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+/** One hook command of a settings file. */
+export interface HookCommand {
+  event: HookEvent;
+  /** A regular expression on the tool name (whole name); undefined matches every tool. */
+  matcher: string | undefined;
+  /** Run by `bash -c` in the sandbox, the event as JSON on stdin. */
+  command: string;
+  timeoutMs: number;
+}
+
+/** How powercode tells an unfocused terminal that a task ended or a question waits. */
+export type NotificationStyle = "off" | "bell" | "osc";
+
 /** One settings file as the run found it. */
 export interface SettingsFile {
   path: string;
@@ -46,6 +73,10 @@ export interface Settings {
     allow: Sourced<string>[];
   };
   permissions: PermissionRules;
+  /** The hook commands, the user's first, each run inside the sandbox. */
+  hooks: Sourced<HookCommand>[];
+  /** Notifications while the terminal has no focus (default `osc`: OSC 9 and a bell). */
+  notifications: NotificationStyle;
   /** The files looked for, in the order they apply. */
   files: SettingsFile[];
 }
@@ -55,5 +86,7 @@ export const NO_SETTINGS: Settings = {
   shell: { path: [], env: [], readOnly: [], writable: [] },
   network: { allow: [] },
   permissions: { allow: [], ask: [], deny: [] },
+  hooks: [],
+  notifications: "osc",
   files: [],
 };

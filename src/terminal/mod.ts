@@ -4,6 +4,7 @@
  *
  * @module
  */
+export { attentionBytes, type AttentionStyle } from "./attention.ts";
 export { LiveRegion, type RegionCursor, type RegionIo } from "./live_region.ts";
 export { MarkdownStream } from "./markdown.ts";
 export { PlainStream, type TextStream } from "./plain_stream.ts";

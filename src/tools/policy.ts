@@ -51,7 +51,7 @@ export const ALLOW_ALL: ToolPolicy = () => ({ kind: "allow" });
 
 /**
  * A policy that lets a call run only when every one of `policies` does; the first refusal,
- * in order, is the verdict.
+ * in order, is the verdict. The `around`s of the allowing policies nest, the first outermost.
  */
 export function allOf(...policies: readonly ToolPolicy[]): ToolPolicy {
   return async (request) => {
@@ -59,7 +59,11 @@ export function allOf(...policies: readonly ToolPolicy[]): ToolPolicy {
     for (const policy of policies) {
       const verdict = await policy(request);
       if (verdict.kind === "refuse") return verdict;
-      if (verdict.around) around = verdict.around;
+      const inner = verdict.around;
+      if (inner) {
+        const outer = around;
+        around = outer ? (run) => outer(() => inner(run)) : inner;
+      }
     }
     return around ? { kind: "allow", around } : { kind: "allow" };
   };

@@ -28,6 +28,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
   permissions: ["core", "settings", "workspace", "sandbox", "tools", "undo"],
   setup: ["core", "workspace", "tools"],
   subagents: ["core", "workspace", "tools", "setup"],
+  hooks: ["core", "settings", "sandbox", "tools", "agent"],
   ui: ["core", "terminal", "session", "config", "agent"],
   export: ["core", "terminal", "ui"],
   app: [
@@ -49,6 +50,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
     "permissions",
     "setup",
     "subagents",
+    "hooks",
   ],
   commands: [
     "core",

@@ -18,7 +18,7 @@ import { TaskView } from "../../src/ui/task_view.ts";
 import { fakeTerminal, settle } from "./fake_terminal.ts";
 import { ScriptedModel } from "./scripted_model.ts";
 import type { ScriptStep } from "./scripts.ts";
-import { NO_SETTINGS } from "../../src/settings/mod.ts";
+import { NO_SETTINGS, type NotificationStyle } from "../../src/settings/mod.ts";
 
 /** A running REPL: type keys, read the screen, end it. */
 export interface ReplDouble {
@@ -32,6 +32,8 @@ export interface ReplDouble {
   until(predicate: (lines: string[]) => boolean, what: string): Promise<void>;
   /** The screen's rows, trailing spaces and empty rows removed. */
   lines(): string[];
+  /** Everything written to the terminal so far, as one string. */
+  written(): string;
   /** The model's requests so far. */
   model: ScriptedModel;
   /** Ends the input (Ctrl+D at an empty prompt) and waits for the exit code. */
@@ -61,6 +63,8 @@ export interface ReplDoubleOptions {
   stopProgram?: () => Promise<void>;
   /** Tab completes paths in the workspace, as the program's own listing does. */
   listPaths?: boolean;
+  /** The settings' `notifications` (default: as without a settings file). */
+  notifications?: NotificationStyle;
 }
 
 /** Starts the REPL over a temporary workspace; `end()` also removes it. */
@@ -111,7 +115,10 @@ export async function openReplDouble(
   const app: App = {
     ...assembly,
     start: {} as RunStart,
-    settings: NO_SETTINGS,
+    settings: {
+      ...NO_SETTINGS,
+      ...(options.notifications ? { notifications: options.notifications } : {}),
+    },
     sessions,
     redactor: new Redactor([]),
     notice: () => {},
@@ -143,6 +150,7 @@ export async function openReplDouble(
     model,
     type: (text) => fake.type(text),
     lines,
+    written: () => fake.writes.join(""),
     async until(predicate, what) {
       const deadline = Date.now() + 2000;
       while (!predicate(lines())) {

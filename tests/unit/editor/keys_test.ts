@@ -105,5 +105,13 @@ Deno.test("KeyDecoder keeps a paste that never ends open instead of guessing", (
 });
 
 Deno.test("KeyDecoder ignores unknown sequences and C1 characters", () => {
-  assertEquals(decode("\x1b[I\x1b[12;40R\x1b[?1;2c\u009bok"), [{ type: "text", text: "ok" }]);
+  assertEquals(decode("\x1b[0n\x1b[12;40R\x1b[?1;2c\u009bok"), [{ type: "text", text: "ok" }]);
+});
+
+Deno.test("KeyDecoder reads focus reports (CSI I, CSI O) as focus_in and focus_out", () => {
+  assertEquals(decode("\x1b[O", "a\x1b[I"), [
+    ...named("focus_out"),
+    { type: "text", text: "a" },
+    ...named("focus_in"),
+  ]);
 });
