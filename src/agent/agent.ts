@@ -29,6 +29,7 @@ import type {
   SpendReport,
   TodoItem,
   ToolCall,
+  ToolResult,
   UserMessage,
 } from "../core/mod.ts";
 import type { Session, SessionView } from "../session/mod.ts";
@@ -51,6 +52,7 @@ import {
 } from "./task_notes.ts";
 import { type ToolSet, USER_COMMAND_ID, userCommandCall } from "../tools/mod.ts";
 import { shellNote } from "./shell_note.ts";
+import { groupCalls, MAX_CONCURRENT_CALLS, Slots } from "./call_groups.ts";
 
 /** The parts an agent works with. */
 export interface AgentOptions {
@@ -447,34 +449,77 @@ export class Agent {
     return outcome;
   }
 
-  /** Runs each call in order; after an interruption the remaining calls are answered as interrupted. */
+  /**
+   * Runs the calls in order, a run of calls to a concurrent tool together (see
+   * `groupCalls`); their results join history in the calls' order. After an interruption
+   * the calls not started are answered as interrupted.
+   */
   async #runTools(session: Session, calls: ToolCall[], signal: AbortSignal): Promise<void> {
     const { tools } = this.#options;
+    for (const group of groupCalls(calls, (name) => tools.concurrent(name))) {
+      await this.#runGroup(session, group, signal);
+    }
+    signal.throwIfAborted();
+  }
+
+  /**
+   * Starts each call of `group` once the policy allowed it (questions one at a time, in
+   * order), at most {@linkcode MAX_CONCURRENT_CALLS} running at once; each `tool_end` comes
+   * as its call ends, each result joins history once those before it have.
+   */
+  async #runGroup(session: Session, group: ToolCall[], signal: AbortSignal): Promise<void> {
+    const { tools } = this.#options;
     const onEvent = this.#options.events.emit;
-    for (const call of calls) {
-      if (signal.aborted) {
+    const slots = new Slots(MAX_CONCURRENT_CALLS);
+    const ended: (ToolResult | undefined)[] = group.map(() => undefined);
+    let appended = 0;
+    const append = () => {
+      for (let result = ended[appended]; result; result = ended[++appended]) {
+        const call = group[appended];
+        if (!call) return;
+        const { content, isError, session: child } = result;
         session.append({
           role: "tool",
           toolCallId: call.id,
-          content: INTERRUPTED_RESULT,
-          isError: true,
+          content,
+          isError,
+          ...(child !== undefined ? { session: child } : {}),
         });
+      }
+    };
+    const finish = (index: number, call: ToolCall, result: ToolResult) => {
+      const content = signal.aborted ? `${result.content}\n${INTERRUPTED_RESULT}` : result.content;
+      const isError = result.isError || signal.aborted;
+      ended[index] = { ...result, content, isError };
+      append();
+      const { summary, details } = result;
+      onEvent({ type: "tool_end", call, isError, summary, ...(details ? { details } : {}) });
+    };
+    const running: Promise<void>[] = [];
+    for (const [index, call] of group.entries()) {
+      if (signal.aborted) {
+        ended[index] = { content: INTERRUPTED_RESULT, summary: "interrupted", isError: true };
+        append();
         continue;
       }
       onEvent({ type: "tool_start", call, description: tools.describe(call) });
-      const result = await tools.execute(
+      const admitted = await tools.admit(
         call,
         signal,
         (text) => onEvent({ type: "tool_output", call, text }),
       );
-      const content = signal.aborted ? `${result.content}\n${INTERRUPTED_RESULT}` : result.content;
-      const isError = result.isError || signal.aborted;
-      session.append({ role: "tool", toolCallId: call.id, content, isError });
-      const { summary, details } = result;
-      onEvent({ type: "tool_end", call, isError, summary, ...(details ? { details } : {}) });
+      const result = typeof admitted === "function"
+        ? slots.run(admitted, () => interruptedResult(), signal)
+        : Promise.resolve(admitted);
+      running.push(result.then((result) => finish(index, call, result)));
     }
-    signal.throwIfAborted();
+    await Promise.all(running);
   }
+}
+
+/** The result of a call that waited for a place until the task was interrupted. */
+function interruptedResult(): ToolResult {
+  return { content: INTERRUPTED_RESULT, summary: "interrupted", isError: true };
 }
 
 /**

@@ -69,4 +69,6 @@ export interface ToolResult {
   isError: boolean;
   /** What the call did, when the tool says. */
   details?: ToolDetails;
+  /** The session file of the subagent that ran the call (the `task` tool), when saved. */
+  session?: string;
 }

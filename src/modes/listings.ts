@@ -15,6 +15,7 @@ import {
 import { SessionStore } from "../session/mod.ts";
 import { writeTo } from "../terminal/mod.ts";
 import { createTools } from "../tools/mod.ts";
+import { loadAgents } from "../subagents/mod.ts";
 import { formatSessionsTable } from "../ui/mod.ts";
 
 /** `--sessions` and `-r` without an id: the table of recent sessions. */
@@ -38,12 +39,21 @@ export async function scopeMode(start: RunStart): Promise<number> {
     allowDomains: start.cli.allowDomains,
     report: (line) => writeTo(Deno.stderr)(`${line}\n`),
   });
-  const { workspace, sandbox } = await createTools(
+  const { workspace, sandbox, tools, plan } = await createTools(
     start.workspaceDir,
     bashOptions(start, settings),
   );
+  const { configDir } = start.locations;
+  const places = { workspace, cwd: start.cwd, user: { path: configDir, label: configDir } };
+  const agents = {
+    agents: await loadAgents(places, (line) => writeTo(Deno.stderr)(`${line}\n`)),
+    workspace,
+    tools,
+    confines: (name: string) => plan.confines(name),
+    hosts: sandbox.hosts,
+  };
   const report = await scopeReport(
-    { locations: start.locations, workspace, sandbox, settings },
+    { locations: start.locations, workspace, sandbox, settings, agents },
     start.width(),
   );
   writeTo(Deno.stdout)(`${report}\n`);
