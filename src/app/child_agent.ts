@@ -11,7 +11,7 @@ import type { Agent } from "../agent/mod.ts";
 import { Spending } from "../context/mod.ts";
 import type { CallDescription } from "../core/mod.ts";
 import type { AgentDefinition, RunChild } from "../subagents/mod.ts";
-import { delegation, keepsTool, MAX_DEPTH, TASK_TOOL } from "../subagents/mod.ts";
+import { delegation, keepsTool, TASK_TOOL } from "../subagents/mod.ts";
 import type { Profiles } from "./profiles.ts";
 
 /** A child to assemble: its scope, steps and setup, the rest as its parent's. */
@@ -80,7 +80,7 @@ interface ChildScope {
  * The runner of the `task` tool's children under `parent`.
  * Contract: refuses (throws one line naming the agent's file and field) roots outside the
  * parent's roots, tools the parent lacks or a read-only agent cannot have, `task` below
- * depth {@linkcode MAX_DEPTH}, and unknown profiles; the child never asks the user (its
+ * the deepest depth (`MAX_DEPTH`), and unknown profiles; the child never asks the user (its
  * questions are refused with the reason); it saves its session beside its parent's, the
  * header naming the parent's; it may start children of its own only at depth 1, when it may
  * change things (see `delegation`).
