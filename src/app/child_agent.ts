@@ -87,12 +87,13 @@ interface ChildScope {
  */
 export function childRunner(parent: ParentParts): RunChild {
   return async (agent, task, context) => {
-    const scope = await checkScope(agent, parent);
+    // Made before the first wait, so that the parent's report lists children in call order.
     const spending = new Spending({
       limits: agent.budget ?? {},
       parent: parent.spending,
       label: `${agent.name} · ${task.description}`,
     });
+    const scope = await checkScope(agent, parent);
     const refusedTools = new Set<string>();
     const keep = (tool: Tool, confined: boolean) => {
       const kept = keepsTool(agent, tool, confined);

@@ -89,6 +89,8 @@ export class Spending {
     const cost = (tally: Tally) => pricing && tally.unpriced === 0 ? tally.cost : undefined;
     const taskCost = cost(this.#task);
     const sessionCost = cost(this.#session);
+    // A child refused before its first request spent nothing: it is left out.
+    const children = this.#children.filter((child) => child.#session.requests > 0);
     return {
       task: { ...this.#task },
       session: { ...this.#session },
@@ -96,11 +98,11 @@ export class Spending {
       ...(sessionCost === undefined ? {} : { sessionCost }),
       ...(pricing ? { pricing } : {}),
       limits: { ...this.#limits },
-      ...(this.#children.length > 0
+      ...(children.length > 0
         ? {
-          children: this.#children.map((child) => {
+          children: children.map((child) => {
             const tally = { ...child.#session };
-            const priced = tally.unpriced === 0 && tally.requests > 0;
+            const priced = tally.unpriced === 0;
             return { label: child.#label, tally, ...(priced ? { cost: tally.cost } : {}) };
           }),
         }

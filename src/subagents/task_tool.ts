@@ -88,7 +88,9 @@ export function createTaskTool(
         );
       }
       const outcome = await run(definition, { description, prompt }, context);
-      const spent = `${outcome.steps} steps, ${outcome.tokens} tokens`;
+      const spent = `${outcome.steps} step${
+        outcome.steps === 1 ? "" : "s"
+      }, ${outcome.tokens} tokens`;
       const stopped = outcome.status === "done" ? "" : " · stopped";
       return {
         content: `${outcome.text}\n\n[agent ${name}: ${spent}]`,

@@ -95,7 +95,7 @@ Deno.test("three task calls in one reply run at once; their results come back in
   for (const [index, [, content]] of results.entries()) {
     assertMatch(
       content,
-      new RegExp(`^answer ${JOBS[index]}\\n\\n\\[agent explore: 1 steps, \\d+ tokens\\]$`),
+      new RegExp(`^answer ${JOBS[index]}\\n\\n\\[agent explore: 1 step, \\d+ tokens\\]$`),
     );
   }
   // The parent's prefix is byte-equal: what the children did is not in it.
