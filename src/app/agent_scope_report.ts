@@ -11,9 +11,11 @@ import {
   type AgentDefinition,
   delegation,
   keepsTool,
+  loadAgents,
   MAX_DEPTH,
   TASK_TOOL,
 } from "../subagents/mod.ts";
+import type { SetupPlaces } from "../setup/mod.ts";
 import { childRoots, refusal, toolsProblem } from "./child_agent.ts";
 
 /** What the agents' scopes are computed from: the run's own. */
@@ -26,6 +28,18 @@ export interface AgentScopeSources {
   confines: (name: string) => boolean;
   /** The hosts the run's commands may reach. */
   hosts: readonly string[];
+}
+
+/**
+ * The sources of a run that has not assembled an agent (`--scope`): the agents of `places`
+ * (a bad file is skipped with one `warn` line) over the run's tools.
+ */
+export async function agentScopeSources(
+  places: SetupPlaces,
+  run: Omit<AgentScopeSources, "agents" | "workspace">,
+  warn: (line: string) => void,
+): Promise<AgentScopeSources> {
+  return { agents: await loadAgents(places, warn), workspace: places.workspace, ...run };
 }
 
 /**

@@ -5,6 +5,7 @@
  * @module
  */
 import {
+  agentScopeSources,
   bashOptions,
   loadSettings,
   requireWorkspace,
@@ -15,7 +16,6 @@ import {
 import { SessionStore } from "../session/mod.ts";
 import { writeTo } from "../terminal/mod.ts";
 import { createTools } from "../tools/mod.ts";
-import { loadAgents } from "../subagents/mod.ts";
 import { formatSessionsTable } from "../ui/mod.ts";
 
 /** `--sessions` and `-r` without an id: the table of recent sessions. */
@@ -45,13 +45,11 @@ export async function scopeMode(start: RunStart): Promise<number> {
   );
   const { configDir } = start.locations;
   const places = { workspace, cwd: start.cwd, user: { path: configDir, label: configDir } };
-  const agents = {
-    agents: await loadAgents(places, (line) => writeTo(Deno.stderr)(`${line}\n`)),
-    workspace,
-    tools,
-    confines: (name: string) => plan.confines(name),
-    hosts: sandbox.hosts,
-  };
+  const agents = await agentScopeSources(
+    places,
+    { tools, confines: (name) => plan.confines(name), hosts: sandbox.hosts },
+    (line) => writeTo(Deno.stderr)(`${line}\n`),
+  );
   const report = await scopeReport(
     { locations: start.locations, workspace, sandbox, settings, agents },
     start.width(),
