@@ -464,20 +464,22 @@ export class Agent {
 
   /**
    * Starts each call of `group` once the policy allowed it (questions one at a time, in
-   * order), at most {@linkcode MAX_CONCURRENT_CALLS} running at once; each `tool_end` comes
-   * as its call ends, each result joins history once those before it have.
+   * order), at most {@linkcode MAX_CONCURRENT_CALLS} running at once. Each result joins
+   * history, and its `tool_end` goes out, once those of the calls before it have: in order.
    */
   async #runGroup(session: Session, group: ToolCall[], signal: AbortSignal): Promise<void> {
     const { tools } = this.#options;
     const onEvent = this.#options.events.emit;
     const slots = new Slots(MAX_CONCURRENT_CALLS);
-    const ended: (ToolResult | undefined)[] = group.map(() => undefined);
-    let appended = 0;
-    const append = () => {
-      for (let result = ended[appended]; result; result = ended[++appended]) {
-        const call = group[appended];
+    const ended: ({ result: ToolResult; started: boolean } | undefined)[] = group.map(() =>
+      undefined
+    );
+    let done = 0;
+    const flush = () => {
+      for (let next = ended[done]; next; next = ended[done]) {
+        const call = group[done++];
         if (!call) return;
-        const { content, isError, session: child } = result;
+        const { content, isError, session: child, summary, details } = next.result;
         session.append({
           role: "tool",
           toolCallId: call.id,
@@ -485,21 +487,24 @@ export class Agent {
           isError,
           ...(child !== undefined ? { session: child } : {}),
         });
+        if (next.started) {
+          onEvent({ type: "tool_end", call, isError, summary, ...(details ? { details } : {}) });
+        }
       }
     };
-    const finish = (index: number, call: ToolCall, result: ToolResult) => {
+    const finish = (index: number, result: ToolResult) => {
       const content = signal.aborted ? `${result.content}\n${INTERRUPTED_RESULT}` : result.content;
-      const isError = result.isError || signal.aborted;
-      ended[index] = { ...result, content, isError };
-      append();
-      const { summary, details } = result;
-      onEvent({ type: "tool_end", call, isError, summary, ...(details ? { details } : {}) });
+      ended[index] = {
+        result: { ...result, content, isError: result.isError || signal.aborted },
+        started: true,
+      };
+      flush();
     };
     const running: Promise<void>[] = [];
     for (const [index, call] of group.entries()) {
       if (signal.aborted) {
-        ended[index] = { content: INTERRUPTED_RESULT, summary: "interrupted", isError: true };
-        append();
+        ended[index] = { result: interruptedResult(), started: false };
+        flush();
         continue;
       }
       onEvent({ type: "tool_start", call, description: tools.describe(call) });
@@ -511,7 +516,7 @@ export class Agent {
       const result = typeof admitted === "function"
         ? slots.run(admitted, () => interruptedResult(), signal)
         : Promise.resolve(admitted);
-      running.push(result.then((result) => finish(index, call, result)));
+      running.push(result.then((result) => finish(index, result)));
     }
     await Promise.all(running);
   }

@@ -136,6 +136,8 @@ export function childRunner(parent: ParentParts): RunChild {
         }
       });
       const result = await child.run(task.prompt, context.signal);
+      // Its row says so while the calls before it still run.
+      context.onOutput?.(`step ${step} · ${result.status === "done" ? "answered" : "stopped"}\n`);
       const { session } = spending.report();
       const id = child.view.id;
       const spent = {

@@ -217,3 +217,21 @@ Deno.test("--scope prints each agent's roots, read-only, hosts and tools, and an
     "directory inside the parent's roots",
   ]);
 });
+
+Deno.test("stream-json: the three children's results are written in the calls' order, each with its size", async () => {
+  const script = fanOut(["all three answered"]);
+  await using server = await startFakeServer({ model: "fake-model", handler: script.handler });
+  await using project = await createTempProject();
+  await project.writeProvider(provider(server.url));
+  const result = await project.run(["-p", "fan out", "--output-format", "stream-json"], {
+    env: ENV,
+  });
+  assertEquals(result.code, 0, result.stderr);
+  const events = result.stdout.trim().split("\n").map((line) => JSON.parse(line));
+  const ended = events.filter((event) => event.type === "tool_result");
+  assertEquals(ended.map((event) => event.id), ["call_1", "call_2", "call_3"]);
+  for (const [index, event] of ended.entries()) {
+    assertMatch(event.summary, new RegExp(`^explore · ${JOBS[index]} · 1 step, \\d+ tokens$`));
+    assert(event.bytes > `answer ${JOBS[index]}`.length, JSON.stringify(event));
+  }
+});
