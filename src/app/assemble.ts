@@ -84,6 +84,7 @@ import {
 import { TaskScope } from "./task_limits.ts";
 import { createTaskTool, loadAgents, TASK_TOOL } from "../subagents/mod.ts";
 import { type ChildRequest, childRunner, type ChildSetup } from "./child_agent.ts";
+import type { AgentScopeSources } from "./agent_scope_report.ts";
 
 /**
  * Everything an agent is built from; only `workspaceDir`, `maxSteps` and either `config` or
@@ -200,6 +201,8 @@ export interface Assembly {
   permissions: Permissions;
   /** bash's background commands (`/ps`, `/kill`); close them when the program ends. */
   jobs: BackgroundJobs;
+  /** What the agents of the `task` tool are given, for `/scope`; undefined without the tool. */
+  agentScopes: AgentScopeSources | undefined;
 }
 
 /**
@@ -288,8 +291,16 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
   plan.set(options.planMode ?? session.planMode);
   const unfinished = session.history.length === 0 ? await unfinishedTodo(workspace) : [];
   const places: SetupPlaces = { workspace, ...options.setup };
+  let agentScopes: AgentScopeSources | undefined;
   if (!options.tools && withheld === undefined) {
     const agents = child?.agents ?? await loadAgents(places, report);
+    agentScopes = {
+      agents,
+      workspace,
+      tools,
+      confines: (name) => plan.confines(name),
+      hosts: sandbox?.hosts ?? [],
+    };
     const run = childRunner({
       depth: child?.depth ?? 0,
       agents,
@@ -394,6 +405,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     undo,
     permissions,
     jobs,
+    agentScopes,
   };
 }
 

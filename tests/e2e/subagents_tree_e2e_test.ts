@@ -235,3 +235,18 @@ Deno.test("stream-json: the three children's results are written in the calls' o
     assert(event.bytes > `answer ${JOBS[index]}`.length, JSON.stringify(event));
   }
 });
+
+Deno.test("/scope at the prompt lists the agents as --scope does", async () => {
+  await using project = await createTempProject();
+  await using server = await startFakeServer({ model: "fake-model", handler: sequence([]) });
+  await project.writeProvider(provider(server.url));
+  await writeAgent(project, "api", "---\ndescription: api work\ntools: [read_file]\n---\n");
+  const result = await project.run([], { stdin: "/scope\n", env: ENV });
+  assertEquals(result.code, 0, result.stderr);
+  const lines = result.stdout.split("\n");
+  const from = lines.indexOf("  api (.powercode/agents/api.md):");
+  assert(lines.includes("  explore (built-in):"), result.stdout);
+  assert(from > 0, result.stdout);
+  assertEquals(lines[from + 4], "    tools:     read_file");
+  assertEquals(lines[from + 5], '    subagents: none: agent "api" has no "task" in its tools');
+});
