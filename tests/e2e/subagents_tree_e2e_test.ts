@@ -250,3 +250,32 @@ Deno.test("/scope at the prompt lists the agents as --scope does", async () => {
   assertEquals(lines[from + 4], "    tools:     read_file");
   assertEquals(lines[from + 5], '    subagents: none: agent "api" has no "task" in its tools');
 });
+
+Deno.test("--allow-domain: a read-only child's commands have no network, another child's reach the allowed host", async () => {
+  const command = 'curl -s -o /dev/null -w "code %{http_code}" http://HOST/ping || echo " no way"';
+  // Any HTTP answer shows the host was reached: the fake server answers /ping 404.
+  await using target = await startFakeServer({ model: "fake-model", handler: sequence([]) });
+  const host = new URL(target.url).host;
+  const curl = command.replace("HOST", host);
+  await using server = await startFakeServer({
+    model: "fake-model",
+    handler: sequence([
+      toolCall("task", { description: "look", prompt: "curl it", agent: "explore" }),
+      toolCall("bash", { command: curl }),
+      text("explore done"),
+      toolCall("task", { description: "fetch", prompt: "curl it", agent: "online" }),
+      toolCall("bash", { command: curl }),
+      text("online done"),
+      text("both done"),
+    ]),
+  });
+  await using project = await createTempProject();
+  await project.writeProvider(provider(server.url));
+  await writeAgent(project, "online", "---\ndescription: may reach the hosts\n---\n");
+  const result = await project.run(["-p", "reach out", "--allow-domain", host], { env: ENV });
+  assertEquals(result.code, 0, result.stderr);
+  const [offline = ""] = toolResults(server.requests[2]).map(([, content]) => content);
+  const [online = ""] = toolResults(server.requests[5]).map(([, content]) => content);
+  assertMatch(offline, /^code 000 no way\n/);
+  assertMatch(online, /^code 404\n/);
+});
