@@ -30,6 +30,7 @@ import type {
   SpendReport,
   TodoItem,
   ToolCall,
+  ToolResult,
   UserMessage,
 } from "../core/mod.ts";
 import type { Session, SessionView } from "../session/mod.ts";
@@ -58,6 +59,7 @@ import { NO_TASK_HOOKS, type SessionSource, type TaskHooks } from "./task_hooks.
 
 /** How many times a `Stop` hook may send the model back to work in one task. */
 export const MAX_STOP_HOOK_STEPS = 3;
+import { groupCalls, MAX_CONCURRENT_CALLS, Slots } from "./call_groups.ts";
 
 /** The parts an agent works with. */
 export interface AgentOptions {
@@ -509,37 +511,91 @@ export class Agent {
     return outcome;
   }
 
-  /** Runs each call in order; after an interruption the remaining calls are answered as interrupted. */
+  /**
+   * Runs the calls in order, a run of calls to a concurrent tool together (see
+   * `groupCalls`); their results join history in the calls' order. After an interruption
+   * the calls not started are answered as interrupted.
+   */
   async #runTools(session: Session, calls: ToolCall[], signal: AbortSignal): Promise<void> {
     const { tools } = this.#options;
-    const onEvent = this.#options.events.emit;
     const images: MessageImage[] = [];
-    for (const call of calls) {
-      if (signal.aborted) {
-        session.append({
-          role: "tool",
-          toolCallId: call.id,
-          content: INTERRUPTED_RESULT,
-          isError: true,
-        });
-        continue;
-      }
-      onEvent({ type: "tool_start", call, description: tools.describe(call) });
-      const split = splitImage(
-        await tools.execute(call, signal, (text) => onEvent({ type: "tool_output", call, text })),
-        { ...this.slot, taken: images.length },
-      );
-      const { result } = split;
-      if (split.image) images.push(split.image);
-      const content = signal.aborted ? `${result.content}\n${INTERRUPTED_RESULT}` : result.content;
-      const isError = result.isError || signal.aborted;
-      session.append({ role: "tool", toolCallId: call.id, content, isError });
-      const { summary, details } = result;
-      onEvent({ type: "tool_end", call, isError, summary, ...(details ? { details } : {}) });
+    for (const group of groupCalls(calls, (name) => tools.concurrent(name))) {
+      await this.#runGroup(session, group, { signal, images });
     }
     if (images.length > 0) session.append(toolImagesNote(images));
     signal.throwIfAborted();
   }
+
+  /**
+   * Starts each call of `group` once the policy allowed it (questions one at a time, in
+   * order), at most {@linkcode MAX_CONCURRENT_CALLS} running at once. Each result joins
+   * history, and its `tool_end` goes out, once those of the calls before it have: in order.
+   * The images the calls give are added to `images`, in the same order.
+   */
+  async #runGroup(
+    session: Session,
+    group: ToolCall[],
+    { signal, images }: { signal: AbortSignal; images: MessageImage[] },
+  ): Promise<void> {
+    const { tools } = this.#options;
+    const onEvent = this.#options.events.emit;
+    const slots = new Slots(MAX_CONCURRENT_CALLS);
+    const ended: ({ result: ToolResult; started: boolean } | undefined)[] = group.map(() =>
+      undefined
+    );
+    let done = 0;
+    const flush = () => {
+      for (let next = ended[done]; next; next = ended[done]) {
+        const call = group[done++];
+        if (!call) return;
+        const split = splitImage(next.result, { ...this.slot, taken: images.length });
+        if (split.image) images.push(split.image);
+        const { content, isError, session: child, summary, details } = split.result;
+        session.append({
+          role: "tool",
+          toolCallId: call.id,
+          content,
+          isError,
+          ...(child !== undefined ? { session: child } : {}),
+        });
+        if (next.started) {
+          onEvent({ type: "tool_end", call, isError, summary, ...(details ? { details } : {}) });
+        }
+      }
+    };
+    const finish = (index: number, result: ToolResult) => {
+      const content = signal.aborted ? `${result.content}\n${INTERRUPTED_RESULT}` : result.content;
+      ended[index] = {
+        result: { ...result, content, isError: result.isError || signal.aborted },
+        started: true,
+      };
+      flush();
+    };
+    const running: Promise<void>[] = [];
+    for (const [index, call] of group.entries()) {
+      if (signal.aborted) {
+        ended[index] = { result: interruptedResult(), started: false };
+        flush();
+        continue;
+      }
+      onEvent({ type: "tool_start", call, description: tools.describe(call) });
+      const admitted = await tools.admit(
+        call,
+        signal,
+        (text) => onEvent({ type: "tool_output", call, text }),
+      );
+      const result = typeof admitted === "function"
+        ? slots.run(admitted, () => interruptedResult(), signal)
+        : Promise.resolve(admitted);
+      running.push(result.then((result) => finish(index, result)));
+    }
+    await Promise.all(running);
+  }
+}
+
+/** The result of a call that waited for a place until the task was interrupted. */
+function interruptedResult(): ToolResult {
+  return { content: INTERRUPTED_RESULT, summary: "interrupted", isError: true };
 }
 
 /**

@@ -108,7 +108,16 @@ export async function openApp(start: RunStart): Promise<App> {
     ...prepared,
     start,
     settings: loaded,
-    describeScope: () => scopeReport({ locations, settings: loaded, ...parts }, start.width()),
+    describeScope: () =>
+      scopeReport(
+        {
+          locations,
+          settings: loaded,
+          ...parts,
+          ...(parts.agentScopes ? { agents: parts.agentScopes } : {}),
+        },
+        start.width(),
+      ),
     [Symbol.asyncDispose]: async () => {
       await parts.jobs.close();
       await parts.mcp?.close();

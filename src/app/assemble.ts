@@ -89,8 +89,9 @@ import {
   skillsSection,
 } from "../setup/mod.ts";
 import { TaskScope } from "./task_limits.ts";
-import { createTaskTool, loadAgents } from "../subagents/mod.ts";
+import { createTaskTool, loadAgents, TASK_TOOL } from "../subagents/mod.ts";
 import { type ChildRequest, childRunner, type ChildSetup } from "./child_agent.ts";
+import type { AgentScopeSources } from "./agent_scope_report.ts";
 
 /**
  * Everything an agent is built from; only `workspaceDir`, `maxSteps` and either `config` or
@@ -150,8 +151,9 @@ export interface AssembleOptions {
   /** The approval mode, the rules and where "always" saves (default: auto, no rules). */
   approval?: ApprovalSetup;
   /**
-   * Builds a subagent (see `childRunner`): its budget slice, instructions and tools; it gets
-   * no `task` tool. Without it, an assembly of the standard tools gets the `task` tool.
+   * Builds a subagent (see `childRunner`): its budget slice, instructions, tools, depth and
+   * parent session; it gets the `task` tool unless `withheld` says why not. Without it, an
+   * assembly of the standard tools gets the `task` tool.
    */
   child?: ChildSetup;
   /** The settings files' hooks (`Settings.hooks`); a subagent gets the tool hooks only. */
@@ -210,6 +212,8 @@ export interface Assembly {
   jobs: BackgroundJobs;
   /** The user's hooks, run in the sandbox (`Notification` is the front end's to send). */
   hooks: Hooks;
+  /** What the agents of the `task` tool are given, for `/scope`; undefined without the tool. */
+  agentScopes: AgentScopeSources | undefined;
 }
 
 /**
@@ -268,7 +272,11 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     ...(options.policy ? [options.policy] : []),
     hooks.policy(),
   ];
-  const toolSet = new ToolSet(tools, { policy: allOf(...policies) });
+  const withheld = child?.withheld;
+  const toolSet = new ToolSet(tools, {
+    policy: allOf(...policies),
+    ...(withheld !== undefined ? { withheld: new Map([[TASK_TOOL, withheld]]) } : {}),
+  });
   if (options.onEvent) events.subscribe(options.onEvent);
   const providers = providersOf(options);
   const spending = child?.spending ?? createSpending(providers, options);
@@ -290,6 +298,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     },
     roots: workspace.roots.map((root) => root.real),
     ...(options.origin ? { origin: options.origin } : {}),
+    ...(child?.parentSession !== undefined ? { parentSession: child.parentSession } : {}),
     pathsOf: (call: ToolCall) => toolSet.pathsOf(call),
     todoOf: todoItemsOf,
   };
@@ -305,8 +314,20 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
   plan.set(options.planMode ?? session.planMode);
   const unfinished = session.history.length === 0 ? await unfinishedTodo(workspace) : [];
   const places: SetupPlaces = { workspace, ...options.setup };
-  if (!options.tools && !child) {
+  let agentScopes: AgentScopeSources | undefined;
+  if (!options.tools && withheld === undefined) {
+    const agents = child?.agents ?? await loadAgents(places, report);
+    agentScopes = {
+      agents,
+      workspace,
+      tools,
+      confines: (name) => plan.confines(name),
+      hosts: sandbox?.hosts ?? [],
+    };
     const run = childRunner({
+      depth: child?.depth ?? 0,
+      agents,
+      sessionId: () => made.agent?.view.id,
       workspace,
       spending,
       profiles,
@@ -314,7 +335,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
       toolNames: () => toolSet.definitions().map((definition) => definition.name),
       assemble: (request) => assemble(childOptions(options, workspace, request)),
     });
-    toolSet.add(createTaskTool(await loadAgents(places, report), run));
+    toolSet.add(createTaskTool(agents, run));
   }
   const mcp = options.mcp &&
     await startMcpServers(options.mcp, {
@@ -409,19 +430,25 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     permissions,
     jobs,
     hooks,
+    agentScopes,
   };
 }
 
 /**
- * A child's assembly options: the parent's provider, bash, approval and setup, within the
- * child's roots (the parent's hidden around them), and no store, MCP, undo or history.
+ * A child's assembly options: the parent's provider, bash, approval, setup and session store
+ * (a new session), within the child's roots (the parent's hidden around them), and no MCP,
+ * undo or history.
  */
 function childOptions(
   options: AssembleOptions,
   workspace: Workspace,
   request: ChildRequest,
 ): AssembleOptions {
-  const bash: CreateToolsOptions = options.bash ?? { unsandboxedBash: false };
+  const { network: _network, allowedHosts: _hosts, ...offline } = options.bash ??
+    { unsandboxedBash: false };
+  const bash: CreateToolsOptions = request.network
+    ? options.bash ?? { unsandboxedBash: false }
+    : offline;
   const [first, ...more] = request.roots;
   return {
     ...(options.config ? { config: options.config } : {}),
@@ -441,6 +468,7 @@ function childOptions(
     ...(options.approval ? { approval: options.approval } : {}),
     ...(options.setup ? { setup: options.setup } : {}),
     ...(options.hooks ? { hooks: options.hooks } : {}),
+    ...(options.store ? { store: options.store } : {}),
     child: request.setup,
   };
 }

@@ -19,6 +19,7 @@ export {
   snapshotsDir,
 } from "./run_start.ts";
 export { scopeReport } from "./scope_report.ts";
+export { agentScopeSources } from "./agent_scope_report.ts";
 export { createTaskUndo } from "./undo_setup.ts";
 export {
   loadSettings,

@@ -6,6 +6,7 @@
  */
 import { type Locations, queryGrants } from "../config/mod.ts";
 import type { Settings } from "../settings/mod.ts";
+import { agentScopeLines, type AgentScopeSources } from "./agent_scope_report.ts";
 import { sanitizeLine, wrapText } from "../terminal/mod.ts";
 import {
   describeSandbox,
@@ -24,6 +25,8 @@ export interface ScopeSources {
   sandbox: Sandbox | undefined;
   /** The run's settings: the files read and what they open. */
   settings?: Settings;
+  /** The subagents' scopes, when they are to be shown (`--scope`). */
+  agents?: AgentScopeSources;
 }
 
 /** A label this wide or wider hangs its continuation rows at this indent instead. */
@@ -62,6 +65,7 @@ export async function scopeReport(sources: ScopeSources, width?: number): Promis
       ? sandboxLines(await describeSandbox(sources.sandbox), sources.sandbox.hosts)
       : []),
     ...(sources.sandbox?.mode === "bwrap" ? commandLines(sources.sandbox) : []),
+    ...(sources.agents ? await agentScopeLines(sources.agents) : []),
   ];
   const safe = lines.map(sanitizeLine);
   return (width === undefined ? safe : safe.flatMap((line) => hang(line, width))).join("\n");

@@ -37,6 +37,8 @@ export interface SpendingOptions {
    * counts there too (its steps not), and a request must fit the parent's budget as well.
    */
   parent?: Spending;
+  /** How the parent's `/cost` names this slice (the agent and the task's label). */
+  label?: string;
 }
 
 /** What a metered model serves: the task loop's steps, or compaction summaries. */
@@ -55,11 +57,19 @@ export class Spending {
   #session = emptyTally();
   #limits: BudgetLimits;
   #parent: Spending | undefined;
+  #label: string;
+  /** The slices made for this session's children, in the order they started. */
+  #children: Spending[] = [];
 
-  /** Spending within `options.limits` (and within its parent's, when it has one). */
+  /**
+   * Spending within `options.limits` (and within its parent's, when it has one, whose
+   * report lists it from now on).
+   */
   constructor(options: SpendingOptions = {}) {
     this.#limits = options.limits ?? {};
     this.#parent = options.parent;
+    this.#label = options.label ?? "subagent";
+    if (this.#parent) this.#parent.#children.push(this);
   }
 
   /** A task begins: its tally starts at zero. */
@@ -71,6 +81,7 @@ export class Spending {
   startSession(): void {
     this.#task = emptyTally();
     this.#session = emptyTally();
+    this.#children = [];
   }
 
   /**
@@ -81,6 +92,8 @@ export class Spending {
     const cost = (tally: Tally) => pricing && tally.unpriced === 0 ? tally.cost : undefined;
     const taskCost = cost(this.#task);
     const sessionCost = cost(this.#session);
+    // A child refused before its first request spent nothing: it is left out.
+    const children = this.#children.filter((child) => child.#session.requests > 0);
     return {
       task: { ...this.#task },
       session: { ...this.#session },
@@ -88,6 +101,15 @@ export class Spending {
       ...(sessionCost === undefined ? {} : { sessionCost }),
       ...(pricing ? { pricing } : {}),
       limits: { ...this.#limits },
+      ...(children.length > 0
+        ? {
+          children: children.map((child) => {
+            const tally = { ...child.#session };
+            const priced = tally.unpriced === 0;
+            return { label: child.#label, tally, ...(priced ? { cost: tally.cost } : {}) };
+          }),
+        }
+        : {}),
     };
   }
 

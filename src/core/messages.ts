@@ -66,6 +66,8 @@ export interface ToolResultMessage {
   content: string;
   /** The call failed (see `ToolResult.isError`); kept in history, never sent to the model. */
   isError: boolean;
+  /** The session file of the subagent that ran the call; kept in history, never sent. */
+  session?: string;
 }
 
 /** One entry of the conversation history. */

@@ -52,6 +52,7 @@ export {
 export { parseToolArguments } from "./tool_arguments.ts";
 export {
   type BudgetLimits,
+  type ChildSpend,
   costOf,
   emptyTally,
   formatUsd,

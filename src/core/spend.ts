@@ -49,6 +49,17 @@ export interface SpendReport {
   /** The prices of the model in use. */
   pricing?: Pricing;
   limits: BudgetLimits;
+  /** What each subagent of the session spent (its own subagents included), in start order. */
+  children?: ChildSpend[];
+}
+
+/** What one subagent spent. */
+export interface ChildSpend {
+  /** The agent and the task's label: `explore · read the config`. */
+  label: string;
+  tally: Tally;
+  /** US dollars, when every reply it counted had prices. */
+  cost?: number;
 }
 
 /** A tally of nothing. */

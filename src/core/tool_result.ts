@@ -72,4 +72,6 @@ export interface ToolResult {
   details?: ToolDetails;
   /** An image the call gave (read_file of a picture), for a model that takes images. */
   image?: MessageImage;
+  /** The session file of the subagent that ran the call (the `task` tool), when saved. */
+  session?: string;
 }

@@ -5,6 +5,7 @@
  * @module
  */
 import {
+  agentScopeSources,
   bashOptions,
   loadSettings,
   requireWorkspace,
@@ -38,12 +39,19 @@ export async function scopeMode(start: RunStart): Promise<number> {
     allowDomains: start.cli.allowDomains,
     report: (line) => writeTo(Deno.stderr)(`${line}\n`),
   });
-  const { workspace, sandbox } = await createTools(
+  const { workspace, sandbox, tools, plan } = await createTools(
     start.workspaceDir,
     bashOptions(start, settings),
   );
+  const { configDir } = start.locations;
+  const places = { workspace, cwd: start.cwd, user: { path: configDir, label: configDir } };
+  const agents = await agentScopeSources(
+    places,
+    { tools, confines: (name) => plan.confines(name), hosts: sandbox.hosts },
+    (line) => writeTo(Deno.stderr)(`${line}\n`),
+  );
   const report = await scopeReport(
-    { locations: start.locations, workspace, sandbox, settings },
+    { locations: start.locations, workspace, sandbox, settings, agents },
     start.width(),
   );
   writeTo(Deno.stdout)(`${report}\n`);

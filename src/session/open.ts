@@ -24,6 +24,8 @@ export interface OpenSessionOptions {
   roots?: readonly string[];
   /** Written into a new session file's header: `print` for a `-p` run. */
   origin?: "print";
+  /** Written into a new session file's header: the session whose `task` call runs this one. */
+  parentSession?: string;
   pathsOf?: PathsOf;
   todoOf?: TodoOf;
   /** Receives one-line notices (resumed, nothing to continue, load warnings). */
@@ -129,6 +131,7 @@ export function newSession(
         model: options.model,
         ...(options.roots ? { roots: options.roots } : {}),
         ...(options.origin ? { origin: options.origin } : {}),
+        ...(options.parentSession !== undefined ? { parentSession: options.parentSession } : {}),
       });
       file.write(record);
     },

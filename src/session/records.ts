@@ -37,6 +37,8 @@ export interface SessionHeader {
   roots?: string[];
   /** `print` for a session a `-p` run made; absent for an interactive one. */
   origin?: "print";
+  /** The session whose `task` call ran this one (a subagent's session); absent otherwise. */
+  parentSession?: string;
 }
 
 /** What a provider field kept with a tool call may be: as deep and large as a reply's may. */
@@ -68,7 +70,12 @@ const MESSAGE_SHAPES = new Map<unknown, Shape>([
     thinkBlock: optional(isString),
     model: optional(isString),
   }],
-  ["tool", { toolCallId: isString, content: isString, isError: isBoolean }],
+  ["tool", {
+    toolCallId: isString,
+    content: isString,
+    isError: isBoolean,
+    session: optional(isString),
+  }],
 ]);
 const USAGE: Shape = {
   totalTokens: isCount,
@@ -119,6 +126,7 @@ const HEADER: Shape = {
   model: isString,
   roots: optional((value) => Array.isArray(value) && value.every(isString)),
   origin: optional((value) => value === "print"),
+  parentSession: optional(isString),
 };
 
 /**

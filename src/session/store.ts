@@ -35,6 +35,8 @@ export interface SessionInfo {
   messages: number;
   /** Made by a `-p` run (absent for an interactive session). */
   print?: true;
+  /** The session whose `task` call ran this one (a subagent's); absent otherwise. */
+  parent?: string;
 }
 
 /** Rewrites a string before it reaches the file. */
@@ -109,7 +111,12 @@ export class SessionStore {
    * Contract: the file is locked for this process until the SessionFile is closed.
    */
   create(
-    options: { model: string; roots?: readonly string[]; origin?: "print" },
+    options: {
+      model: string;
+      roots?: readonly string[];
+      origin?: "print";
+      parentSession?: string;
+    },
   ): SessionFile {
     // Private to the user, also when an older powercode made it readable.
     Deno.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
@@ -120,7 +127,7 @@ export class SessionStore {
     // `createNew` never clobbers an existing session, however unlikely an id collision is.
     const file = Deno.openSync(path, { append: true, createNew: true, mode: 0o600 });
     file.lockSync(true);
-    const { model, roots, origin } = options;
+    const { model, roots, origin, parentSession } = options;
     const header = {
       type: "session",
       version: SESSION_VERSION,
@@ -129,6 +136,7 @@ export class SessionStore {
       model,
       // Before the roots, so that `latest` finds it in the line's first bytes.
       ...(origin ? { origin } : {}),
+      ...(parentSession !== undefined ? { parentSession } : {}),
       ...(roots ? { roots } : {}),
     };
     appendLine(file, header, this.#redact);
@@ -180,14 +188,18 @@ export class SessionStore {
 
   /**
    * The id of the most recently modified interactive session (what `--continue` takes), or
-   * of the latest `-p` session when there is no other; undefined when there is none.
+   * of the latest `-p` session when there is no other; undefined when there is none. A
+   * subagent's session is never taken.
    */
   async latest(): Promise<string | undefined> {
-    const found = await this.#byRecency();
-    for (const { id } of found) {
-      if (!await this.#madeByPrint(id)) return id;
+    const found: string[] = [];
+    for (const { id } of await this.#byRecency()) {
+      const head = await this.#headLine(id);
+      if (/"parentSession":"/.test(head)) continue;
+      if (!/"origin":"print"/.test(head)) return id;
+      found.push(id);
     }
-    return found[0]?.id;
+    return found[0];
   }
 
   /** Every session id in the directory, most recently modified first. */
@@ -197,7 +209,8 @@ export class SessionStore {
 
   /**
    * Up to `limit` sessions: the interactive ones first, then those `-p` runs made, each
-   * most recently modified first (the order `--continue` prefers).
+   * most recently modified first (the order `--continue` prefers); a subagent's session
+   * right under its parent's (at the end when its parent is not listed).
    * Contract: files that cannot be read or parsed are left out; `load` reports them.
    */
   async list(limit: number): Promise<SessionInfo[]> {
@@ -206,24 +219,32 @@ export class SessionStore {
       const info = await this.#info(id, modified);
       if (info) infos.push(info);
     }
-    return [...infos.filter((info) => !info.print), ...infos.filter((info) => info.print)]
-      .slice(0, limit);
+    const children = infos.filter((info) => info.parent !== undefined);
+    const placed = new Set<SessionInfo>();
+    const under = (info: SessionInfo): SessionInfo[] => {
+      placed.add(info);
+      const own = children.filter((child) => child.parent === info.id && !placed.has(child));
+      return [info, ...own.flatMap(under)];
+    };
+    const top = infos.filter((info) => info.parent === undefined);
+    const listed = [...top.filter((info) => !info.print), ...top.filter((info) => info.print)]
+      .flatMap(under);
+    return [...listed, ...children.filter((child) => !placed.has(child))].slice(0, limit);
   }
 
-  /** Whether session `id`'s header says a `-p` run made it (a file that cannot be read: no). */
-  async #madeByPrint(id: string): Promise<boolean> {
+  /** The first line of session `id`'s file, up to 4 KB (empty when it cannot be read). */
+  async #headLine(id: string): Promise<string> {
     try {
       const file = await Deno.open(this.#path(id));
       try {
         const head = new Uint8Array(4096);
         const read = await file.read(head) ?? 0;
-        const line = new TextDecoder().decode(head.subarray(0, read)).split("\n")[0] ?? "";
-        return /"origin":"print"/.test(line);
+        return new TextDecoder().decode(head.subarray(0, read)).split("\n")[0] ?? "";
       } finally {
         file.close();
       }
     } catch {
-      return false;
+      return "";
     }
   }
 
@@ -248,6 +269,7 @@ export class SessionStore {
         firstTask: oneLine(task),
         messages: messages.length,
         ...(header.origin === "print" ? { print: true as const } : {}),
+        ...(header.parentSession !== undefined ? { parent: header.parentSession } : {}),
       };
     } catch {
       return undefined;

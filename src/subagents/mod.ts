@@ -6,4 +6,11 @@
  */
 export { type AgentDefinition, agentFromFrontmatter, EXPLORE } from "./agent_definition.ts";
 export { loadAgents, PROJECT_AGENTS_DIR } from "./agent_files.ts";
-export { type ChildOutcome, createTaskTool, type RunChild, TASK_TOOL } from "./task_tool.ts";
+export {
+  type ChildOutcome,
+  type ChildTask,
+  createTaskTool,
+  type RunChild,
+  TASK_TOOL,
+} from "./task_tool.ts";
+export { delegation, keepsTool, MAX_DEPTH } from "./agent_scope.ts";

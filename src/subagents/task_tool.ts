@@ -19,16 +19,26 @@ export interface ChildOutcome {
   steps: number;
   /** Its prompt plus completion tokens, summaries included. */
   tokens: number;
+  /** Its session file's id, when it was saved. */
+  session?: string;
+}
+
+/** What the parent's model asked of a child. */
+export interface ChildTask {
+  /** A short label of the task (the call's `description`). */
+  description: string;
+  prompt: string;
 }
 
 /**
- * Runs one child of agent `agent` on `prompt`.
+ * Runs one child of agent `agent` on `task`; `context.onOutput` gets a line at each of its
+ * steps.
  * Contract: throws an Error with one line when the agent asks for more than its parent has
  * (nothing is started then); an abort of `context.signal` stops the child.
  */
 export type RunChild = (
   agent: AgentDefinition,
-  prompt: string,
+  task: ChildTask,
   context: ToolContext,
 ) => Promise<ChildOutcome>;
 
@@ -48,7 +58,8 @@ type TaskArgs = { description: string; prompt: string; agent?: string };
  * Creates the `task` tool over `agents`, listed in its description (fixed when created).
  * Contract: an unknown agent and a refused scope are error results; a child that stops
  * without an answer (its budget slice, its step limit, a failure) is an error result saying
- * why; the child's steps and tokens end every result.
+ * why; the child's steps and tokens end every result, which names the child's session file.
+ * Calls next to each other in one reply run at the same time (`concurrent`).
  */
 export function createTaskTool(
   agents: readonly AgentDefinition[],
@@ -59,14 +70,16 @@ export function createTaskTool(
   return {
     name: TASK_TOOL,
     effect: "exec",
+    concurrent: true,
     description: "Run a subagent: a child agent with its own conversation, tools and scope " +
       "does the task the prompt gives and answers with one final report, which is this " +
       "call's result. Use it for work that would fill this conversation with file contents. " +
       "The subagent cannot ask the user anything and knows only what the prompt tells it. " +
+      "Several task calls in one reply run in parallel. " +
       `Agents:\n${list}`,
     parameters: PARAMETERS,
     describe: ({ description, agent }) => `${agent ?? "explore"} · ${description}`,
-    async execute({ prompt, agent }, context) {
+    async execute({ description, prompt, agent }, context) {
       const name = agent ?? "explore";
       const definition = byName.get(name);
       if (!definition) {
@@ -74,12 +87,16 @@ export function createTaskTool(
           `Unknown agent "${name}": the agents are ${[...byName.keys()].join(", ")}`,
         );
       }
-      const outcome = await run(definition, prompt, context);
-      const spent = `${outcome.steps} steps, ${outcome.tokens} tokens`;
+      const outcome = await run(definition, { description, prompt }, context);
+      const spent = `${outcome.steps} step${
+        outcome.steps === 1 ? "" : "s"
+      }, ${outcome.tokens} tokens`;
+      const stopped = outcome.status === "done" ? "" : " · stopped";
       return {
         content: `${outcome.text}\n\n[agent ${name}: ${spent}]`,
-        summary: `${name} · ${spent}${outcome.status === "done" ? "" : " · stopped"}`,
+        summary: `${name} · ${description} · ${spent}${stopped}`,
         isError: outcome.status !== "done",
+        ...(outcome.session !== undefined ? { session: outcome.session } : {}),
       };
     },
   };

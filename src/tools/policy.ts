@@ -62,7 +62,10 @@ export function allOf(...policies: readonly ToolPolicy[]): ToolPolicy {
       const inner = verdict.around;
       if (inner) {
         const outer = around;
-        around = outer ? (run) => outer(() => inner(run)) : inner;
+        // What an outer policy granted reaches the tool through the inner one.
+        around = outer
+          ? (run) => outer((granted) => inner((grant) => run(grant ?? granted)))
+          : inner;
       }
     }
     return around ? { kind: "allow", around } : { kind: "allow" };

@@ -44,6 +44,8 @@ export interface ToolOutput {
   details?: ToolDetails;
   /** An image for the model; the agent sends it after the results, or refuses the call. */
   image?: MessageImage;
+  /** The session file of the subagent that ran the call, when it was saved. */
+  session?: string;
 }
 
 /** Checked arguments, or a one-line problem naming the argument. */
@@ -76,6 +78,11 @@ export interface Tool<A = unknown> {
    * it run. Undo still scans after it, as after any `exec` call.
    */
   readOnly?: boolean;
+  /**
+   * Calls of it next to each other in one reply run at the same time, a few at once (the
+   * `task` tool, whose children wait on the model); their results keep the calls' order.
+   */
+  concurrent?: boolean;
   parameters: ToolParameters<A>;
   /** A line of the system prompt on using the tool, when it needs one. */
   guidance?: string;

@@ -20,6 +20,8 @@ import type { CallGrant, Tool, ToolPaths } from "./tool.ts";
 export interface ToolSetOptions {
   /** Runs before every call whose arguments passed (default: allow every call). */
   policy?: ToolPolicy;
+  /** Tools deliberately not in the set, by name: why, the error a call of one gets. */
+  withheld?: ReadonlyMap<string, string>;
 }
 
 /** Tools that join the set later (MCP servers starting in the background). */
@@ -44,12 +46,14 @@ export class ToolSet {
   #definitions: { version: number; list: ToolDefinition[] } | undefined;
   #policy: ToolPolicy;
   #joining: Joining[] = [];
+  #withheld: ReadonlyMap<string, string>;
 
   /** Creates a set of the given tools (version 0); names must be unique. */
   constructor(tools: readonly Tool[] = [], options: ToolSetOptions = {}) {
     for (const tool of tools) this.add(tool);
     this.#version = 0;
     this.#policy = options.policy ?? ALLOW_ALL;
+    this.#withheld = options.withheld ?? new Map();
   }
 
   /** Tools of `source` join later: {@linkcode joined} waits for them. */
@@ -155,6 +159,11 @@ export class ToolSet {
     return typeof prepared === "string" ? {} : pathsOf(prepared);
   }
 
+  /** Whether calls of the tool named `name` may run at the same time (see `Tool.concurrent`). */
+  concurrent(name: string): boolean {
+    return this.#tools.get(name)?.concurrent === true;
+  }
+
   /**
    * Runs one tool call, once the policy allowed it; `onOutput` receives live output of tools
    * that have it (commands).
@@ -166,6 +175,20 @@ export class ToolSet {
     signal: AbortSignal,
     onOutput?: (text: string) => void,
   ): Promise<ToolResult> {
+    const admitted = await this.admit(call, signal, onOutput);
+    return typeof admitted === "function" ? await admitted() : admitted;
+  }
+
+  /**
+   * Decides about one call as {@linkcode execute} does (the policy may ask the user), without
+   * running it: the error result of a call that will not run, or the function that runs it.
+   * Contract: never throws, and neither does the function it returns.
+   */
+  async admit(
+    call: ToolCall,
+    signal: AbortSignal,
+    onOutput?: (text: string) => void,
+  ): Promise<ToolResult | (() => Promise<ToolResult>)> {
     const prepared = this.#prepare(call);
     if (typeof prepared === "string") return failure(prepared);
     const { tool, args } = prepared;
@@ -187,13 +210,20 @@ export class ToolSet {
           ...(onOutput ? { onOutput } : {}),
           ...(grant ? { grant } : {}),
         });
-      const output = await (verdict.around ? verdict.around(run) : run());
-      return {
-        content: output.content,
-        summary: output.summary,
-        isError: output.isError ?? false,
-        ...(output.details ? { details: output.details } : {}),
-        ...(output.image ? { image: output.image } : {}),
+      return async () => {
+        try {
+          const output = await (verdict.around ? verdict.around(run) : run());
+          return {
+            content: output.content,
+            summary: output.summary,
+            isError: output.isError ?? false,
+            ...(output.details ? { details: output.details } : {}),
+            ...(output.image ? { image: output.image } : {}),
+            ...(output.session !== undefined ? { session: output.session } : {}),
+          };
+        } catch (error) {
+          return failure(error instanceof Error ? error.message : String(error));
+        }
       };
     } catch (error) {
       return failure(error instanceof Error ? error.message : String(error));
@@ -203,6 +233,8 @@ export class ToolSet {
   /** Finds the tool and parses the arguments with its parser; a runnable call or the problem. */
   #prepare(call: ToolCall): PreparedCall | string {
     const tool = this.#tools.get(call.name);
+    const withheld = this.#withheld.get(call.name);
+    if (!tool && withheld !== undefined) return `Cannot run ${call.name}: ${withheld}`;
     if (!tool) {
       const known = [...this.#tools.keys()].join(", ");
       return `Unknown tool "${call.name}": available tools are ${known}`;

@@ -62,10 +62,12 @@ export interface RendererOptions {
   filter?: (render: EventSink) => EventSink & { flush(): void };
 }
 
-/** The tool call running now. */
+/** A tool call running now. */
 interface Running {
   started: number;
   tail: OutputTail;
+  /** What its row says before its last line when several run at once. */
+  label: string;
 }
 
 /** Turns events into output; one instance per program run. */
@@ -74,7 +76,10 @@ export class Renderer {
   #sink: EventSink & { flush(): void };
   #writing = false;
   #theme: Theme;
-  #running: Running | undefined;
+  /** The tool calls running now, by id (several: a reply's `task` calls). */
+  #running = new Map<string, Running>();
+  /** The command the user typed with `!`, while it runs. */
+  #shell: Running | undefined;
   /** A retry line shown in place on a terminal, removed by the next event. */
   #retrying = false;
   /** Whether the model answered anything in this task (else no request completed). */
@@ -112,7 +117,7 @@ export class Renderer {
    * the events of a tool call (`tool_output`, `tool_end`).
    */
   shellStart(command: string): void {
-    this.#running = { started: Date.now(), tail: new OutputTail() };
+    this.#shell = { started: Date.now(), tail: new OutputTail(), label: "" };
     this.#options.output.activity("running a command");
     this.line(this.#theme.bold(`$ ${sanitizeLine(command)}`));
   }
@@ -163,20 +168,21 @@ export class Renderer {
       case "discard_partial":
         this.#writing = false;
         return output.discard();
-      case "tool_start":
-        this.#running = { started: Date.now(), tail: new OutputTail() };
+      case "tool_start": {
+        const label = describeCall(event.description, (text) => text).split("\n")[0] ?? "";
+        const running = { started: Date.now(), tail: new OutputTail(), label };
+        this.#running.set(event.call.id, running);
         output.activity(`running ${sanitizeLine(event.call.name)}`);
         return this.#toolLine(event.call, event.description);
+      }
       case "command_start":
         return this.shellStart(event.command);
       case "tool_output": {
-        const tail = this.#running?.tail;
-        tail?.push(event.text);
-        if (tail) output.tail(tailRows(tail, output.width(), this.#theme));
-        return;
+        (this.#running.get(event.call.id) ?? this.#shell)?.tail.push(event.text);
+        return this.#showTails();
       }
       case "tool_end":
-        return this.#toolEnd(event.isError, event.summary, event.details);
+        return this.#toolEnd(event.call, event.isError, event.summary, event.details);
       case "retry": {
         const wait = `; retrying in ${
           (event.delayMs / 1000).toFixed(1)
@@ -321,6 +327,8 @@ export class Renderer {
   endTask(): void {
     this.#sink.flush();
     this.#retrying = false;
+    this.#running.clear();
+    this.#shell = undefined;
     this.#options.output.stop();
   }
 
@@ -375,12 +383,35 @@ export class Renderer {
     return this.#theme.yellow(text);
   }
 
-  /** The result line, drawn by the kind of the details: a command's output, an edit's diff. */
-  #toolEnd(isError: boolean, summary: string, details: ToolDetails | undefined): void {
+  /**
+   * The live rows under the tool lines: the last output lines of the one call running, or
+   * one row per call when several run (its label and last line, a child's current step).
+   */
+  #showTails(): void {
     const output = this.#options.output;
-    const running = this.#running;
-    this.#running = undefined;
-    output.tail([]);
+    const running = [...this.#running.values(), ...this.#shell ? [this.#shell] : []];
+    const [only] = running;
+    if (running.length <= 1) {
+      return output.tail(only ? tailRows(only.tail, output.width(), this.#theme) : []);
+    }
+    const width = output.width() - 1;
+    output.tail(running.map(({ label, tail }) => {
+      const row = `  ⋯ ${sanitizeLine(label)}: ${tail.last().at(-1) ?? "starting"}`;
+      return this.#theme.dim(truncateWidth(row, width));
+    }));
+  }
+
+  /** The result line, drawn by the kind of the details: a command's output, an edit's diff. */
+  #toolEnd(
+    call: ToolCall,
+    isError: boolean,
+    summary: string,
+    details: ToolDetails | undefined,
+  ): void {
+    const output = this.#options.output;
+    const running = this.#running.get(call.id) ?? this.#shell;
+    if (!this.#running.delete(call.id)) this.#shell = undefined;
+    this.#showTails();
     const { green, red } = this.#theme;
     const mark = isError ? red("✗") : green("✓");
     // A long summary (an error) wraps under itself, not at column 0.

@@ -21,7 +21,8 @@ export interface SessionsTableOptions {
 /**
  * Formats sessions as a table with a header, the time each was last used in local time (the
  * zone in the header; the list is in that order, as `--continue` chooses), the current
- * session marked, and the first task of a session a `-p` run made after `-p: `.
+ * session marked, the first task of a session a `-p` run made after `-p: `, and that of a
+ * subagent's session (listed under its parent's) after `↳ task: `.
  * Contract: every line fits `width` columns (at least 60 are assumed); ids and first tasks
  * (from session files) show their control characters visibly.
  */
@@ -47,7 +48,9 @@ export function formatSessionsTable(
         sanitizeLine(info.id),
         localTime(new Date(info.lastUsed)),
         String(info.messages),
-        `${info.print ? "-p: " : ""}${sanitizeLine(info.firstTask)}`,
+        `${info.parent !== undefined ? "↳ task: " : info.print ? "-p: " : ""}${
+          sanitizeLine(info.firstTask)
+        }`,
       ),
     );
   }

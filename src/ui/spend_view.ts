@@ -6,6 +6,7 @@
  */
 import { formatUsd, type SpendReport, type Tally, tallyTokens } from "../core/mod.ts";
 import { formatTokens } from "./status_line.ts";
+import { sanitizeLine } from "../terminal/mod.ts";
 
 /**
  * The parts of the line after a task: `task 12.3k tokens, 80% cached, $0.0123` and the same
@@ -38,7 +39,7 @@ export function sessionSpent(report: SpendReport): string | undefined {
 
 /**
  * The `/cost` report: the last task and the session (requests, prompt tokens and their
- * cached share, completion tokens, cost), the prices and the budget.
+ * cached share, completion tokens, cost), the prices and the budget, then each subagent's.
  * Contract: pure; exact token counts, so they can be checked against the provider's bill.
  */
 export function describeSpend(report: SpendReport): string {
@@ -65,6 +66,13 @@ export function describeSpend(report: SpendReport): string {
       ? `Budget for this session: ${budget.join(", ")}`
       : 'Budget: none (--max-tokens, --max-cost, or "budget" in the provider file)',
   );
+  const children = report.children ?? [];
+  if (children.length > 0) {
+    lines.push("Subagents of this session (counted in it above):");
+    for (const child of children) {
+      lines.push(`  ${sanitizeLine(child.label)}: ${describeTally(child.tally, child.cost)}`);
+    }
+  }
   return lines.join("\n");
 }
 

@@ -17,7 +17,14 @@ export type TranscriptEntry =
   | { kind: "omitted"; tasks: number }
   | { kind: "task"; text: string }
   | { kind: "answer"; text: string; moreLines: number }
-  | { kind: "tool"; call: ToolCall; description: CallDescription; outcome: ToolOutcome }
+  | {
+    kind: "tool";
+    call: ToolCall;
+    description: CallDescription;
+    outcome: ToolOutcome;
+    /** The session file of the subagent that ran the call (the `task` tool). */
+    session?: string;
+  }
   | { kind: "shell"; command: string; ok: boolean }
   /** `stopped`: the note closes a task that was interrupted or failed. */
   | { kind: "note"; text: string; stopped: boolean };
@@ -52,6 +59,7 @@ export function buildTranscript(
   const omitted = taskStarts.filter((index) => index < first).length;
   if (omitted > 0) entries.push({ kind: "omitted", tasks: omitted });
   const outcomes = toolOutcomes(history);
+  const sessions = childSessions(history);
   if (compactedUntil > 0 && compactedUntil <= first) {
     entries.push({ kind: "summary", messages: compactedUntil });
   }
@@ -70,7 +78,14 @@ export function buildTranscript(
         for (const call of message.toolCalls) {
           const description = options.describe(call);
           const outcome = outcomes.get(call.id) ?? "interrupted";
-          entries.push({ kind: "tool", call, description, outcome });
+          const session = sessions.get(call.id);
+          entries.push({
+            kind: "tool",
+            call,
+            description,
+            outcome,
+            ...(session !== undefined ? { session } : {}),
+          });
         }
         break;
       }
@@ -104,6 +119,17 @@ function toolOutcomes(history: readonly Message[]): Map<string, ToolOutcome> {
     );
   }
   return outcomes;
+}
+
+/** The session file of each call a subagent ran, by call id. */
+function childSessions(history: readonly Message[]): Map<string, string> {
+  return new Map(
+    history.flatMap((message) =>
+      message.role === "tool" && message.session !== undefined
+        ? [[message.toolCallId, message.session] as const]
+        : []
+    ),
+  );
 }
 
 /** Fences open with three or more backticks or tildes, indented at most three spaces. */

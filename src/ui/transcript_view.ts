@@ -30,12 +30,13 @@ export function transcriptLine(
         : entry.outcome === "failed"
         ? [red("✗"), ""]
         : [red("✗"), " interrupted"];
+      const child = entry.session === undefined ? "" : ` · session ${sanitizeLine(entry.session)}`;
       const name = sanitizeLine(entry.call.name);
-      const room = width - textWidth(`● ${name}  ✓${more}`);
+      const room = width - textWidth(`● ${name}  ✓${more}${child}`);
       const argument = truncateWidth(describeCall(entry.description), Math.max(1, room));
       const malformed = entry.description.kind === "malformed";
       return `${cyan("●")} ${bold(name)} ${malformed ? dim(argument) : argument} ${mark}${
-        dim(more)
+        dim(`${more}${child}`)
       }`;
     }
     case "shell":

@@ -37,3 +37,22 @@ Deno.test("Spending.admit() of a slice refuses what its own limit or its parent'
   const small = new Spending({ limits: { tokens: 500 }, parent });
   assertStringIncludes(small.admit(100, 1000) ?? "", "has spent 0 of its 500 tokens");
 });
+
+Deno.test("Spending.report() lists each child that asked, by its label, in the order they were made; a new session forgets them", async () => {
+  const parent = new Spending();
+  const pricing = { input: 3, output: 15 };
+  const usage = { promptTokens: 1000, completionTokens: 100, cachedTokens: 0 };
+  const first = new Spending({ parent, label: "explore · read a" });
+  const refused = new Spending({ parent, label: "explore · never asked" });
+  const second = new Spending({ parent, label: "lead · plan" });
+  await second.meter(new ScriptedModel([{ text: "b", usage }]), "step").complete(REQUEST);
+  await first.meter(new ScriptedModel([{ text: "a", usage }]), "step", pricing).complete(REQUEST);
+  assertEquals(refused.report().session.requests, 0);
+  const children = parent.report().children ?? [];
+  assertEquals(children.map((child) => [child.label, child.tally.requests, child.cost]), [
+    ["explore · read a", 1, 0.0045],
+    ["lead · plan", 1, undefined],
+  ]);
+  parent.startSession();
+  assertEquals(parent.report().children, undefined);
+});

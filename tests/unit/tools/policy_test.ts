@@ -27,3 +27,20 @@ Deno.test("allOf() nests the arounds of the allowing policies, the first outermo
   assertEquals(output, { content: "out+b+a", summary: "" });
   assertEquals(log, ["a before", "b before", "run", "b after", "a after"]);
 });
+
+Deno.test("allOf(): what an outer policy grants reaches the tool through an inner around", async () => {
+  const host = { hosts: ["pkg.example"], dirs: [] };
+  const policy = allOf(
+    () => ({ kind: "allow", around: (run) => run(host) }),
+    () => ({ kind: "allow", around: (run) => run() }),
+  );
+  const request = { name: "bash", effect: "exec" as const, args: {}, paths: {} };
+  const verdict = await policy(request);
+  if (verdict.kind !== "allow" || !verdict.around) throw new Error("expected an around");
+  let received: unknown;
+  await verdict.around((grant) => {
+    received = grant;
+    return Promise.resolve({ content: "", summary: "" });
+  });
+  assertEquals(received, host);
+});

@@ -48,3 +48,21 @@ Deno.test("formatSessionsTable() marks the first task of a session a -p run made
     true,
   ]);
 });
+
+Deno.test("formatSessionsTable() marks a subagent's session, listed under its parent's", () => {
+  const at = "2026-06-15T12:34:00.000Z";
+  const table = formatSessionsTable([
+    { id: "20260615-123400-aaaaaa", created: at, lastUsed: at, firstTask: "fan out", messages: 5 },
+    {
+      id: "20260615-123401-bbbbbb",
+      created: at,
+      lastUsed: at,
+      firstTask: "job A",
+      messages: 2,
+      parent: "20260615-123400-aaaaaa",
+    },
+  ]);
+  const [, parent, child] = table.split("\n");
+  assertMatch(parent ?? "", /aaaaaa .* fan out$/);
+  assertMatch(child ?? "", /bbbbbb .* ↳ task: job A$/);
+});

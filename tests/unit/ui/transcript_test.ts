@@ -163,3 +163,27 @@ Deno.test("buildTranscript() cuts a tool's line to a narrow terminal, keeping it
     "● bash for i in 1 2 3 4 … ✗ interrupted",
   ]);
 });
+
+Deno.test("a resumed task call that a subagent ran names the child's session file", () => {
+  const lines = redraw([
+    { role: "user", content: "fan out" },
+    {
+      role: "assistant",
+      content: "",
+      toolCalls: [{ id: "c1", name: "task", arguments: '{"command":"explore · job A"}' }],
+    },
+    {
+      role: "tool",
+      toolCallId: "c1",
+      content: "answer A",
+      isError: false,
+      session: "20261205-120000-abcdef",
+    },
+    { role: "assistant", content: "Done.", toolCalls: [] },
+  ]);
+  assertEquals(lines.slice(0, 3), [
+    "› fan out",
+    "● task explore · job A ✓ · session 20261205-120000-abcdef",
+    "Done.",
+  ]);
+});
