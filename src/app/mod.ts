@@ -19,7 +19,7 @@ export {
   snapshotsDir,
 } from "./run_start.ts";
 export { scopeReport } from "./scope_report.ts";
-export { createTaskUndo } from "./undo_setup.ts";
+export { createTaskUndo, sandboxSymlinker } from "./undo_setup.ts";
 export {
   loadSettings,
   PROJECT_SETTINGS,
