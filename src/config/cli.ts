@@ -91,8 +91,8 @@ export const USAGE = `powercode: a coding agent for your terminal, confined to i
   --max-tokens N, --max-cost USD   stop before the session would spend more
   --sessions           recent sessions; --fork ID[:ENTRY]: a new one from one
   --undo [--force]     take back the last task of the latest session
-  export --bundle FILE the latest session (-r ID: that one), replayable, to FILE
-  replay FILE          run a bundle's tool calls again offline: 0 same, 1 differs
+  export --bundle FILE the latest session (-r ID: that one) as a replayable file
+  replay FILE          run a bundle's tool calls again offline (1: it differs)
   --scope              print what this run may read, write and run
   --show-reasoning     keep a reasoning model's thinking on screen in full
   --allow-git-writes   let the tools write .git (hooks run at your next git)

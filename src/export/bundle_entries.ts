@@ -16,6 +16,8 @@ export interface BundleHeader {
   version: typeof BUNDLE_VERSION;
   /** The session's id. */
   session: string;
+  /** How many entries the bundle has, this one included: a cut-off tail is found. */
+  entries: number;
 }
 
 /** A path of the workspace to put in place before the records that follow it. */
@@ -57,7 +59,9 @@ export function parseEntry(text: string): BundleEntry {
   const pathOk = isString(path) && isSafePath(path);
   switch (value.type) {
     case "bundle":
-      if (value.version === BUNDLE_VERSION && isString(value.session)) {
+      if (
+        value.version === BUNDLE_VERSION && isString(value.session) && isCount(value.entries)
+      ) {
         return value as unknown as BundleHeader;
       }
       break;

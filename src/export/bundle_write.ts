@@ -7,7 +7,12 @@
  * @module
  */
 import { chainLines } from "./bundle_chain.ts";
-import { BUNDLE_VERSION, type BundleEntry, type PathEntry } from "./bundle_entries.ts";
+import {
+  BUNDLE_VERSION,
+  type BundleEntry,
+  type BundleHeader,
+  type PathEntry,
+} from "./bundle_entries.ts";
 import { SecretFoundError } from "./export_session.ts";
 import { findSecret, type NamedSecrets, type RedactText } from "./secret_scan.ts";
 
@@ -76,7 +81,13 @@ export async function writeBundle(
 
 /** The entries of the bundle, in order. */
 function bundleEntries(source: BundleSource): BundleEntry[] {
-  const entries: BundleEntry[] = [{ type: "bundle", version: BUNDLE_VERSION, session: source.id }];
+  const header: BundleHeader = {
+    type: "bundle",
+    version: BUNDLE_VERSION,
+    session: source.id,
+    entries: 0,
+  };
+  const entries: BundleEntry[] = [header];
   let known: Map<string, SnapshotPath> | undefined;
   const listed = (tree: string) =>
     new Map(source.snapshots.list(tree).map((item) => [item.path, item]));
@@ -99,6 +110,7 @@ function bundleEntries(source: BundleSource): BundleEntry[] {
         "(undo was off, or no task ran)",
     );
   }
+  header.entries = entries.length;
   return entries;
 }
 

@@ -43,8 +43,16 @@ export async function replayBundle(text: string, host: ReplayHost): Promise<Repl
       return { type: "broken", entry: index + 1, what: (error as Error).message };
     }
   }
-  if (entries[0]?.type !== "bundle") {
+  const header = entries[0];
+  if (header?.type !== "bundle") {
     return { type: "broken", entry: 1, what: "the bundle's header is missing" };
+  }
+  if (header.entries !== entries.length) {
+    return {
+      type: "broken",
+      entry: entries.length + 1,
+      what: `the bundle ends after ${entries.length} of its ${header.entries} entries`,
+    };
   }
   const pending = new Map<string, ToolCall>();
   const skipped: string[] = [];
