@@ -334,7 +334,7 @@ export class Session {
   recordRequest(segments: readonly SegmentText[], usage?: { prompt: number; cached: number }) {
     const { record, texts } = this.#prefix.next(segments, usage);
     this.#prefix.apply(record, texts);
-    this.#sink?.write(record);
+    this.#write(record);
   }
 
   /** The messages after the compacted prefix; copies only that part. */
@@ -440,6 +440,11 @@ export class Session {
 
   #record(record: SessionRecord): void {
     this.#apply(record, this.#tree.nextId);
+    this.#write(record);
+  }
+
+  /** Adds `record` (applied) to the tree and the file: entry ids stay the file's lines. */
+  #write(record: SessionRecord): void {
     const parent = this.#tree.add(record);
     // Only a record that does not follow the line before it names its parent (version 3).
     const line = parent === undefined ? record : Object.assign({}, record, { parent });
