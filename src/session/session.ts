@@ -239,8 +239,11 @@ export class Session {
     }
   }
 
-  /** Resets every state to an empty session's and applies the path to entry `id`. */
-  #replay(id: number): void {
+  /**
+   * Resets every state to an empty session's and applies the path to entry `id`; with
+   * `sent`, the log of requests stays as the requests were sent (an undo's move).
+   */
+  #replay(id: number, sent = false): void {
     this.#history = [];
     this.#usage = undefined;
     this.#compaction = undefined;
@@ -250,7 +253,9 @@ export class Session {
     this.#filesRead = new Set();
     this.#filesModified = new Set();
     this.#timeline = new TaskTimeline<Mark, ConversationState>();
-    for (const entry of this.#tree.pathEntries(id)) this.#apply(entry.record, entry.id);
+    for (const entry of this.#tree.pathEntries(id)) {
+      if (!sent || entry.record.type !== "request") this.#apply(entry.record, entry.id);
+    }
   }
 
   /** The id of the session file, undefined while nothing was written (or in memory only). */
@@ -407,7 +412,7 @@ export class Session {
       // Back to the entry before the task began: the tasks taken stay in the file as a branch.
       const from = this.#tree.current;
       this.#tree.moveTo(start.parent);
-      this.#replay(start.parent);
+      this.#replay(start.parent, true);
       this.#record({ type: "undo", keep, ...(files ? { files } : {}), from });
       return;
     }
@@ -429,7 +434,7 @@ export class Session {
     const branch = this.#timeline.redoBranch;
     if (branch !== undefined) {
       this.#tree.moveTo(branch);
-      this.#replay(branch);
+      this.#replay(branch, true);
     }
     this.#record({
       type: "redo",
