@@ -143,3 +143,34 @@ Deno.test("powercode export --bundle refuses a session whose workspace holds the
   );
   assertEquals(await Deno.stat(`${project.dir}/${BUNDLE}`).catch(() => undefined), undefined);
 });
+
+Deno.test({
+  name:
+    "powercode replay reproduces a session with an /undo: the branch it left is not replayed, its files are put back",
+  ignore: skipWithout("bwrap"),
+  fn: async () => {
+    await using fake = await startScriptedServer();
+    await using project = await createTempProject();
+    await project.writeProvider(provider(fake.server.url));
+    await Deno.writeTextFile(`${project.workspace}/a.txt`, "alpha\n");
+    fake.play([
+      toolCall("write_file", { path: "a.txt", content: "one\n" }),
+      text("One."),
+      toolCall("bash", { command: "echo two >> a.txt && touch gone.txt" }),
+      text("Two."),
+      toolCall("read_file", { path: "a.txt" }),
+      text("Three."),
+    ]);
+    const run = await project.run([], {
+      stdin: "task one\ntask two\n/undo\ntask three\n",
+      env: ENV,
+    });
+    assertEquals(run.code, 0, run.stderr);
+    assertEquals((await project.run(["export", "--bundle", BUNDLE], { env: ENV })).code, 0);
+    const bundle = await Deno.readTextFile(`${project.dir}/${BUNDLE}`);
+    assert(!bundle.includes("gone.txt"), "the undone task is not on the bundle's branch");
+    const replayed = await project.run(["replay", BUNDLE], { env: ENV });
+    assertEquals([replayed.code, replayed.stderr], [0, ""], replayed.stdout);
+    assertMatch(replayed.stdout, /^Reproduced byte for byte: 2 tool calls and 2 task trees /);
+  },
+});
