@@ -20,7 +20,7 @@ export {
 } from "./run_start.ts";
 export { scopeReport } from "./scope_report.ts";
 export { agentScopeSources } from "./agent_scope_report.ts";
-export { createTaskUndo } from "./undo_setup.ts";
+export { createTaskUndo, sandboxSymlinker } from "./undo_setup.ts";
 export {
   loadSettings,
   PROJECT_SETTINGS,

@@ -105,6 +105,15 @@ export function treeLines(
   const nodes = new Map<number, TaskNode>([[ROOT_ENTRY, root]]);
   const onPath = new Set<number>();
   for (let at = current; at !== ROOT_ENTRY; at = byId(at)?.parent ?? ROOT_ENTRY) onPath.add(at);
+  // What an undo went back before: the branch it left, up to where it leaves the path.
+  const left = new Set<number>();
+  for (const { record } of entries) {
+    if (record.type !== "undo" || record.from === undefined) continue;
+    for (let at = record.from; at !== ROOT_ENTRY && !onPath.has(at);) {
+      left.add(at);
+      at = byId(at)?.parent ?? ROOT_ENTRY;
+    }
+  }
   for (const entry of entries) {
     if (!isTask(entry) || entry.record.type !== "message") continue;
     let end = entry.id;
@@ -120,7 +129,7 @@ export function treeLines(
     const text = (message.role === "user" ? message.shown ?? message.content : "").split("\n")[0];
     const node: TaskNode = {
       message: entry.id,
-      undone: onPath.has(entry.id) && !inView(message),
+      undone: (onPath.has(entry.id) && !inView(message)) || left.has(entry.id),
       end,
       text: text ?? "",
       children: [],

@@ -61,6 +61,10 @@ export interface CliOptions {
   allowDomains: string[];
   /** `-i FILE` / `--image FILE`, repeatable, with `-p`: images sent with the task. */
   images: string[];
+  /** `export --bundle FILE`: write a session as a replayable bundle to FILE and exit. */
+  bundle?: string;
+  /** `replay FILE`: run a bundle's tool calls again in a scratch copy and exit. */
+  replay?: string;
 }
 
 const APPROVALS = ["auto", "edits", "ask"] as const;
@@ -90,6 +94,8 @@ export const USAGE = `powercode: a coding agent for your terminal, confined to i
   --max-tokens N, --max-cost USD   stop before the session would spend more
   --sessions           recent sessions; --fork ID[:ENTRY]: a new one from one
   --undo [--force]     take back the last task of the latest session
+  export --bundle FILE the latest session (-r ID: that one) as a replayable file
+  replay FILE          run a bundle's tool calls again offline (1: it differs)
   --scope              print what this run may read, write and run
   --show-reasoning     keep a reasoning model's thinking on screen in full
   --allow-git-writes   let the tools write .git (hooks run at your next git)
@@ -107,7 +113,8 @@ export function parseCli(args: string[]): CliOptions {
   const layout = args[0] === LAYOUT_FLAG;
   const rest = layout ? args.slice(1) : args;
   // `deno task start -- -p "task"` passes the `--` on; it must not turn the flags into text.
-  const parsed = parseArgs(rest[0] === "--" ? rest.slice(1) : rest, {
+  const { flags, command } = subcommand(rest[0] === "--" ? rest.slice(1) : rest);
+  const parsed = parseArgs(flags, {
     string: [
       "print",
       "resume",
@@ -232,7 +239,30 @@ export function parseCli(args: string[]): CliOptions {
     images,
     scope: parsed.scope,
     layout,
+    ...command,
   };
+}
+
+/** The flags after `export --bundle FILE` or `replay FILE` is taken out, and what it asks. */
+function subcommand(
+  args: readonly string[],
+): { flags: string[]; command: Pick<CliOptions, "bundle" | "replay"> } {
+  const [first, ...flags] = args;
+  if (first === "replay") {
+    const file = flags.shift();
+    if (file === undefined || file === "" || file.startsWith("-")) {
+      throw new TypeError("Invalid replay: name the bundle, e.g. powercode replay session.bundle");
+    }
+    return { flags, command: { replay: file } };
+  }
+  if (first !== "export") return { flags: [...args], command: {} };
+  const at = flags.indexOf("--bundle");
+  const file = at === -1 ? undefined : flags[at + 1];
+  if (file === undefined || file === "" || file.startsWith("-")) {
+    throw new TypeError("Invalid export: name the bundle, e.g. powercode export --bundle s.bundle");
+  }
+  flags.splice(at, 2);
+  return { flags, command: { bundle: file } };
 }
 
 function readOutputFormat(value: string | undefined, print: boolean): OutputFormat {

@@ -15,3 +15,11 @@ export {
 export { type ExportConversation, renderHtml, renderMarkdown } from "./export_render.ts";
 export { findSecret, type NamedSecrets, PROVIDER_SECRET, scrubSecrets } from "./secret_scan.ts";
 export { type IgnoredFiles, ignoredSecrets } from "./ignored_secrets.ts";
+export {
+  type BundleResult,
+  type BundleSource,
+  type SnapshotPath,
+  writeBundle,
+} from "./bundle_write.ts";
+export { replayBundle, type ReplayHost, type ReplayOutcome } from "./replay.ts";
+export { type LeftOut, type MakeLink, ScratchCopy } from "./scratch_copy.ts";

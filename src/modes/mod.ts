@@ -26,6 +26,14 @@ export const MODES: readonly Mode[] = [
     run: async (start) => (await import("./undo.ts")).undoMode(start),
   },
   {
+    chosen: (cli) => cli.bundle !== undefined,
+    run: async (start) => (await import("./bundle.ts")).bundleMode(start),
+  },
+  {
+    chosen: (cli) => cli.replay !== undefined,
+    run: async (start) => (await import("./replay.ts")).replayMode(start),
+  },
+  {
     chosen: (cli) => cli.print !== undefined,
     run: async (start) => (await import("./print.ts")).printMode(start),
   },

@@ -69,7 +69,10 @@ export class RecordOrder {
           : undefined;
       }
       case "redo":
-        return this.#undone.length === 0 ? "redoes, but no undo comes before it" : undefined;
+        // A redo back to a branch follows the branch's end, not the undo.
+        return this.#undone.length === 0 && record.branch !== true
+          ? "redoes, but no undo comes before it"
+          : undefined;
       default: {
         const unknown: never = record;
         return `has unknown type ${JSON.stringify(unknown)}`;
@@ -94,7 +97,7 @@ export class RecordOrder {
   #applyUndo(record: SessionRecord & { type: "undo" | "redo" }): void {
     this.#open.clear();
     if (record.type === "redo") {
-      this.#messages += this.#undone.pop() ?? 0;
+      if (record.branch !== true) this.#messages += this.#undone.pop() ?? 0;
       return;
     }
     const keep = record.keep ?? this.#messages;

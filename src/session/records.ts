@@ -11,6 +11,7 @@ import {
   isBoundedJson,
   isCount,
   isObject,
+  isPositiveInteger,
   isString,
   optional,
   type Shape,
@@ -94,8 +95,9 @@ const RECORD_SHAPES = new Map<unknown, Shape>([
   ["undo", {
     keep: optional(isCount),
     files: optional((v) => hasShape(v, { from: isTreeId, to: isTreeId })),
+    from: optional(isPositiveInteger),
   }],
-  ["redo", { tree: optional(isTreeId) }],
+  ["redo", { tree: optional(isTreeId), branch: optional((v) => v === true) }],
   ["request", {
     keep: isCount,
     add: (v) =>

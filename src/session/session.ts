@@ -166,12 +166,19 @@ export class Session {
     this.#todo = new TodoTracker(options.todoOf);
   }
 
-  /** Rebuilds a session from its records (one path, no branch) without writing them again. */
+  /**
+   * Rebuilds a session from its records in the order they were written, without writing
+   * them again: a record that names its `parent` (as its line does) follows that entry.
+   */
   static fromRecords(records: Iterable<SessionRecord>, options: SessionOptions = {}): Session {
     const { sink, ...rest } = options;
     const session = new Session(rest);
-    for (const record of records) session.#tree.add(record);
-    session.#replay(session.#tree.pathTo(session.#tree.current));
+    for (const written of records) {
+      const { parent, ...record } = written as SessionRecord & { parent?: unknown };
+      if (typeof parent === "number") session.#tree.moveTo(parent);
+      session.#tree.add(typeof parent === "number" ? record as SessionRecord : written);
+    }
+    session.#replay(session.#tree.current);
     session.#sink = sink;
     return session;
   }
@@ -187,7 +194,7 @@ export class Session {
     const { sink, ...rest } = options;
     const session = new Session(rest);
     session.#tree = new EntryTree(entries);
-    session.#replay(session.#tree.pathTo(session.#tree.current));
+    session.#replay(session.#tree.current);
     session.#sink = sink;
     return session;
   }
@@ -208,9 +215,9 @@ export class Session {
    * file's branches were checked to their ends, and what the session wrote holds.
    */
   continueFrom(id: number): void {
-    const path = this.#tree.pathTo(id);
+    this.#tree.pathTo(id);
     this.#tree.moveTo(id);
-    this.#replay(path);
+    this.#replay(id);
   }
 
   /** The records on the path to entry `id` (default: the current one), for a fork. */
@@ -218,13 +225,25 @@ export class Session {
     return this.#tree.pathTo(id);
   }
 
-  /** Writes `records` as this (empty) session's own, applying each: a fork's start. */
+  /**
+   * Writes `records` as this (empty) session's own, applying each: a fork's start. An undo's
+   * branch is another file's entry: the fork keeps the undo without it.
+   */
   adopt(records: readonly SessionRecord[]): void {
-    for (const record of records) this.#record(record);
+    for (const record of records) {
+      if (record.type !== "undo" || record.from === undefined) this.#record(record);
+      else {
+        const { from: _branch, ...undo } = record;
+        this.#record(undo);
+      }
+    }
   }
 
-  /** Resets every state to an empty session's and applies `records`. */
-  #replay(records: readonly SessionRecord[]): void {
+  /**
+   * Resets every state to an empty session's and applies the path to entry `id`; with
+   * `sent`, the log of requests stays as the requests were sent (an undo's move).
+   */
+  #replay(id: number, sent = false): void {
     this.#history = [];
     this.#usage = undefined;
     this.#compaction = undefined;
@@ -234,7 +253,9 @@ export class Session {
     this.#filesRead = new Set();
     this.#filesModified = new Set();
     this.#timeline = new TaskTimeline<Mark, ConversationState>();
-    for (const record of records) this.#apply(record);
+    for (const entry of this.#tree.pathEntries(id)) {
+      if (!sent || entry.record.type !== "request") this.#apply(entry.record, entry.id);
+    }
   }
 
   /** The id of the session file, undefined while nothing was written (or in memory only). */
@@ -297,7 +318,12 @@ export class Session {
 
   /** What a redo would bring back; undefined when nothing was undone since the last task. */
   get redoable(): Redoable | undefined {
-    return this.#timeline.redoable;
+    const redoable = this.#timeline.redoable;
+    const branch = this.#timeline.redoBranch;
+    if (redoable === undefined || branch === undefined) return redoable;
+    const messages = this.#tree.pathTo(branch)
+      .filter((record) => record.type === "message").length;
+    return { ...redoable, messages: Math.max(0, messages - this.#history.length) };
   }
 
   /** The requests sent in this session: the cached share the provider reported, the last miss. */
@@ -313,7 +339,7 @@ export class Session {
   recordRequest(segments: readonly SegmentText[], usage?: { prompt: number; cached: number }) {
     const { record, texts } = this.#prefix.next(segments, usage);
     this.#prefix.apply(record, texts);
-    this.#sink?.write(record);
+    this.#write(record);
   }
 
   /** The messages after the compacted prefix; copies only that part. */
@@ -379,6 +405,17 @@ export class Session {
     if (keep !== undefined && keep > this.#history.length) {
       throw new RangeError(`Cannot undo to ${keep} messages: history has ${this.#history.length}`);
     }
+    const task = keep === undefined ? undefined : this.tasks.find((each) => each.at >= keep);
+    const entry = task === undefined ? undefined : this.#timeline.entryOf(task);
+    const start = entry === undefined ? undefined : this.#tree.entry(entry);
+    if (keep !== undefined && start !== undefined && task?.at === keep) {
+      // Back to the entry before the task began: the tasks taken stay in the file as a branch.
+      const from = this.#tree.current;
+      this.#tree.moveTo(start.parent);
+      this.#replay(start.parent, true);
+      this.#record({ type: "undo", keep, ...(files ? { files } : {}), from });
+      return;
+    }
     this.#record({
       type: "undo",
       ...(keep !== undefined ? { keep } : {}),
@@ -391,19 +428,36 @@ export class Session {
    * Contract: throws a RangeError when nothing is left to redo.
    */
   redo(tree?: string): void {
-    if (!this.redoable) throw new RangeError("Cannot redo: nothing was undone since the last task");
-    this.#record({ type: "redo", ...(tree !== undefined ? { tree } : {}) });
+    if (!this.#timeline.redoable) {
+      throw new RangeError("Cannot redo: nothing was undone since the last task");
+    }
+    const branch = this.#timeline.redoBranch;
+    if (branch !== undefined) {
+      this.#tree.moveTo(branch);
+      this.#replay(branch, true);
+    }
+    this.#record({
+      type: "redo",
+      ...(tree !== undefined ? { tree } : {}),
+      ...(branch !== undefined ? { branch: true as const } : {}),
+    });
   }
 
   #record(record: SessionRecord): void {
-    this.#apply(record);
+    this.#apply(record, this.#tree.nextId);
+    this.#write(record);
+  }
+
+  /** Adds `record` (applied) to the tree and the file: entry ids stay the file's lines. */
+  #write(record: SessionRecord): void {
     const parent = this.#tree.add(record);
     // Only a record that does not follow the line before it names its parent (version 3).
     const line = parent === undefined ? record : Object.assign({}, record, { parent });
     this.#sink?.write(line);
   }
 
-  #apply(record: SessionRecord): void {
+  /** Applies `record`, entry `id` of the tree. */
+  #apply(record: SessionRecord, id: number): void {
     switch (record.type) {
       case "message":
         this.#timeline.message(this.#mark());
@@ -432,7 +486,7 @@ export class Session {
       case "request":
         return this.#prefix.apply(record);
       case "task_start":
-        return this.#timeline.startTask(record, this.#history.length);
+        return this.#timeline.startTask(record, this.#history.length, id);
       case "task_end":
         return this.#timeline.endTask(record);
       case "undo": {

@@ -42,6 +42,11 @@ export class EntryTree<R> {
     return this.#current;
   }
 
+  /** The id the next added record gets. */
+  get nextId(): number {
+    return this.#entries.length + ROOT_ENTRY + 1;
+  }
+
   /**
    * Adds `record` after the current entry and makes it current; returns the parent to write
    * with it when that is not the line before (the session continued from an earlier entry).
@@ -57,6 +62,11 @@ export class EntryTree<R> {
   /** The records from the root to entry `id`, in order. */
   pathTo(id: number): R[] {
     return entryPath(this.#entries, id);
+  }
+
+  /** The entries from the root to entry `id`, in order. Contract: as {@linkcode entryPath}. */
+  pathEntries(id: number): SessionEntry<R>[] {
+    return pathEntries(this.#entries, id);
   }
 
   /** Makes `id` current. Contract: throws a RangeError for an id that is no entry. */
@@ -81,12 +91,17 @@ export class EntryTree<R> {
  * Contract: throws a RangeError for an id that is no entry; parents always point back.
  */
 export function entryPath<R>(entries: readonly SessionEntry<R>[], id: number): R[] {
-  const path: R[] = [];
+  return pathEntries(entries, id).map((entry) => entry.record);
+}
+
+/** The entries on the path from the root to entry `id`; contract as {@linkcode entryPath}. */
+function pathEntries<R>(entries: readonly SessionEntry<R>[], id: number): SessionEntry<R>[] {
+  const path: SessionEntry<R>[] = [];
   let at = id;
   while (at !== ROOT_ENTRY) {
     const entry = entries[at - ROOT_ENTRY - 1];
     if (entry === undefined) throw new RangeError(`Cannot find entry ${at} of the session`);
-    path.push(entry.record);
+    path.push(entry);
     at = entry.parent;
   }
   return path.reverse();

@@ -32,12 +32,19 @@ export interface UndoRecord {
   type: "undo";
   keep?: number;
   files?: TreeMove;
+  /**
+   * The entry the conversation was at: the undo went back to before the tasks it took, and
+   * they stay in the file as the branch ending there (absent in files written before).
+   */
+  from?: number;
 }
 
 /** The last undo taken back; `tree`: the workspace snapshot after its files were put back. */
 export interface RedoRecord {
   type: "redo";
   tree?: string;
+  /** The redo went back to the end of the branch an undo left (the entry it follows). */
+  branch?: true;
 }
 
 /** A task of the conversation as it stands, and the workspace snapshots around it. */

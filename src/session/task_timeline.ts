@@ -30,6 +30,8 @@ interface UndoneChat<M, S> {
 interface Undone<M, S> {
   chat?: UndoneChat<M, S>;
   files?: TreeMove;
+  /** The end of the branch the undo left, when it went back in the tree. */
+  branch?: number;
 }
 
 /**
@@ -42,6 +44,13 @@ export class TaskTimeline<M, S> {
   #tasks: TaskMark[] = [];
   #undone: Undone<M, S>[] = [];
   #tree: string | undefined;
+  /** The entry of each task's `task_start` record in the session's tree. */
+  #entries = new WeakMap<TaskMark, number>();
+
+  /** The entry of `task`'s `task_start` record; undefined when not known. */
+  entryOf(task: TaskMark): number | undefined {
+    return this.#entries.get(task);
+  }
 
   /** The tasks of the conversation as it stands, oldest first. */
   get tasks(): readonly TaskMark[] {
@@ -63,16 +72,23 @@ export class TaskTimeline<M, S> {
     return { messages: top.chat?.messages.length ?? 0, ...(top.files ? { files: top.files } : {}) };
   }
 
+  /** The end of the branch the undo a redo would take back left; undefined when none. */
+  get redoBranch(): number | undefined {
+    return this.#undone.at(-1)?.branch;
+  }
+
   /** Message number `this.marks.length` is about to join history; `mark` is the state before it. */
   message(mark: M): void {
     this.#marks.push(mark);
     this.#undone = [];
   }
 
-  /** A task starts at history index `at`. */
-  startTask(record: TaskStartRecord, at: number): void {
+  /** A task starts at history index `at`, with entry `entry` of the session's tree. */
+  startTask(record: TaskStartRecord, at: number, entry?: number): void {
     this.#undone = [];
-    this.#tasks.push({ at, before: record.tree });
+    const task: TaskMark = { at, before: record.tree };
+    this.#tasks.push(task);
+    if (entry !== undefined) this.#entries.set(task, entry);
     this.#tree = undefined;
   }
 
@@ -90,7 +106,10 @@ export class TaskTimeline<M, S> {
    * Contract: `record.keep` ≤ `history.length` (the record checks guarantee it on load).
    */
   undo(record: UndoRecord, history: Message[], now: { mark: M; state: S }): M | undefined {
-    const undone: Undone<M, S> = record.files ? { files: record.files } : {};
+    const undone: Undone<M, S> = {
+      ...(record.files ? { files: record.files } : {}),
+      ...(record.from !== undefined ? { branch: record.from } : {}),
+    };
     if (record.files) this.#tree = record.files.to;
     let mark: M | undefined;
     if (record.keep !== undefined) {
@@ -113,6 +132,11 @@ export class TaskTimeline<M, S> {
    * back when the conversation changes. Contract: there is an undo to take back.
    */
   redo(record: RedoRecord, history: Message[]): S | undefined {
+    // Back on the branch: the conversation is its path already, the undos on it stay.
+    if (record.branch) {
+      if (record.tree !== undefined) this.#tree = record.tree;
+      return undefined;
+    }
     const undone = this.#undone.pop();
     if (!undone) throw new RangeError("Cannot redo: nothing was undone");
     if (undone.files) this.#tree = record.tree;

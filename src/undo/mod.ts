@@ -17,3 +17,4 @@ export {
   undoOff,
   type UndoOutcome,
 } from "./undo.ts";
+export { SnapshotFiles, type SnapshotPath } from "./snapshot_files.ts";

@@ -106,6 +106,13 @@ Deno.test("parseCli() ignores the leading -- that deno task passes on", () => {
   assertEquals(parseCli(["--", "-p", "fix it", "--max-steps", "3"]).maxSteps, 3);
 });
 
+Deno.test("parseCli() reads export --bundle FILE (with -r ID) and replay FILE", () => {
+  const bundle = parseCli(["--workspace-layout", "export", "-r", "2026", "--bundle", "s.b"]);
+  assertEquals([bundle.bundle, bundle.resume, bundle.replay], ["s.b", "2026", undefined]);
+  const replay = parseCli(["--", "replay", "s.b"]);
+  assertEquals([replay.replay, replay.bundle], ["s.b", undefined]);
+});
+
 Deno.test("parseCli() refuses bad flags with one line naming the fix", () => {
   const cases: [string[], string][] = [
     [["--max-steps", "0"], 'Invalid --max-steps "0": expected a positive integer'],
@@ -115,6 +122,8 @@ Deno.test("parseCli() refuses bad flags with one line naming the fix", () => {
     [["-p", " "], 'Invalid -p: the task is empty; give its text, e.g. -p "list the files"'],
     [["-p", ""], 'Invalid -p: the task is empty; give its text, e.g. -p "list the files"'],
     [["--force"], "Invalid --force: it goes with --undo (at the prompt: /undo --force)"],
+    [["replay"], "Invalid replay: name the bundle, e.g. powercode replay session.bundle"],
+    [["export", "x"], "Invalid export: name the bundle, e.g. powercode export --bundle s.bundle"],
   ];
   for (const [args, message] of cases) {
     assertEquals(assertThrows(() => parseCli(args), TypeError).message, message);

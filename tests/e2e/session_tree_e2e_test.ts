@@ -141,3 +141,56 @@ Deno.test("powercode --fork ID:ENTRY starts a new session from an entry of anoth
   assertEquals(bad.code, 2);
   assertMatch(bad.stderr, /Cannot fork session "\S+": it has no entry 999 \(\/tree lists them\)/);
 });
+
+Deno.test("powercode /rewind goes back in the tree: the abandoned tasks stay in the file, /tree lists them, and the request after it is byte-equal to the original one", async () => {
+  await using project = await createTempProject();
+  await using fake = await startScriptedServer();
+  await project.writeProvider(provider(fake.server.url));
+  const first = fake.play([text("One."), text("Two."), text("Three.")]);
+  const run1 = await project.run([], { stdin: "task one\ntask two\ntask three\n", env: ENV });
+  assertEquals([run1.code, run1.stderr], [0, ""]);
+  const original = first();
+  const [id] = await sessionIds(project.dir);
+  const lines = await sessionLines(project.dir, id!);
+  // Task two's start is line taskTwo + 1 (lines are numbered from 1): the line before it is
+  // task one's last entry.
+  const taskTwo = lines.flatMap((line, index) => line.type === "task_start" ? [index] : [])[1];
+  const second = fake.play([text("Two again.")]);
+  const run2 = await project.run(["-c"], {
+    stdin: "/rewind 2\n/tree\ntask two\n/tree\n",
+    env: ENV,
+  });
+  assertEquals([run2.code, run2.stderr], [0, ""]);
+  assertMatch(run2.stdout, /Rewound to before task 2: task two/);
+  const [again] = second();
+  assertEquals(JSON.stringify(again?.raw), JSON.stringify(original[1]?.raw));
+  const trees = run2.stdout.split("\n").filter((line) => /^[▶ ] +\d+ {2}task /.test(line))
+    .map((line) => line.replace(/\d+/, "N"));
+  assertEquals(trees, [
+    "▶ N  task one",
+    "  N  task two (undone)",
+    "  N  task three (undone)",
+    "  N  task one",
+    "    N  task two (undone)",
+    "    N  task three (undone)",
+    "▶   N  task two",
+  ]);
+  const after = await sessionLines(project.dir, id!);
+  assertEquals(after.slice(0, lines.length), lines, "the file is only appended to");
+  const undo = after.find((line) => line.type === "undo");
+  // The undo follows task one's last entry (the line before task two's start), not the
+  // line before it, and names the end of the branch it left.
+  assertEquals([undo?.parent, undo?.from], [taskTwo, lines.length]);
+  const contents = after.filter((line) => line.type === "message")
+    .map((line) => (line.message as { content: string }).content);
+  assertEquals(contents, [
+    "task one",
+    "One.",
+    "task two",
+    "Two.",
+    "task three",
+    "Three.",
+    "task two",
+    "Two again.",
+  ]);
+});

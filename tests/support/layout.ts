@@ -86,6 +86,7 @@ export const LAYERS: Readonly<Record<string, readonly string[]>> = {
     "app",
     "commands",
     "setup",
+    "export",
   ],
 };
 

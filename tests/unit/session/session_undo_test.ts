@@ -61,7 +61,15 @@ Deno.test("Session.undo() takes the last task out and puts back the state before
   assertEquals(session.tasks, [{ at: 0, before: TREE_A, after: TREE_B }]);
   assertEquals(session.tree, TREE_B);
   assertEquals(session.redoable, { messages: 4, files: { from: TREE_C, to: TREE_B } });
-  assertEquals(records.at(-1), { type: "undo", keep: 2, files: { from: TREE_C, to: TREE_B } });
+  // The undo goes back to the entry before the task began (6: the first task's end) and
+  // keeps the task as a branch ending at entry 13.
+  assertEquals(records.at(-1) as unknown, {
+    type: "undo",
+    keep: 2,
+    files: { from: TREE_C, to: TREE_B },
+    from: 13,
+    parent: 6,
+  });
 });
 
 Deno.test("Session.redo() brings the task back as it was when undone", () => {
