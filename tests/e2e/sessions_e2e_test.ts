@@ -183,12 +183,13 @@ Deno.test("powercode restores compaction and usage exactly when resuming after a
 Deno.test("powercode restores the usage snapshot exactly: the next task compacts as it would have", async () => {
   // Base64 costs a provider about 1.4 times what the estimate says, so the first request of
   // B compacts only when the usage reported for A's last reply is restored. (The window is
-  // 3600 plus what the built-in tools' definitions take (about 2000 tokens by the provider's
-  // count), over the 75 % the reserve leaves.)
+  // 3600 plus what the built-in tools' definitions take (about 2500 tokens by the provider's
+  // count, with bash's need_hosts and need_dirs), over the 75 % the reserve leaves; it passes
+  // from about 5650 to 6600.)
   const bytes = Array.from({ length: 2700 }, (_, i) => (i * 131 + 7) % 256);
   const base64 = btoa(String.fromCharCode(...bytes));
   await checkResumeEquality({
-    contextWindow: 5600,
+    contextWindow: 6100,
     keepRecentTokens: 200,
     files: { "blob.txt": `${base64}\nFACT-44\n` },
     tasksA: ["A: read blob.txt"],
