@@ -312,7 +312,7 @@ export class Agent {
     const options = { signal, reason, ...(focus ? { focus } : {}) };
     this.#active.record(this.#session);
     const compact = () => this.slot.compactor.compact(this.#session, this.#overhead, options);
-    return reason === "manual" ? this.#hooks.compacting(signal).then(compact) : compact();
+    return reason === "manual" ? this.#hooks.compacting(signal, "manual").then(compact) : compact();
   }
 
   /** Closes the session's file; the agent takes no task after it. */
@@ -495,6 +495,7 @@ export class Agent {
       signal,
       onEvent: emit,
       send,
+      beforeCompact: () => this.#hooks.compacting(signal, "auto"),
       ...(spending
         ? {
           admit: (prompt, output) => spending.admit(prompt, output, this.slot.pricing),

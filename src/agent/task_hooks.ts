@@ -25,8 +25,11 @@ export interface TaskHooks {
    * or undefined to end the task. `again` says a Stop hook already asked for a step.
    */
   stopping(again: boolean, signal: AbortSignal): Promise<string | undefined>;
-  /** `PreCompact`, before a compaction the user asked for (`/compact`). */
-  compacting(signal: AbortSignal): Promise<void>;
+  /**
+   * `PreCompact`, before a compaction: one the user asked for (`/compact`, trigger "manual")
+   * or one a request needs to fit the window ("auto").
+   */
+  compacting(signal: AbortSignal, trigger: "manual" | "auto"): Promise<void>;
 }
 
 /** No hooks: every prompt goes, nothing is added, no task is held. */

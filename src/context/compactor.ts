@@ -41,6 +41,8 @@ export interface CompactOptions {
   force?: boolean;
   /** `/compact` focus text for the summary. */
   focus?: string;
+  /** Runs before a compaction this request needs starts (the `PreCompact` hooks, "auto"). */
+  beforeCompact?: () => Promise<void>;
 }
 
 /** How a compaction attempt ended; "compacted" carries the `compaction_end` numbers. */
@@ -166,6 +168,7 @@ export class Compactor {
     let why = "the summary is paused after a failure";
     if (options.force || !this.#coolingDown(session)) {
       const reason = options.force ? "overflow" : "automatic";
+      await options.beforeCompact?.();
       const outcome = await this.#compactOnce(session, overhead, options, estimate, reason);
       if (outcome.type === "nothing_to_compact" && options.force) {
         this.#onEvent(NOTHING_TO_COMPACT);

@@ -40,6 +40,8 @@ export interface RequestStepOptions {
    * checked by `admit`; undefined to send no cap.
    */
   replyAllowance?: (promptTokens: number) => number | undefined;
+  /** Runs before the step compacts the session to make room (the `PreCompact` hooks). */
+  beforeCompact?: () => Promise<void>;
 }
 
 /**
@@ -95,6 +97,7 @@ async function attempt(
   const prepared = await compactor.prepareRequest(session, overhead, {
     signal: options.signal,
     force,
+    ...(options.beforeCompact ? { beforeCompact: options.beforeCompact } : {}),
   });
   if (prepared.type === "too_long") {
     return { type: "overflow", message: prepared.reason, partialOutput: false };

@@ -88,8 +88,8 @@ export class Hooks implements TaskHooks {
     return undefined;
   }
 
-  async compacting(signal: AbortSignal): Promise<void> {
-    await this.#run("PreCompact", "manual", { trigger: "manual" }, signal);
+  async compacting(signal: AbortSignal, trigger: "manual" | "auto"): Promise<void> {
+    await this.#run("PreCompact", trigger, { trigger }, signal);
   }
 
   /**

@@ -223,3 +223,50 @@ Deno.test("hooks e2e: bad hook entries stop the start with exit 2, each named wi
     ]
   ) assertStringIncludes(result.stderr, problem);
 });
+
+/** About `kilobytes` KB of numbered prose lines. */
+function prose(name: string, kilobytes: number): string {
+  const lines = [];
+  for (let i = 1; lines.join("\n").length < kilobytes * 1024; i++) {
+    lines.push(`${name} line ${i}: the quick brown fox jumps over the lazy dog.`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+Deno.test({
+  name:
+    "hooks e2e: a PreCompact hook runs with trigger auto before a compaction the window needs, in the sandbox",
+  ignore,
+  fn: async () => {
+    await using scripted = await startScriptedServer({ contextWindow: 7250 });
+    await using project = await createTempProject();
+    await project.writeProvider(provider(scripted.server.url, { contextWindow: 7250 }));
+    for (const name of ["one", "two"]) {
+      await Deno.writeTextFile(`${project.workspace}/${name}.txt`, prose(name, 7));
+    }
+    await writeHooks(project, {
+      PreCompact: [{ matcher: "auto", hooks: [command("cat >> .precompact.jsonl")] }],
+    });
+    scripted.play([
+      toolCall("read_file", { path: "one.txt" }),
+      text("Read one."),
+      toolCall("read_file", { path: "two.txt" }),
+      text("Read two."),
+    ]);
+    const result = await project.run([], { env: ENV, stdin: "read one.txt\nread two.txt\n" });
+    assertEquals(result.code, 0, result.stderr);
+    const sessions = `${project.dir}/.powercode/sessions`;
+    const [file] = [...Deno.readDirSync(sessions)].filter((e) => e.name.endsWith(".jsonl"));
+    assert(file);
+    const compactions = (await Deno.readTextFile(`${sessions}/${file.name}`)).split("\n")
+      .filter((line) => line.includes('"type":"compaction"')).length;
+    assert(compactions > 0, "the session compacted");
+    const lines = (await Deno.readTextFile(`${project.workspace}/.precompact.jsonl`)).trim()
+      .split("\n").map((line) => JSON.parse(line));
+    assertEquals(lines.length, compactions);
+    assertEquals(
+      lines.map((input) => [input.hook_event_name, input.trigger]),
+      lines.map(() => ["PreCompact", "auto"]),
+    );
+  },
+});
