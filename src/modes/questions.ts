@@ -46,12 +46,14 @@ export class TerminalQuestions implements Asker {
       ...(question.canPreview ? ["p preview: run it, then keep or revert"] : []),
       "n [reason] no",
     ];
-    r.line(r.yellow(`? ${question.tool} asks to run: ${sanitizeLine(question.subject)}`));
-    r.line(r.dim(`  ${sanitizeLine(question.why)}`));
+    const yellow = (text: string) => r.yellow(text);
+    const dim = (text: string) => r.dim(text);
+    r.styled(`? ${question.tool} asks to run: ${sanitizeLine(question.subject)}`, yellow);
+    r.styled(`  ${sanitizeLine(question.why)}`, dim);
     if (question.needs !== undefined) {
-      r.line(r.yellow(`  and for this command only: ${sanitizeLine(question.needs)}`));
+      r.styled(`  and for this command only: ${sanitizeLine(question.needs)}`, yellow);
     }
-    r.line(r.dim(`  ${choices.join(" · ")}`));
+    r.styled(`  ${choices.join(" · ")}`, dim);
     this.#onAsk();
     for (;;) {
       const line = (await this.#next(signal)).trim();
@@ -62,32 +64,36 @@ export class TerminalQuestions implements Asker {
       if (lower === "ap" && question.projectFile) return { kind: "always", where: "project" };
       if ((lower === "p" || lower === "preview") && question.canPreview) return { kind: "preview" };
       if (lower === "n" || lower === "no") return { kind: "no", reason: rest.join(" ") };
-      r.line(r.dim(`  answer ${choices.map((choice) => choice.split(" ")[0]).join(", ")}`));
+      r.styled(`  answer ${choices.map((choice) => choice.split(" ")[0]).join(", ")}`, dim);
     }
   }
 
   async review(report: PreviewReport, signal: AbortSignal): Promise<"keep" | "revert"> {
     const r = this.#renderer;
-    r.line(r.yellow(`? the preview of ${sanitizeLine(report.command)} ended: ${report.end}`));
-    if (report.changes.length === 0) r.line(r.dim("  no file changed"));
+    const yellow = (text: string) => r.yellow(text);
+    const dim = (text: string) => r.dim(text);
+    r.styled(`? the preview of ${sanitizeLine(report.command)} ended: ${report.end}`, yellow);
+    if (report.changes.length === 0) r.line(dim("  no file changed"));
     for (const change of report.changes) {
-      r.line(`  ${change.kind} ${sanitizeLine(change.path)}`);
+      r.styled(`  ${change.kind} ${sanitizeLine(change.path)}`, (text) => text, "    ");
+      // A diff line is code: cut with "…" rather than broken between words.
       for (const line of change.diff.slice(0, SHOWN_DIFF)) {
-        r.line(r.dim(`    ${sanitizeLine(line)}`));
+        r.line(dim(r.fit(`    ${sanitizeLine(line)}`)));
       }
     }
-    r.line(r.dim(
+    r.styled(
       report.hosts.length === 0
         ? "  hosts tried: none"
         : `  hosts tried (refused): ${report.hosts.map(sanitizeLine).join(", ")}`,
-    ));
-    r.line(r.dim("  k keep · r revert"));
+      dim,
+    );
+    r.line(dim("  k keep · r revert"));
     this.#onAsk();
     for (;;) {
       const word = (await this.#next(signal)).trim().toLowerCase();
       if (word === "k" || word === "keep") return "keep";
       if (word === "r" || word === "revert") return "revert";
-      r.line(r.dim("  answer k or r"));
+      r.line(dim("  answer k or r"));
     }
   }
 

@@ -203,11 +203,11 @@ export class Renderer {
       }
       case "compaction_start":
         output.activity(event.reason === "manual" ? "summarizing earlier messages" : "compacting");
-        return this.#styled(compactionStartLine(event), yellow);
+        return this.styled(compactionStartLine(event), yellow);
       case "compaction_end":
-        return this.#styled(compactionEndLine(event), green);
+        return this.styled(compactionEndLine(event), green);
       case "warning":
-        return this.#styled(`⚠ ${sanitize(event.message)}`, yellow);
+        return this.styled(`⚠ ${sanitize(event.message)}`, yellow);
       case "permission": {
         const detail = event.detail === undefined || event.detail === ""
           ? ""
@@ -334,7 +334,7 @@ export class Renderer {
 
   /** One `✗ message` line, for work that failed (`message` from outside: it is sanitized). */
   failure(message: string): void {
-    this.#styled(`✗ ${sanitize(message)}`, this.#theme.red);
+    this.styled(`✗ ${sanitize(message)}`, this.#theme.red);
   }
 
   /**
@@ -357,9 +357,15 @@ export class Renderer {
   /**
    * Prints a line of powercode's own wording in one colour, laid out by the output (a
    * terminal word-wraps it to its width, since the terminal itself would break words).
+   * Contract: `text` is powercode's own (outside parts sanitized by the caller).
    */
-  #styled(text: string, style: (text: string) => string, indent = "  "): void {
+  styled(text: string, style: (text: string) => string, indent = "  "): void {
     this.line(this.#options.output.wrap(text, indent).map(style).join("\n"));
+  }
+
+  /** `row` cut with `…` to the output's width (a terminal's; a pipe keeps it whole). */
+  fit(row: string): string {
+    return this.#options.output.fit(row);
   }
 
   /** `● name argument`, cut by the output where it would wrap mid-word. */
@@ -432,7 +438,7 @@ export class Renderer {
 
   /** The steps of TODO.md not done, at the start of a new session. */
   unfinishedTodo(items: readonly TodoItem[]): void {
-    this.#styled(`${TODO_FILE} holds unfinished work from an earlier session:`, this.#theme.yellow);
+    this.styled(`${TODO_FILE} holds unfinished work from an earlier session:`, this.#theme.yellow);
     this.#checklist(items);
   }
 
