@@ -208,6 +208,18 @@ export class LineEditor {
     if (active) this.#draw();
   }
 
+  /**
+   * Prints `text` that arrived on its own (not in answer to a key, e.g. MCP servers ready): a
+   * shown prompt is erased, `text` takes its rows and the prompt, with what was typed, is drawn
+   * again below it.
+   */
+  announce(text: string): void {
+    const active = this.#waiting !== undefined;
+    if (active) this.#look.erase();
+    this.#options.io.write(`${text.replaceAll("\n", "\r\n")}\r\n`);
+    if (active) this.#draw();
+  }
+
   /** Ends input: a pending or later `next` returns undefined; bracketed paste is turned off. */
   close(): void {
     if (this.#closed) return;

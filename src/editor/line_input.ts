@@ -110,6 +110,7 @@ function openPipedInput(interrupt: () => void, write: (text: string) => void): L
       queue.length = 0;
     },
     notice: (text) => write(`${text}\n`),
+    announce: (text) => write(`${text}\n`),
     close() {
       if (!closed) rl.close();
       closed = true;

@@ -23,6 +23,11 @@ export interface LineInput {
   discardQueued(): void;
   /** Prints a line for the user (a hint); a shown prompt moves below it. */
   notice(text: string): void;
+  /**
+   * Prints a line that arrived on its own (not in answer to a key): it takes the place of a
+   * shown prompt, which is drawn again below it with what was typed.
+   */
+  announce(text: string): void;
   /** Ends input: a pending or later `next` returns undefined. */
   close(): void;
   /** How the line `next` returned last was shown when that differs (a paste's label). */

@@ -120,6 +120,7 @@ export async function openTerminalInput(options: TerminalInputOptions): Promise<
     fill: (text) => editor.fill(text),
     discardQueued: () => editor.discardTypeAhead(),
     notice: (text) => editor.notice(text),
+    announce: (text) => editor.announce(text),
     lastShown: () => editor.lastShown(),
     busy: (handlers) => editor.busy(handlers),
     restore: (text) => editor.restore(text),

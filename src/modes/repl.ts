@@ -98,7 +98,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     // Servers starting in the background say how their start went, above the prompt.
     void mcp.settled().then((lines) => {
       if (!reading) return;
-      const say = (line: string) => boundary.busy ? renderer.line(line) : input.notice(line);
+      const say = (line: string) => boundary.busy ? renderer.line(line) : input.announce(line);
       for (const line of lines) say(line);
       say(renderer.dim(mcp.startedLine()));
     });
@@ -228,7 +228,15 @@ async function openInput(
 ): Promise<
   Pick<
     LineInput,
-    "next" | "close" | "lastShown" | "busy" | "restore" | "fill" | "notice" | "attention"
+    | "next"
+    | "close"
+    | "lastShown"
+    | "busy"
+    | "restore"
+    | "fill"
+    | "notice"
+    | "announce"
+    | "attention"
   >
 > {
   const { renderer, terminal, editor } = options;
@@ -296,6 +304,7 @@ async function openInput(
     restore: (text) => input.restore(text),
     fill: (text) => input.fill(text),
     notice: (text) => input.notice(text),
+    announce: (text) => input.announce(text),
     attention: (text) => input.attention(text),
   };
 }

@@ -117,3 +117,26 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "MCP servers ready at the idle prompt: their line takes the prompt's row, the prompt with what was typed follows",
+  ignore: skipWithout("bwrap"),
+  fn: async () => {
+    const { repl, dir } = await openWithServer(["--delay", "800"]);
+    try {
+      await repl.until((lines) => lines.includes(">"), "the prompt");
+      await repl.type("half a ta");
+      await eventually(repl, "mcp: 1 ready", "the ready line");
+      assertEquals(repl.lines(), ["mcp: 1 ready · 8 tools", "> half a ta"]);
+      await repl.type(`sk${KEYS.enter}`);
+      await eventually(repl, "The answer.", "the answer");
+      assertEquals(repl.model.requests[0]?.messages.at(-1), {
+        role: "user",
+        content: "half a task",
+      });
+      assertEquals(await repl.end(), 0);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
