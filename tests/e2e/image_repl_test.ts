@@ -3,7 +3,7 @@ import { startFakeServer } from "../support/fake_server.ts";
 import { KEYS } from "../support/fake_terminal.ts";
 import { pngImage } from "../support/images.ts";
 import { openReplDouble } from "../support/repl_double.ts";
-import { text } from "../support/scripts.ts";
+import { text, toolCall } from "../support/scripts.ts";
 
 const screenHas = (part: string) => (lines: string[]) => lines.some((line) => line.includes(part));
 
@@ -53,5 +53,38 @@ Deno.test("the REPL in-process: @shot.png for a model without vision is one line
   const refusal = repl.lines().filter((line) => line.includes("Cannot send the image"));
   assertEquals(refusal.length, 1);
   assertEquals(server.requests.length, 0);
+  assertEquals(await repl.end(), 0);
+});
+
+Deno.test("the REPL in-process: a steering message typed during a step goes with its @image, and a pasted path as the image", async () => {
+  const gates = [Promise.withResolvers<void>(), Promise.withResolvers<void>()];
+  await using server = await startFakeServer({
+    handler: async (_request, index) => {
+      const gate = gates[index];
+      if (gate === undefined) return text("Seen both.");
+      await gate.promise;
+      return toolCall("glob", { pattern: "*.txt" });
+    },
+  });
+  const { repl, png } = await openOver(server.url, true);
+  const steer = async (line: string, request: number) => {
+    await repl.until(() => server.requests.length === request + 1, "the held request");
+    await repl.type(`${line}${KEYS.enter}`);
+    await repl.until(screenHas(`queued: ${line}`), "the steering message queued");
+    gates[request]?.resolve();
+  };
+  await repl.type(`start${KEYS.enter}`);
+  await steer("and this @shot.png", 0);
+  await steer(`'${repl.workspace}/shot.png'`, 1);
+  await repl.until(screenHas("Seen both."), "the answer after both steps");
+  const sent = (request: number) => {
+    const message = server.requests[request]?.body?.messages.at(-1);
+    return message?.role === "user"
+      ? [message.content, message.images?.map((image) => image.data)]
+      : [];
+  };
+  assertEquals(sent(1), ["and this @shot.png", [png.toBase64()]]);
+  assertEquals(sent(2), [`'${repl.workspace}/shot.png'`, [png.toBase64()]]);
+  assertEquals(repl.lines().includes("  attached shot.png (PNG 20×10)"), true);
   assertEquals(await repl.end(), 0);
 });
