@@ -7,6 +7,7 @@
 import { type Locations, queryGrants } from "../config/mod.ts";
 import type { Settings } from "../settings/mod.ts";
 import { agentScopeLines, type AgentScopeSources } from "./agent_scope_report.ts";
+import { HOOKS_WIDTH, hookScopeRows } from "./hook_scope_report.ts";
 import { sanitizeLine, wrapText } from "../terminal/mod.ts";
 import {
   describeSandbox,
@@ -65,10 +66,15 @@ export async function scopeReport(sources: ScopeSources, width?: number): Promis
       ? sandboxLines(await describeSandbox(sources.sandbox), sources.sandbox.hosts)
       : []),
     ...(sources.sandbox?.mode === "bwrap" ? commandLines(sources.sandbox) : []),
-    ...(sources.agents ? await agentScopeLines(sources.agents) : []),
   ];
-  const safe = lines.map(sanitizeLine);
-  return (width === undefined ? safe : safe.flatMap((line) => hang(line, width))).join("\n");
+  // The hooks lay themselves out (within 80 columns even on a pipe), under the sandbox.
+  const hooks = sources.settings ? hookScopeRows(sources.settings.hooks, width ?? HOOKS_WIDTH) : [];
+  const agents = sources.agents ? await agentScopeLines(sources.agents) : [];
+  const laid = (facts: string[]) => {
+    const safe = facts.map(sanitizeLine);
+    return width === undefined ? safe : safe.flatMap((line) => hang(line, width));
+  };
+  return [...laid(lines), ...hooks, ...laid(agents)].join("\n");
 }
 
 /** `label: value` wrapped so that the value's later rows start under its first. */

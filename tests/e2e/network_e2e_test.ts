@@ -232,6 +232,44 @@ Deno.test("--scope shows the settings files, PATH, the bound directories and the
   ) assertStringIncludes(result.stdout, line);
 });
 
+Deno.test("--scope lists the hooks that will run, by file, within 80 columns; an unapproved project's are not among them", async () => {
+  await using installed = await createInstalledHome();
+  const format = 'deno fmt --quiet "$(jq -r .tool_input.path)" && echo "formatted the file the ' +
+    'model just wrote"';
+  await writeUserSettings(installed, {
+    hooks: {
+      PostToolUse: [{
+        matcher: "edit_file|write_file",
+        hooks: [{ type: "command", command: format }],
+      }],
+      Stop: [{ hooks: [{ type: "command", command: "echo done" }] }],
+    },
+  });
+  await Deno.mkdir(`${installed.project}/.powercode`);
+  await Deno.writeTextFile(
+    `${installed.project}/.powercode/settings.json`,
+    JSON.stringify({
+      hooks: { Stop: [{ hooks: [{ type: "command", command: "touch planted" }] }] },
+    }),
+  );
+  const result = await installed.run(["--scope"]);
+  assertEquals(result.code, 0, result.stderr);
+  const lines = result.stdout.split("\n");
+  const start = lines.indexOf("Hooks (each run by bash -c in the sandbox above, with this scope):");
+  assert(start > 0, result.stdout);
+  const end = lines.findIndex((line, index) => index > start && !line.startsWith(" "));
+  const hooks = lines.slice(start, end);
+  const file = `${installed.home}/.config/powercode/settings.json`;
+  assertEquals(hooks.slice(-3), [
+    '    PostToolUse matching edit_file|write_file: deno fmt --quiet "$(jq -r',
+    '      .tool_input.path)" && echo "formatted the file the model just wrote"',
+    "    Stop: echo done",
+  ]);
+  assertEquals(hooks.slice(1, -3).map((row) => row.trim()).join(""), `from ${file}:`);
+  for (const row of hooks) assert(row.length <= 80, `wider than 80 columns: ${row}`);
+  assert(!result.stdout.includes("touch planted"), result.stdout);
+});
+
 Deno.test("the workspace layout refuses shell.env with one line, and takes --allow-domain", async () => {
   await using project = await createTempProject();
   await project.writeProvider(provider("http://127.0.0.1:9"));
