@@ -119,7 +119,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "MCP servers ready at the idle prompt: their line takes the prompt's row, the prompt with what was typed follows",
+  name:
+    "MCP servers ready at the idle prompt: their line takes the prompt's row, the prompt with what was typed follows",
   ignore: skipWithout("bwrap"),
   fn: async () => {
     const { repl, dir } = await openWithServer(["--delay", "800"]);
