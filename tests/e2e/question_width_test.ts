@@ -55,6 +55,34 @@ Deno.test("a question for a long command wraps by word at 50 columns, each row u
   assertEquals(await repl.end(), 0);
 });
 
+Deno.test("a fetch's question for a host not allowed fits 50 columns, the URL broken under it", async () => {
+  const url = "http://docs.example.org/guides/getting-started/installation.html";
+  const repl = await openReplDouble([
+    { toolCalls: [call("c1", "fetch", { url })] },
+    "Understood.",
+  ], {
+    approval: (dir) => ({ ...askMode(dir), mode: "auto" }),
+    width: WIDTH,
+    height: 40,
+    undo: false,
+  });
+  await repl.type(`read the guide${KEYS.enter}`);
+  await repl.until(screenHas("n [reason] no"), "the question's choices");
+  const rows = rowsBetween(repl, "? fetch asks to run:", "n [reason] no");
+  assertEquals(rows.slice(0, 6), [
+    "? fetch asks to run:",
+    "  http://docs.example.org/guides/getting-started/",
+    "  installation.html",
+    '  host "docs.example.org" is not on network.allow',
+    "  y yes · a always (saves docs.example.org to",
+    "  network.allow in",
+  ]);
+  for (const row of rows) assert(row.length < WIDTH, `as wide as the terminal: ${row}`);
+  await repl.type(`n${KEYS.enter}`);
+  await repl.until(screenHas("Understood."), "the answer after the refusal");
+  assertEquals(await repl.end(), 0);
+});
+
 Deno.test({
   name: "a preview's report fits 50 columns: a long path wraps, a long diff line is cut with …",
   ignore: skipWithout("bwrap"),
