@@ -13,7 +13,7 @@ import {
   type BundleHeader,
   type PathEntry,
 } from "./bundle_entries.ts";
-import { SecretFoundError } from "./export_session.ts";
+import { SecretFoundError, writePrivately } from "./export_session.ts";
 import { findSecret, type NamedSecrets, type RedactText } from "./secret_scan.ts";
 
 /** A path of an undo snapshot (the undo layer's `SnapshotPath`). */
@@ -67,14 +67,7 @@ export async function writeBundle(
     );
   }
   const bytes = new TextEncoder().encode(await chainLines(texts));
-  const temporary = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-  try {
-    await Deno.writeFile(temporary, bytes, { mode: 0o600 });
-    await Deno.rename(temporary, path);
-  } catch (error) {
-    await Deno.remove(temporary).catch(() => {});
-    throw error;
-  }
+  await writePrivately(path, bytes);
   const tasks = entries.filter((entry) => entry.type === "tree").length;
   return { entries: entries.length, bytes: bytes.length, tasks };
 }

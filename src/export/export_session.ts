@@ -82,6 +82,16 @@ export async function exportSession(
   const bytes = new TextEncoder().encode(
     whole === undefined ? text : scan.scrub(text),
   );
+  await writePrivately(path, bytes);
+  return { path, format, bytes: bytes.length, redacted };
+}
+
+/**
+ * Writes `bytes` to `path` readable by the user alone (0600), through a temp file renamed
+ * over it.
+ * Contract: on failure the temp file is removed and `path` is untouched; errors propagate.
+ */
+export async function writePrivately(path: string, bytes: Uint8Array): Promise<void> {
   const temporary = `${path}.${crypto.randomUUID().slice(0, 8)}.tmp`;
   try {
     await Deno.writeFile(temporary, bytes, { mode: 0o600 });
@@ -90,7 +100,6 @@ export async function exportSession(
     await Deno.remove(temporary).catch(() => {});
     throw error;
   }
-  return { path, format, bytes: bytes.length, redacted };
 }
 
 /** Finds and replaces the secrets an export must not hold. */
