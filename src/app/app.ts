@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { warmUpRequests } from "../model/mod.ts";
 import type { SessionChoice } from "../session/mod.ts";
 import { sanitize, terminalColumns, wrapHanging } from "../terminal/mod.ts";
 import { assemble, type Assembly } from "./assemble.ts";
@@ -77,7 +78,8 @@ export async function openApp(start: RunStart): Promise<App> {
       ...(start.cli.print !== undefined ? { origin: "print" as const } : {}),
       ...(cli.plan ? { planMode: true } : {}),
       report,
-      bash: bashOptions(start, settings, connection),
+      // The first request's parts of Deno load while bubblewrap's probe runs.
+      bash: { ...bashOptions(start, settings, connection), whileProbing: warmUpRequests },
       mcp: {
         configDir: locations.configDir,
         stateDir: locations.stateDir,
