@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { warmUpRequests } from "../model/mod.ts";
 import type { SessionChoice } from "../session/mod.ts";
 import { sanitize, terminalColumns, wrapHanging } from "../terminal/mod.ts";
 import { assemble, type Assembly } from "./assemble.ts";
@@ -78,8 +77,7 @@ export async function openApp(start: RunStart): Promise<App> {
       ...(start.cli.print !== undefined ? { origin: "print" as const } : {}),
       ...(cli.plan ? { planMode: true } : {}),
       report,
-      // The first request's parts of Deno load while bubblewrap's probe runs.
-      bash: { ...bashOptions(start, settings, connection), whileProbing: warmUpRequests },
+      bash: bashOptions(start, settings, connection),
       mcp: {
         configDir: locations.configDir,
         stateDir: locations.stateDir,

@@ -25,5 +25,4 @@ export {
   resolveCompat,
 } from "./compat.ts";
 export { profileModel, type ProfileModelOptions } from "./profile_model.ts";
-export { warmUpRequests } from "./warm_up.ts";
 export { isReasoningEffort, REASONING_EFFORTS, type ReasoningEffort } from "./reasoning_effort.ts";

@@ -106,11 +106,6 @@ export interface CreateToolsOptions {
   env?: Readonly<Record<string, string>>;
   /** HTTP(S) to the allowed hosts through powercode's proxy, for commands and stdio servers. */
   network?: SandboxNetwork;
-  /**
-   * Synchronous work the run needs later, done while bubblewrap's probe runs in its own
-   * process (the thread would wait for it otherwise); not called without a probe.
-   */
-  whileProbing?: () => void;
 }
 
 /** The tools, their workspace, and one-line warnings for the terminal. */
@@ -143,29 +138,21 @@ export async function createTools(
   workspaceDir: string,
   options: CreateToolsOptions,
 ): Promise<Tools> {
-  // bubblewrap's probe runs in a process of its own while the workspace opens.
-  const probing = options.unsandboxedBash ? undefined : probeSandbox(options);
-  // Awaited below; when the workspace cannot open, its end is awaited and its error dropped.
-  const probeEnd = probing?.catch(() => undefined);
   const workspace = await Workspace.open(workspaceDir, {
     gitControl: options.allowGitWrites ? "writable" : "protected",
     ...(options.moreDirs ? { moreDirs: options.moreDirs } : {}),
     ...(options.protect ? { protect: options.protect } : {}),
-  }).catch(async (error) => {
-    await probeEnd;
-    throw error;
   });
-  if (probing) options.whileProbing?.();
   const warnings: string[] = [];
   let mode: SandboxMode;
   let probed: SandboxProbe | undefined;
-  if (!probing) {
+  if (options.unsandboxedBash) {
     mode = "unsandboxed";
     warnings.push(
       "bash runs WITHOUT a sandbox (--unsandboxed-bash): commands have your full " +
         "user rights and network access",
     );
-  } else if ((probed = await probing).works) {
+  } else if ((probed = await probeSandbox(options)).works) {
     mode = "bwrap";
   } else {
     mode = "unavailable";
