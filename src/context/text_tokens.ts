@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { LongTextMemo } from "./long_text_memo.ts";
 
 /** Letters a word piece covers in one token (common words are one token). */
 const WORD_LETTERS = 7;
@@ -37,11 +38,18 @@ const SYMBOL = 5;
 const NON_ASCII_SYMBOL = 6;
 const ASCII_KINDS = Uint8Array.from({ length: 0x80 }, (_, code) => asciiKind(code));
 
+const estimates = new LongTextMemo(countTextTokens);
+
 /**
  * Estimates the tokens of a text.
- * Contract: pure; linear in the text's length, without allocating; 0 for an empty text.
+ * Contract: pure; linear in the text's length; 0 for an empty text. A long text estimated
+ * a moment ago (the tool definitions, the system prompt) is not scanned again.
  */
 export function estimateTextTokens(text: string): number {
+  return estimates.of(text);
+}
+
+function countTextTokens(text: string): number {
   let tokens = 0;
   let index = 0;
   const length = text.length;

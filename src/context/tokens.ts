@@ -8,6 +8,7 @@
 import type { Message, ToolDefinition } from "../core/mod.ts";
 import type { Session } from "../session/mod.ts";
 import { estimateImageTokens } from "./image_tokens.ts";
+import { LongTextMemo } from "./long_text_memo.ts";
 import { estimateTextTokens } from "./text_tokens.ts";
 
 export { estimateTextTokens } from "./text_tokens.ts";
@@ -142,6 +143,8 @@ export function estimatePrefixTokens(
   return Math.min(full, Math.ceil(tokens));
 }
 
+const fingerprints = new LongTextMemo(fingerprint);
+
 /**
  * A short fingerprint of what a request carries besides its messages: the system prompt and
  * every tool definition, as sent. A usage snapshot keeps the one of the request it measured;
@@ -150,9 +153,12 @@ export function estimatePrefixTokens(
  * Contract: pure; equal overheads give equal keys; cost is linear in their size.
  */
 export function overheadKey(overhead: RequestOverhead): string {
+  return fingerprints.of(`${overhead.system}\u0000${JSON.stringify(overhead.tools)}`);
+}
+
+function fingerprint(text: string): string {
   // FNV-1a over the UTF-16 code units, 32 bits twice (two offsets): no crypto needed for a
   // comparison of our own bytes, and synchronous, since every estimate asks.
-  const text = `${overhead.system}\u0000${JSON.stringify(overhead.tools)}`;
   let low = 0x811c9dc5;
   let high = 0x01000193 ^ text.length;
   for (let index = 0; index < text.length; index++) {

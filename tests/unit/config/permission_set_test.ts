@@ -17,6 +17,7 @@ Deno.test("projectFlags() grants read and write exactly, and start's net, run an
     "/home/u/.config/powercode/AGENTS.md," +
     "/home/u/.local/state/powercode/projects/app-0123456789ab",
     "--allow-write=/src/app,/src/lib dir,/home/u/.local/state/powercode/projects/app-0123456789ab",
+    "--v8-flags=--min-semi-space-size=16",
     "--allow-net",
     "--allow-run=bwrap,bash",
     "--allow-env=OPENAI_*,POWERCODE_*,NO_COLOR,NODE_V8_COVERAGE",
@@ -33,7 +34,16 @@ Deno.test("projectFlags() adds the names of shell.env to start's env grant, noth
 });
 
 Deno.test("projectFlags() refuses a start flag it does not know", () => {
-  for (const flag of ["-A", "--allow-all", "--allow-sys", "--allow-ffi", "--unstable-net"]) {
+  for (
+    const flag of [
+      "-A",
+      "--allow-all",
+      "--allow-sys",
+      "--allow-ffi",
+      "--unstable-net",
+      "--v8-flags=--allow-natives-syntax",
+    ]
+  ) {
     assertThrows(
       () => projectFlags(PROJECT, [flag, "--allow-read=./workspace"]),
       TypeError,
