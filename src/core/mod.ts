@@ -18,6 +18,7 @@ export {
   type Shape,
 } from "./check.ts";
 export { type Delay, delay } from "./delay.ts";
+export { type Watchdog, watchdog } from "./watchdog.ts";
 export {
   describeImage,
   type ImageHeader,

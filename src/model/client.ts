@@ -24,7 +24,7 @@ import { readSseEvents, type SseEvent } from "./sse.ts";
 import { ReplyAssembler } from "./stream.ts";
 import { toWireRequest } from "./wire.ts";
 import { wireSegments } from "./wire_segments.ts";
-import { type Delay, delay, isObject } from "../core/mod.ts";
+import { type Delay, delay, isObject, type Watchdog, watchdog } from "../core/mod.ts";
 
 /** Where and how to reach the model. */
 export interface ChatClientOptions {
@@ -142,13 +142,13 @@ async function streamOnce(
   const abort = () => controller.abort();
   options.signal?.addEventListener("abort", abort, { once: true });
   let stalled = false;
-  let watchdog: ReturnType<typeof setTimeout> | undefined;
+  let stall: Watchdog | undefined;
   const armWatchdog = () => {
-    clearTimeout(watchdog);
-    watchdog = setTimeout(() => {
+    stall ??= watchdog(idleTimeoutMs, () => {
       stalled = true;
       controller.abort();
-    }, idleTimeoutMs);
+    });
+    stall.touch();
   };
   /** Why the request was cut short from this side (Ctrl+C, or the stall watchdog), if it was. */
   const stopped = (): ChatError | undefined => {
@@ -190,7 +190,7 @@ async function streamOnce(
   } catch (error) {
     throw stopped() ?? error;
   } finally {
-    clearTimeout(watchdog);
+    stall?.stop();
     options.signal?.removeEventListener("abort", abort);
   }
 }

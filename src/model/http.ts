@@ -7,7 +7,7 @@
  */
 import { normalizeErrorBody } from "./error_body.ts";
 import type { ReplyLimits } from "./limits.ts";
-import { parseJsonObject } from "../core/mod.ts";
+import { parseJsonObject, watchdog } from "../core/mod.ts";
 
 /** Where to send requests. */
 export interface Endpoint {
@@ -30,10 +30,10 @@ export async function post(
 ): Promise<Response> {
   const { controller, limits } = options;
   let timedOut = false;
-  const timer = setTimeout(() => {
+  const headers = watchdog(endpoint.timeoutMs, () => {
     timedOut = true;
     controller.abort();
-  }, endpoint.timeoutMs);
+  });
   let response: Response;
   try {
     response = await fetch(endpoint.url, {
@@ -52,7 +52,7 @@ export async function post(
       cause: error,
     });
   } finally {
-    clearTimeout(timer);
+    headers.stop();
   }
   if (response.ok) return response;
   // Loaded on the first error only: the SDK's error classes cost every start memory and time.
@@ -88,7 +88,7 @@ export async function readBody(
   if (body === null) return { text: "", cut: false };
   const reader = body.getReader();
   const deadline = Promise.withResolvers<"deadline">();
-  const timer = setTimeout(() => deadline.resolve("deadline"), timeoutMs);
+  const timer = watchdog(timeoutMs, () => deadline.resolve("deadline"));
   const chunks: Uint8Array[] = [];
   let size = 0;
   let cut = false;
@@ -104,7 +104,7 @@ export async function readBody(
       }
     }
   } finally {
-    clearTimeout(timer);
+    timer.stop();
     reader.cancel().catch(() => {});
   }
   const bytes = new Uint8Array(Math.min(size, maxBytes));
