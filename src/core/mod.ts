@@ -19,6 +19,7 @@ export {
 } from "./check.ts";
 export { type Delay, delay } from "./delay.ts";
 export { type Watchdog, watchdog } from "./watchdog.ts";
+export { writeOnceSync } from "./write_once.ts";
 export {
   describeImage,
   type ImageHeader,

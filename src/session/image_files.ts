@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { imageOf, type ImageRef, type UserMessage } from "../core/mod.ts";
+import { imageOf, type ImageRef, type UserMessage, writeOnceSync } from "../core/mod.ts";
 import { SessionError } from "./parse.ts";
 import type { SessionRecord } from "./session.ts";
 
@@ -31,14 +31,8 @@ export function storeImages(record: SessionRecord, dir: string): StoredRecord {
   const { images, ...message } = record.message;
   if (images === undefined) return record;
   const folder = imagesDir(dir);
-  Deno.mkdirSync(folder, { recursive: true, mode: 0o700 });
   const refs = images.map(({ data, ...ref }): ImageRef => {
-    const path = `${folder}/${ref.hash}`;
-    if (!exists(path)) {
-      const temporary = `${path}.${crypto.randomUUID()}.tmp`;
-      Deno.writeFileSync(temporary, Uint8Array.fromBase64(data), { mode: 0o600 });
-      Deno.renameSync(temporary, path);
-    }
+    writeOnceSync(`${folder}/${ref.hash}`, Uint8Array.fromBase64(data));
     return ref;
   });
   // Spread: the line keeps whatever else the record carries (its `parent`).
@@ -73,15 +67,5 @@ export async function loadImages(
       if (image?.hash !== ref.hash) throw fail("does not hold the image its name says");
       return { ...ref, data: image.data };
     }));
-  }
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
   }
 }

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { writeOnceSync } from "../core/mod.ts";
 
 /** A SHA-256 digest in lowercase hex: an object's name. */
 export type Hash = string;
@@ -42,13 +43,7 @@ export class ObjectStore {
     const hash = await sha256(bytes);
     if (this.#known.has(hash)) return hash;
     const path = this.#path(hash);
-    if (!exists(path)) {
-      const folder = path.slice(0, path.lastIndexOf("/"));
-      Deno.mkdirSync(folder, { recursive: true, mode: 0o700 });
-      const temp = `${folder}/.tmp-${crypto.randomUUID()}`;
-      Deno.writeFileSync(temp, bytes, { createNew: true, mode: 0o600 });
-      Deno.renameSync(temp, path);
-    }
+    writeOnceSync(path, bytes);
     this.#known.add(hash);
     return hash;
   }
@@ -79,15 +74,5 @@ export class ObjectStore {
 
   #path(hash: Hash): string {
     return `${this.dir}/objects/${hash.slice(0, 2)}/${hash.slice(2)}`;
-  }
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
   }
 }
