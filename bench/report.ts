@@ -208,7 +208,8 @@ function startPairsSection({ options, result }: BenchResults["startPairs"]): str
   return [
     `Paired launches of \`-p "hi"\`, launch → exit, ${options.runs} rounds after a warm-up, ` +
     "each round an empty Deno program (`deno run empty.ts` in a directory without a " +
-    "`deno.json`), `--version` with the `start` task's flags (it loads the static module graph " +
+    "`deno.json`), the floor (a dozen lines of Deno reading provider.json and streaming one " +
+    "reply from the same server: the least any `-p` can do), `--version` with the `start` task's flags (it loads the static module graph " +
     "and runs nothing: the graph's share), the workspace layout (the `start` task's `deno run` command in a temp copy " +
     "of the project) and project mode (the installed command in a temp home: the launch step, " +
     "then the program); the ratios are taken round by round.",
@@ -216,6 +217,13 @@ function startPairsSection({ options, result }: BenchResults["startPairs"]): str
     "| Launch | Launch → exit, ms | of which the fake server, ms | Peak RSS, MiB | Ratio (median of pairs) |",
     "| --- | ---: | ---: | ---: | ---: |",
     cells(["empty Deno program", ms(result.emptyMs, 0), "", "", ""]),
+    cells([
+      "floor: read provider.json, stream one reply",
+      ms(result.floorMs, 0),
+      "",
+      "",
+      `${ms(result.floorVsEmpty, 2)} × empty`,
+    ]),
     cells([
       "`--version` (static module graph only)",
       ms(result.graphMs, 0),

@@ -5,7 +5,8 @@
  * project) against an empty Deno program, and project mode (the installed command: the
  * launch step, then the program) against the workspace layout; and `--version` with the start
  * task's flags, which loads the program's static module graph and runs nothing, to tell the
- * graph's share from the run's.
+ * graph's share from the run's; and the floor, a few lines of Deno that read provider.json and
+ * stream one reply from the same server: the least any `-p` can do.
  *
  * @module
  */
@@ -29,6 +30,10 @@ export interface StartPairsOptions {
 /** Launch → exit of each kind, the pairs' ratios and the peak memory of both modes. */
 export interface StartPairsResult {
   emptyMs: Spread;
+  /** The floor: read provider.json, one streamed request, print the reply. */
+  floorMs: Spread;
+  /** The floor / empty Deno program, pair by pair. */
+  floorVsEmpty: Spread;
   /** `--version` with the start task's flags: the static module graph loaded, nothing run. */
   graphMs: Spread;
   layoutMs: Spread;
@@ -69,10 +74,17 @@ export async function benchStartPairs(
   const emptyDir = await Deno.makeTempDir({ prefix: "powercode-bench-empty-" });
   try {
     await Deno.writeTextFile(`${emptyDir}/empty.ts`, "export {};\n");
+    await Deno.writeTextFile(`${emptyDir}/floor.ts`, FLOOR_PROGRAM);
+    await Deno.writeTextFile(
+      `${emptyDir}/provider.json`,
+      JSON.stringify(benchProvider(server.url)),
+    );
     // The start task's command, without `deno task` in front: `deno run FLAGS main.ts ...`.
     const [, ...layoutArgs] = denoConfig.tasks.start.split(" ");
     const launches = {
       empty: () => measure(Deno.execPath(), ["run", "empty.ts"], emptyDir, childEnv()),
+      floor: () =>
+        measure(Deno.execPath(), ["run", "-R", "--allow-net", "floor.ts"], emptyDir, childEnv()),
       graph: () => measure(Deno.execPath(), [...layoutArgs, "--version"], project.dir, childEnv()),
       layout: () => measure(Deno.execPath(), [...layoutArgs, "-p", "hi"], project.dir, childEnv()),
       project: () =>
@@ -82,14 +94,17 @@ export async function benchStartPairs(
     for (let round = 0; round <= options.runs; round++) {
       await server.take();
       const empty = await launches.empty();
+      const floor = await launches.floor();
       const graph = await launches.graph();
       const layout = { ...await launches.layout(), serverMs: serverTime(await server.take()) };
       const projectRun = { ...await launches.project(), serverMs: serverTime(await server.take()) };
-      if (round > 0) rounds.push({ empty, graph, layout, project: projectRun });
+      if (round > 0) rounds.push({ empty, floor, graph, layout, project: projectRun });
     }
     const of = (pick: (round: (typeof rounds)[number]) => number) => spread(rounds.map(pick));
     return {
       emptyMs: of((round) => round.empty.wallMs),
+      floorMs: of((round) => round.floor.wallMs),
+      floorVsEmpty: of((round) => round.floor.wallMs / round.empty.wallMs),
       graphMs: of((round) => round.graph.wallMs),
       graphVsEmpty: of((round) => round.graph.wallMs / round.empty.wallMs),
       layoutMs: of((round) => round.layout.wallMs),
@@ -105,6 +120,28 @@ export async function benchStartPairs(
     await Deno.remove(emptyDir, { recursive: true });
   }
 }
+
+/**
+ * The least a `-p "hi"` can do: read the provider file, stream one reply, print its text.
+ * Written for this benchmark (no source of its own beyond the chat-completions wire format).
+ */
+const FLOOR_PROGRAM = `const provider = JSON.parse(await Deno.readTextFile("provider.json"));
+const response = await fetch(provider.baseURL + "/chat/completions", {
+  method: "POST",
+  headers: { "content-type": "application/json", authorization: "Bearer " + provider.apiKey },
+  body: JSON.stringify({
+    model: provider.model,
+    stream: true,
+    messages: [{ role: "user", content: "hi" }],
+  }),
+});
+let text = "";
+for (const line of (await response.text()).split("\\n")) {
+  if (!line.startsWith("data: {")) continue;
+  text += JSON.parse(line.slice(6)).choices?.[0]?.delta?.content ?? "";
+}
+console.log(text);
+`;
 
 interface Launch {
   wallMs: number;
