@@ -5,7 +5,8 @@
  */
 import { assert, assertEquals, assertStringIncludes } from "@std/assert";
 import { skipWithout } from "../support/programs.ts";
-import { createTempProject } from "../support/project.ts";
+import { createTempProject, type TempProject } from "../support/project.ts";
+import { screenLines, startInTmux, typeTask } from "../support/repl_pane.ts";
 import { text, toolCall, toolCalls } from "../support/scripts.ts";
 import { ENV, provider, type ScriptedServer, startScriptedServer } from "../support/sessions.ts";
 import type { RecordedRequest } from "../support/fake_server.ts";
@@ -19,11 +20,22 @@ const WARNING = "⚠ bubblewrap (bwrap) is missing or cannot create a sandbox he
   "disabled";
 const REFUSAL = "Cannot run bash: bubblewrap (bwrap) is missing or cannot create a sandbox here";
 
+/** A temp project whose PATH starts with a recording `bwrap`, and what it recorded. */
+interface RecordingProject {
+  project: TempProject;
+  /** The environment of a run: PATH with the recording `bwrap` first. */
+  env: Record<string, string>;
+  /** Runs powercode with `args`, expects exit code 0, and returns its stderr. */
+  run(args: string[]): Promise<string>;
+  /** The arguments of each bwrap call so far, one line each. */
+  calls(): Promise<string[]>;
+}
+
 /** A project whose PATH starts with a recording `bwrap`; `works: false` makes it fail. */
 async function withRecordingBwrap(
   works: boolean,
-  fn: (run: (args: string[]) => Promise<string>, calls: () => Promise<string[]>) => Promise<void>,
   scripted: ScriptedServer,
+  fn: (recording: RecordingProject) => Promise<void>,
 ): Promise<void> {
   await using project = await createTempProject();
   await project.writeProvider(provider(scripted.server.url));
@@ -41,23 +53,31 @@ async function withRecordingBwrap(
       (works ? `exec '${real}' "$@"\n` : "exit 1\n"),
     { mode: 0o755 },
   );
-  const path = `${bin}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`;
+  const env = { ...ENV, PATH: `${bin}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}` };
   // Commands find bwrap by their own PATH: the recording one first there too.
   await Deno.mkdir(`${project.dir}/.powercode`, { recursive: true });
   await Deno.writeTextFile(
     `${project.dir}/.powercode/settings.json`,
     JSON.stringify({ shell: { path: [bin] } }),
   );
-  const run = async (args: string[]) => {
-    const result = await project.run(args, { env: { ...ENV, PATH: path } });
-    assertEquals(result.code, 0, result.stderr);
-    return result.stderr;
-  };
-  const calls = async () => {
-    const written = await Deno.readTextFile(log).catch(() => "");
-    return written.split("\n").filter((line) => line !== "");
-  };
-  await fn(run, calls);
+  await fn({
+    project,
+    env,
+    async run(args) {
+      const result = await project.run(args, { env });
+      assertEquals(result.code, 0, result.stderr);
+      return result.stderr;
+    },
+    async calls() {
+      const written = await Deno.readTextFile(log).catch(() => "");
+      return written.split("\n").filter((line) => line !== "");
+    },
+  });
+}
+
+/** The screen's text with each run of whitespace (a wrapped line's break) as one space. */
+function flat(screen: string): string {
+  return screenLines(screen).join(" ").replace(/\s+/g, " ");
 }
 
 /** The content of the tool results in `request`, in order. */
@@ -71,11 +91,11 @@ Deno.test({
   ignore: NO_BWRAP,
   async fn() {
     await using scripted = await startScriptedServer();
-    await withRecordingBwrap(true, async (run, calls) => {
+    await withRecordingBwrap(true, scripted, async ({ run, calls }) => {
       scripted.play([text("Hi.")]);
       await run(["-p", "hi"]);
       assertEquals(await calls(), []);
-    }, scripted);
+    });
   },
 });
 
@@ -84,7 +104,7 @@ Deno.test({
   ignore: NO_BWRAP,
   async fn() {
     await using scripted = await startScriptedServer();
-    await withRecordingBwrap(true, async (run, calls) => {
+    await withRecordingBwrap(true, scripted, async ({ run, calls }) => {
       const requests = scripted.play([
         toolCall("bash", { command: "echo marker-one; cat /proc/1/comm" }),
         text("Done."),
@@ -95,7 +115,7 @@ Deno.test({
       assertEquals(made.filter((line) => line.includes("marker-one")).length, 1);
       const [result] = toolResults(requests()[1]);
       assertStringIncludes(String(result), "marker-one\nbwrap");
-    }, scripted);
+    });
   },
 });
 
@@ -104,7 +124,7 @@ Deno.test({
   ignore: NO_BWRAP,
   async fn() {
     await using scripted = await startScriptedServer();
-    await withRecordingBwrap(true, async (run, calls) => {
+    await withRecordingBwrap(true, scripted, async ({ run, calls }) => {
       const requests = scripted.play([
         toolCalls([
           { name: "bash", args: { command: "echo marker-a" } },
@@ -119,7 +139,7 @@ Deno.test({
       const results = toolResults(requests()[1]);
       assert(results.some((result) => result.startsWith("marker-a")), results.join("\n"));
       assert(results.some((result) => result.startsWith("marker-b")), results.join("\n"));
-    }, scripted);
+    });
   },
 });
 
@@ -128,7 +148,7 @@ Deno.test({
   ignore: NO_BWRAP,
   async fn() {
     await using scripted = await startScriptedServer();
-    await withRecordingBwrap(false, async (run, calls) => {
+    await withRecordingBwrap(false, scripted, async ({ run, calls }) => {
       scripted.play([text("Hi.")]);
       assert(!(await run(["-p", "hi"])).includes(WARNING), "no warning without a command");
       assertEquals(await calls(), []);
@@ -140,10 +160,26 @@ Deno.test({
         text("Done."),
       ]);
       const stderr = await run(["-p", "run it"]);
+      // Once, when the probe runs: before the first call's refusal is shown.
       assertEquals(stderr.split(WARNING).length, 2, stderr);
+      assert(stderr.indexOf(WARNING) < stderr.indexOf(`✗ ${REFUSAL}`), stderr);
       const results = toolResults(requests()[1]);
       assertEquals(results.length, 2);
       for (const result of results) assertStringIncludes(result, REFUSAL);
-    }, scripted);
+    });
+  },
+});
+
+Deno.test({
+  name: "the REPL without a working bwrap warns at its start and refuses a command",
+  ignore: NO_BWRAP || skipWithout("tmux"),
+  async fn() {
+    await using scripted = await startScriptedServer();
+    await withRecordingBwrap(false, scripted, async ({ project, env }) => {
+      await using pane = await startInTmux(project, { env });
+      assertStringIncludes(flat(await pane.screen()), WARNING);
+      await typeTask(pane, "!echo one");
+      await pane.waitFor((screen) => flat(screen).includes(REFUSAL), REFUSAL);
+    });
   },
 });
