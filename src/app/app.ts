@@ -78,6 +78,8 @@ export async function openApp(start: RunStart): Promise<App> {
       ...(cli.plan ? { planMode: true } : {}),
       report,
       bash: bashOptions(start, settings, connection),
+      // The REPL shows bash's state with the start's notices; `-p` probes at its first command.
+      probeAtStart: prepared.interactive,
       mcp: {
         configDir: locations.configDir,
         stateDir: locations.stateDir,

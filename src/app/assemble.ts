@@ -125,6 +125,12 @@ export interface AssembleOptions {
   report?: (line: string) => void;
   /** How bash is set up (sandbox probe, hidden paths, unsandboxed mode). */
   bash?: CreateToolsOptions;
+  /**
+   * Probe the sandbox during the start, so that its warning comes first among the notices (the
+   * REPL); else the first command, hook, stdio server or preview probes it, and its warning
+   * goes to `report` then.
+   */
+  probeAtStart?: boolean;
   /** Replaces the standard tools, e.g. the demo's read_file alone. */
   tools?: (workspace: Workspace) => Tool[];
   /** Decides every tool call before it runs, after plan mode's policy (default: all may run). */
@@ -235,6 +241,7 @@ export async function assemble(options: AssembleOptions): Promise<Assembly> {
     : built.tools;
   const { moreRoots } = workspace;
   for (const warning of warnings) report(`⚠ ${warning}`);
+  if (options.probeAtStart) await sandbox?.ready();
   const tracked = await trackedIgnored(workspace.path, workspace.ignore);
   if (tracked.length > 0) report(trackedIgnoredLine(tracked));
   const taskScope = new TaskScope(workspace, {
@@ -581,7 +588,9 @@ async function buildTools(
 ): Promise<Omit<Tools, "sandbox"> & { sandbox: Sandbox | undefined }> {
   if (!options.tools) {
     const bash = options.bash ?? { unsandboxedBash: false };
-    return await createTools(options.workspaceDir, { ...bash, allowedHosts });
+    const report = options.report ?? (() => {});
+    const warn = (warning: string) => report(`⚠ ${warning}`);
+    return await createTools(options.workspaceDir, { ...bash, allowedHosts, warn });
   }
   const workspace = await Workspace.open(options.workspaceDir);
   // Replaced tools come without a sandbox: stdio MCP servers are refused with them, and so

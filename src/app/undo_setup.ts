@@ -65,7 +65,7 @@ export function createSnapshots(
 
 /**
  * Creates links with `ln -s` where bash runs; undefined when bash cannot run (links are then
- * reported as not restorable).
+ * reported as not restorable), as far as known: call `commands.ready()` first to know.
  */
 export function sandboxSymlinker(commands: Sandbox): Symlinker | undefined {
   if (commands.mode === "unavailable") return undefined;

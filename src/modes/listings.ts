@@ -43,6 +43,8 @@ export async function scopeMode(start: RunStart): Promise<number> {
     start.workspaceDir,
     bashOptions(start, settings),
   );
+  // The report shows the sandbox's mode and what it gives, which the probe decides.
+  await sandbox.ready();
   const { configDir } = start.locations;
   const places = { workspace, cwd: start.cwd, user: { path: configDir, label: configDir } };
   const agents = await agentScopeSources(

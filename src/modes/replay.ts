@@ -34,7 +34,9 @@ export async function replayMode(start: RunStart): Promise<number> {
     // The tools open the copy once its first files are there (its .powercodeignore too).
     const open = async () => tools ??= await createTools(dir, scratchOptions(start, dir));
     const copy = new ScratchCopy(dir, async (path, target) => {
-      const link = sandboxSymlinker((await open()).sandbox);
+      const { sandbox } = await open();
+      await sandbox.ready();
+      const link = sandboxSymlinker(sandbox);
       if (!link) throw new Error(`Cannot make the link "${path}": bash cannot run here`);
       await link(dir, path, target);
     });

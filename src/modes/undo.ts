@@ -57,6 +57,8 @@ export async function undoFromShell(options: HeadlessUndoOptions): Promise<numbe
     const loaded = await options.store.load(id);
     session = Session.fromEntries(loaded.entries, { sink: loaded.file });
     const { workspace, sandbox } = await createTools(options.workspaceDir, options.bash);
+    // Links are restored by commands: whether bash can run decides which are restorable.
+    await sandbox.ready();
     const undo = createTaskUndo(options.setup, { workspace, commands: sandbox, warn: options.err });
     const outcome = await undo.back(session, session.tasks.length, {
       files: true,

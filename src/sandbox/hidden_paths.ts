@@ -64,7 +64,7 @@ export async function resolveHidden(paths: readonly string[]): Promise<HiddenPat
   const { success, stdout, stderr } = await child.output();
   const decoder = new TextDecoder();
   if (!success) {
-    const reason = decoder.decode(stderr).trim() || "it ended early";
+    const reason = decoder.decode(stderr).trim().replace(/\s*\n\s*/g, "; ") || "it ended early";
     throw new Error(`Cannot find the paths to hide from commands: ${reason}`);
   }
   const [kinds = "", ...reals] = decoder.decode(stdout).split("\0");

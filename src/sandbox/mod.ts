@@ -15,6 +15,7 @@ export {
   type SandboxMode,
   type WorkspaceMode,
 } from "./sandbox.ts";
+export { LazySandboxSetup, type SandboxSetup } from "./sandbox_setup.ts";
 export {
   describeSandbox,
   SANDBOX_PROGRAMS,

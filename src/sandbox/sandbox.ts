@@ -23,8 +23,10 @@ import { resolveGrantDir } from "./grant_dirs.ts";
 import type { GitControl, IgnoreMounts } from "../workspace/mod.ts";
 import { checkGitAfter, type GitGuard, guardGit, releaseGitGuard } from "./git_guard.ts";
 import { ScanCache } from "./git_scan.ts";
+import { LazySandboxSetup, type SandboxMode } from "./sandbox_setup.ts";
 
 export { type HiddenPath, probeBwrap, type WorkspaceMode } from "./bwrap_profile.ts";
+export type { SandboxMode } from "./sandbox_setup.ts";
 
 /** How long a process gets to end after SIGTERM before SIGKILL. */
 const KILL_GRACE_MS = 500;
@@ -66,9 +68,6 @@ export const BWRAP_MISSING_MESSAGE = "Cannot run bash: bubblewrap (bwrap) is mis
 export const READ_ONLY_UNSANDBOXED_MESSAGE = "Cannot run bash: the workspace is read-only now " +
   "and only the sandbox can keep commands from changing it (powercode runs with " +
   "--unsandboxed-bash)";
-
-/** `bwrap`: sandboxed; `unsandboxed`: bash directly; `unavailable`: every run is refused. */
-export type SandboxMode = "bwrap" | "unsandboxed" | "unavailable";
 
 /** Limits of one run. */
 export interface RunOptions {
@@ -118,6 +117,7 @@ export interface RunResult {
 
 /** Something that runs a shell command in the workspace; the bash tool's only dependency. */
 export interface CommandRunner {
+  /** The mode as far as known: the one the probe found, else the one expected before it ran. */
   readonly mode: SandboxMode;
   /** Whether commands may write git's directories (always, unless bwrap; see `git_control.ts`). */
   readonly gitControl: GitControl;
@@ -126,8 +126,8 @@ export interface CommandRunner {
   /** The hosts commands may reach through powercode's proxy, as written; none: no network. */
   readonly hosts?: readonly string[];
   /**
-   * Runs `bash -c command`. Contract: throws only when the mode is `unavailable`, or when the
-   * workspace is read-only and the mode is `unsandboxed`.
+   * Runs `bash -c command`. Contract: throws only when the mode is `unavailable`, when the
+   * workspace is read-only and the mode is `unsandboxed`, or when the sandbox's probe failed.
    */
   run(command: string, options: RunOptions): Promise<RunResult>;
 }
@@ -137,7 +137,8 @@ export interface SandboxOptions {
   /**
    * Real paths outside the workspace that commands must not read under bwrap
    * (provider.json, the sessions directory): a directory is covered by an
-   * empty read-only tmpfs, a file by /dev/null.
+   * empty read-only tmpfs, a file by /dev/null. Only with a mode given as such: a
+   * {@linkcode LazySandboxSetup} brings its own.
    */
   hidden?: readonly HiddenPath[];
   /**
@@ -184,35 +185,63 @@ export interface SandboxOptions {
 export class Sandbox implements CommandRunner {
   /** The real workspace root, the command's working directory. */
   readonly root: string;
-  readonly mode: SandboxMode;
-  readonly gitControl: GitControl;
   /** How the next runs see the workspace; plan mode switches it between runs. */
   workspace: WorkspaceMode;
-  #hidden: readonly HiddenPath[];
+  #setup: LazySandboxSetup;
   #moreRoots: readonly string[];
   #mounts: () => Promise<IgnoreMounts>;
   #binds: readonly Bind[];
+  #gitControl: GitControl;
+  #network: SandboxNetwork | undefined;
   /** The whole environment of a command. */
   readonly env: Readonly<Record<string, string>>;
-  /** The way to the allowed hosts, when there is one. */
-  readonly network: SandboxNetwork | undefined;
-  readonly hosts: readonly string[];
   /** The git guard's directory listings of each root, kept from run to run. */
   #gitScans = new Map<string, ScanCache>();
 
-  /** Creates a runner for the workspace at `root` (a real absolute path). */
-  constructor(root: string, mode: SandboxMode, options: SandboxOptions = {}) {
+  /**
+   * Creates a runner for the workspace at `root` (a real absolute path), in `mode`, or in the
+   * mode a lazy setup finds at the first command (or {@linkcode ready}).
+   */
+  constructor(root: string, mode: SandboxMode | LazySandboxSetup, options: SandboxOptions = {}) {
     this.root = root;
-    this.mode = mode;
-    this.#hidden = options.hidden ?? [];
+    this.#setup = typeof mode === "string"
+      ? LazySandboxSetup.known({ mode, hidden: options.hidden ?? [] })
+      : mode;
     this.#moreRoots = options.moreRoots ?? [];
     this.#mounts = options.mounts ?? (() => Promise.resolve({ pins: [], masks: [] }));
     this.#binds = options.binds ?? [];
     this.env = options.env ?? COMMAND_ENV;
-    this.network = mode === "bwrap" ? options.network : undefined;
-    this.hosts = this.network?.gate.patterns.map((pattern) => pattern.text) ?? [];
-    this.gitControl = mode === "bwrap" ? options.gitControl ?? "protected" : "writable";
+    this.#network = options.network;
+    this.#gitControl = options.gitControl ?? "protected";
     this.workspace = options.workspace ?? "rw";
+  }
+
+  /** The mode as far as known: the one found, else the one expected before the probe. */
+  get mode(): SandboxMode {
+    return this.#setup.mode;
+  }
+
+  /** Whether commands may write git's directories (always, unless bwrap). */
+  get gitControl(): GitControl {
+    return this.mode === "bwrap" ? this.#gitControl : "writable";
+  }
+
+  /** The way to the allowed hosts, when there is one. */
+  get network(): SandboxNetwork | undefined {
+    return this.mode === "bwrap" ? this.#network : undefined;
+  }
+
+  /** The hosts commands may reach through powercode's proxy, as written. */
+  get hosts(): readonly string[] {
+    return this.network?.gate.patterns.map((pattern) => pattern.text) ?? [];
+  }
+
+  /**
+   * The mode commands run in, probing bubblewrap on the first call of the process's sandbox.
+   * Contract: throws when the probe of the hidden paths failed.
+   */
+  async ready(): Promise<SandboxMode> {
+    return (await this.#setup.resolve()).mode;
   }
 
   /**
@@ -220,9 +249,12 @@ export class Sandbox implements CommandRunner {
    * Contract: on timeout or abort the whole tree is killed (SIGTERM, then
    * SIGKILL after 500 ms) and the result says so; throws
    * {@linkcode BWRAP_MISSING_MESSAGE} when the mode is `unavailable` and
-   * {@linkcode READ_ONLY_UNSANDBOXED_MESSAGE} when a read-only workspace has no sandbox.
+   * {@linkcode READ_ONLY_UNSANDBOXED_MESSAGE} when a read-only workspace has no sandbox; the
+   * first run (or {@linkcode ready}) of a lazy setup probes bubblewrap, and throws what a
+   * failed probe of the hidden paths threw.
    */
   async run(command: string, options: RunOptions): Promise<RunResult> {
+    await this.ready();
     if (this.mode === "unavailable") throw new Error(BWRAP_MISSING_MESSAGE);
     if (this.mode === "unsandboxed" && this.workspace === "ro") {
       throw new Error(READ_ONLY_UNSANDBOXED_MESSAGE);
@@ -280,6 +312,7 @@ export class Sandbox implements CommandRunner {
     command: string,
     onConnection: (connection: NetConnection) => void = () => {},
   ): Promise<{ child: Supervised; release: () => Promise<string[]>; announcesReady?: boolean }> {
+    await this.ready();
     if (this.mode === "unavailable") throw new Error(BWRAP_MISSING_MESSAGE);
     if (this.mode === "unsandboxed" && this.workspace === "ro") {
       throw new Error(READ_ONLY_UNSANDBOXED_MESSAGE);
@@ -314,7 +347,7 @@ export class Sandbox implements CommandRunner {
    * placeholders on disk); undefined unless the mode is `bwrap`. For `--scope`.
    */
   async preview(command: string): Promise<string[] | undefined> {
-    if (this.mode !== "bwrap") return undefined;
+    if (await this.ready() !== "bwrap") return undefined;
     return await this.#profile(command, [], {
       ...(this.network ? { network: this.network } : {}),
       dirs: [],
@@ -326,13 +359,14 @@ export class Sandbox implements CommandRunner {
    * not (see `resolveGrantDir`); every directory is refused without bubblewrap.
    */
   async grantDir(dir: string): Promise<{ real: string } | { problem: string }> {
-    if (this.mode !== "bwrap") return { problem: "only the bubblewrap sandbox can bind it" };
+    const { mode, hidden } = await this.#setup.resolve();
+    if (mode !== "bwrap") return { problem: "only the bubblewrap sandbox can bind it" };
     if (this.workspace === "ro") return { problem: "nothing is writable in plan mode" };
     const real = (path: string) => Deno.realPath(path).catch(() => path);
     return await resolveGrantDir(dir, {
       roots: await Promise.all(this.#roots().map(real)),
       writable: this.#binds.filter((bind) => bind.writable).map((bind) => bind.path),
-      hidden: this.#hidden,
+      hidden,
     });
   }
 
@@ -374,7 +408,7 @@ export class Sandbox implements CommandRunner {
     // A read-only workspace needs no pins (nothing in it can be renamed), and a pin is writable.
     const pinned = this.workspace === "rw" ? pins : [];
     const profile = {
-      hidden: this.#hidden,
+      hidden: (await this.#setup.resolve()).hidden,
       moreRoots: this.#moreRoots,
       extraMounts: [...pinned, ...guardArgs, ...masks],
       workspace: this.workspace,

@@ -21,6 +21,7 @@ import { channelOf } from "./net_spawn.ts";
 import type { GitControl, IgnoreMounts } from "../workspace/mod.ts";
 import { type GitGuard, guardGit, releaseGitGuard } from "./git_guard.ts";
 import type { SandboxMode } from "./sandbox.ts";
+import { LazySandboxSetup } from "./sandbox_setup.ts";
 import { sandboxFilter } from "./seccomp.ts";
 
 /**
@@ -75,7 +76,10 @@ export interface ServerProcess {
 
 /** How a {@linkcode ServerLauncher} confines servers besides its mode. */
 export interface ServerLauncherOptions {
-  /** Real paths masked inside the sandbox (the provider file, powercode's state). */
+  /**
+   * Real paths masked inside the sandbox (the provider file, powercode's state); only with a
+   * mode given as such: a {@linkcode LazySandboxSetup} brings its own.
+   */
   hidden?: readonly HiddenPath[];
   /** `protected`: every git directory is read-only for the server, as for bash. */
   gitControl?: GitControl;
@@ -98,8 +102,7 @@ export interface ServerLauncherOptions {
 export class ServerLauncher {
   /** The real workspace root. */
   readonly root: string;
-  readonly mode: SandboxMode;
-  #hidden: readonly HiddenPath[];
+  #setup: LazySandboxSetup;
   #gitControl: GitControl;
   #mounts: () => Promise<IgnoreMounts>;
   #binds: readonly Bind[];
@@ -107,28 +110,43 @@ export class ServerLauncher {
   /** One git guard for all running servers (guards of the same .git must not race). */
   #guard: { guard: Promise<GitGuard>; users: number } | undefined;
 
-  /** Creates a launcher for the workspace at `root` (a real absolute path). */
-  constructor(root: string, mode: SandboxMode, options: ServerLauncherOptions = {}) {
+  /**
+   * Creates a launcher for the workspace at `root` (a real absolute path), in `mode`, or in
+   * the mode a lazy setup (bash's) finds at the first launch.
+   */
+  constructor(
+    root: string,
+    mode: SandboxMode | LazySandboxSetup,
+    options: ServerLauncherOptions = {},
+  ) {
     this.root = root;
-    this.mode = mode;
-    this.#hidden = options.hidden ?? [];
-    this.#gitControl = mode === "bwrap" ? options.gitControl ?? "protected" : "writable";
+    this.#setup = typeof mode === "string"
+      ? LazySandboxSetup.known({ mode, hidden: options.hidden ?? [] })
+      : mode;
+    this.#gitControl = options.gitControl ?? "protected";
     this.#mounts = options.mounts ?? (() => Promise.resolve({ pins: [], masks: [] }));
     this.#binds = options.binds ?? [];
-    this.#network = mode === "bwrap" ? options.network : undefined;
+    this.#network = options.network;
+  }
+
+  /** The mode as far as known: the one found, else the one expected before the probe. */
+  get mode(): SandboxMode {
+    return this.#setup.mode;
   }
 
   /**
    * Starts `spec`, sending its output to `output`.
    * Contract: throws {@linkcode SERVER_BWRAP_MISSING} when the mode is `unavailable`, and
-   * an Error when the program cannot be started at all.
+   * an Error when the program cannot be started at all, or when the probe of a lazy setup
+   * (run by the first launch or command) failed.
    */
   async launch(spec: ServerSpec, output: ServerOutput): Promise<ServerProcess> {
-    if (this.mode === "unavailable") throw new Error(SERVER_BWRAP_MISSING);
+    const { mode, hidden } = await this.#setup.resolve();
+    if (mode === "unavailable") throw new Error(SERVER_BWRAP_MISSING);
     const { spawn } = await import("node:child_process");
     const env = { ...COMMAND_ENV, ...spec.env };
     const unset = ADDED_BY_NODE.filter((name) => !Object.hasOwn(spec.env, name));
-    if (this.mode === "unsandboxed") {
+    if (mode === "unsandboxed") {
       const entry = `${unset.map((name) => `unset ${name}; `).join("")}exec "$@"`;
       const child = spawn("bash", ["-c", entry, "bash", spec.command, ...spec.args], {
         cwd: SERVER_CWD,
@@ -143,7 +161,7 @@ export class ServerLauncher {
     const { pins, masks } = await this.#mounts();
     const network = spec.network ? undefined : this.#network;
     const profile = {
-      hidden: this.#hidden,
+      hidden,
       extraMounts: [...pins, ...guard?.args ?? [], ...masks],
       network: spec.network,
       unset,

@@ -88,10 +88,20 @@ export function createBashTool(
   runner: CommandRunner,
   jobs?: Pick<BackgroundJobs, "start">,
 ): Tool<ArgsOf<typeof BASH_PARAMS>> {
+  // As created (plan mode's switches leave the definitions as they are), but for the mode.
+  const { gitControl, workspace, hosts } = runner;
   return {
     name: BASH_TOOL,
     effect: "exec",
-    description: describeTool(runner),
+    // Read at each request: "disabled" once the probe (at the first command) finds no bwrap.
+    get description() {
+      return describeTool({
+        mode: runner.mode,
+        gitControl,
+        workspace,
+        ...(hosts ? { hosts } : {}),
+      });
+    },
     parameters: defineParams(BASH_PARAMS),
     guidance: "After changing code, run commands with bash to verify that it works (bash runs " +
       (runner.hosts?.length
@@ -252,7 +262,12 @@ function commandEnd(end: RunEnd): CommandEnd {
   }
 }
 
-function describeTool({ mode, gitControl, workspace, hosts }: CommandRunner): string {
+function describeTool(
+  { mode, gitControl, workspace, hosts }: Pick<
+    CommandRunner,
+    "mode" | "gitControl" | "workspace" | "hosts"
+  >,
+): string {
   const common = "Run a shell command with `bash -c` in the workspace (the current directory). " +
     "stdout and stderr are combined; only the last " +
     `${MAX_LINES} lines / ${MAX_BYTES / 1024} KB are returned, with a note when output was cut ` +

@@ -13,11 +13,12 @@ import {
   BackgroundJobs,
   type Bind,
   type HiddenPath,
+  LazySandboxSetup,
   probeBwrap,
   resolveHidden,
   Sandbox,
-  type SandboxMode,
   type SandboxNetwork,
+  type SandboxSetup,
 } from "../sandbox/mod.ts";
 import { createBashOutputTool } from "./bash_output.ts";
 import { createBashKillTool } from "./bash_kill.ts";
@@ -70,6 +71,11 @@ export interface CreateToolsOptions {
   /** Replaces {@linkcode probeBwrap}, for tests. */
   probe?: () => Promise<boolean>;
   /**
+   * Told of the warning that bubblewrap cannot run, when the probe finds it: at the first
+   * command, hook, stdio server or `--scope` of the run (see {@linkcode Sandbox.ready}).
+   */
+  warn?: (warning: string) => void;
+  /**
    * powercode's own files and directories, which sandboxed commands and servers must neither
    * read nor write, even inside a root (the provider files, `mcp.json`, the state directory
    * of every project); missing ones are skipped, `~/` is powercode's user's home directory
@@ -108,7 +114,7 @@ export interface CreateToolsOptions {
   network?: SandboxNetwork;
 }
 
-/** The tools, their workspace, and one-line warnings for the terminal. */
+/** The tools, their workspace, and the one-line warnings known at once, for the terminal. */
 export interface Tools {
   workspace: Workspace;
   /**
@@ -116,8 +122,9 @@ export interface Tools {
    * fetch, in that order.
    */
   tools: Tool[];
-  /** What bash runs through. */
+  /** What bash runs through; its mode is found at its first use (see {@linkcode Sandbox.ready}). */
   sandbox: Sandbox;
+  /** The warning of unsandboxed bash; the probe's goes to `warn` when it runs. */
   warnings: string[];
   /** Plan mode's switch and policy; it makes bash's sandbox read-only while on. */
   plan: PlanGuard;
@@ -128,10 +135,14 @@ export interface Tools {
 }
 
 /**
- * Opens the workspace at `workspaceDir` and creates the tools for it.
+ * Opens the workspace at `workspaceDir` and creates the tools for it, without probing
+ * bubblewrap: the sandbox and the server launcher share one probe, run when either is first
+ * used.
  * Contract: bash always runs under bubblewrap unless `unsandboxedBash` is set;
  * when bubblewrap cannot run, the bash tool is kept but refuses every call,
- * and a warning says how to fix it. Unsandboxed mode also gets a warning.
+ * and a warning (to `warn`, when the probe runs) says how to fix it. Unsandboxed mode gets a
+ * warning in `warnings`. A failed probe of the hidden paths fails every command and server
+ * start with its error, so that none runs with a path unmasked.
  * Contract: throws when the workspace directory is missing (see {@linkcode Workspace.open}).
  */
 export async function createTools(
@@ -143,27 +154,11 @@ export async function createTools(
     ...(options.moreDirs ? { moreDirs: options.moreDirs } : {}),
     ...(options.protect ? { protect: options.protect } : {}),
   });
-  const warnings: string[] = [];
-  let mode: SandboxMode;
-  let probed: SandboxProbe | undefined;
-  if (options.unsandboxedBash) {
-    mode = "unsandboxed";
-    warnings.push(
-      "bash runs WITHOUT a sandbox (--unsandboxed-bash): commands have your full " +
-        "user rights and network access",
-    );
-  } else if ((probed = await probeSandbox(options)).works) {
-    mode = "bwrap";
-  } else {
-    mode = "unavailable";
-    warnings.push(
-      "bubblewrap (bwrap) is missing or cannot create a sandbox here, so bash is " +
-        "disabled; install it (apt-get install bubblewrap) or start powercode with " +
-        "--unsandboxed-bash",
-    );
-  }
-  const hidden = probed?.hidden ?? [];
-  const confinement = { hidden, gitControl: workspace.gitControl };
+  const warnings = options.unsandboxedBash ? [UNSANDBOXED_WARNING] : [];
+  const setup = options.unsandboxedBash
+    ? LazySandboxSetup.known({ mode: "unsandboxed", hidden: [] })
+    : new LazySandboxSetup("bwrap", () => findSetup(options));
+  const confinement = { gitControl: workspace.gitControl };
   // By the paths the roots were opened by: the git guard checks .git through Deno's permissions.
   const [first, ...more] = workspace.roots;
   const mounts = async (): Promise<IgnoreMounts> => {
@@ -171,7 +166,7 @@ export async function createTools(
     const protectedFiles = await protectMounts(workspace, options.protect ?? []);
     return { pins: ignored.pins, masks: [...ignored.masks, ...protectedFiles] };
   };
-  const sandbox = new Sandbox(first.access, mode, {
+  const sandbox = new Sandbox(first.access, setup, {
     ...confinement,
     moreRoots: more.map((root) => root.access),
     mounts,
@@ -200,7 +195,7 @@ export async function createTools(
     sandbox,
     warnings,
     // Servers see the further roots read-only, and what .powercodeignore ignores masked.
-    servers: new ServerLauncher(workspace.path, mode, {
+    servers: new ServerLauncher(workspace.path, setup, {
       ...confinement,
       mounts,
       ...(options.binds ? { binds: options.binds } : {}),
@@ -209,6 +204,22 @@ export async function createTools(
     plan: new PlanGuard(workspace, { runner: sandbox, confined: [bash.name, bashKill.name] }),
     jobs,
   };
+}
+
+const UNSANDBOXED_WARNING = "bash runs WITHOUT a sandbox (--unsandboxed-bash): commands " +
+  "have your full user rights and network access";
+
+/** What the probe tells `warn` when bubblewrap cannot run. */
+const BWRAP_MISSING_WARNING = "bubblewrap (bwrap) is missing or cannot create a sandbox here, " +
+  "so bash is disabled; install it (apt-get install bubblewrap) or start powercode with " +
+  "--unsandboxed-bash";
+
+/** Probes the sandbox: `bwrap` and the hidden paths, or `unavailable` (and warns). */
+async function findSetup(options: CreateToolsOptions): Promise<SandboxSetup> {
+  const { works, hidden } = await probeSandbox(options);
+  if (works) return { mode: "bwrap", hidden };
+  options.warn?.(BWRAP_MISSING_WARNING);
+  return { mode: "unavailable", hidden: [] };
 }
 
 /** Whether bubblewrap works here, and the paths it hides when it does. */

@@ -304,18 +304,23 @@ Deno.test("bash() refuses bad timeouts and empty commands", async () => {
 Deno.test("bash() refuses every call with an install hint when bwrap is unavailable", async () => {
   await withWorkspace(async (root) => {
     await assertRejects(() => bash(root, { command: "true" }, "unavailable"), Error, MISSING);
-    const { tools, warnings } = await createTools(root, {
+    // The probe runs at the first call, and warns then.
+    const warnings: string[] = [];
+    const { tools } = await createTools(root, {
       unsandboxedBash: false,
       probe: () => Promise.resolve(false),
+      warn: (warning) => warnings.push(warning),
     });
+    assertEquals(warnings, []);
+    const tool = tools.find((candidate) => candidate.name === "bash");
+    const signal = new AbortController().signal;
+    await assertRejects(() => tool!.execute({ command: "true" }, { signal }), Error, MISSING);
     assertEquals(warnings, [
       "bubblewrap (bwrap) is missing or cannot create a sandbox here, so bash is " +
       "disabled; install it (apt-get install bubblewrap) or start powercode with " +
       "--unsandboxed-bash",
     ]);
-    const tool = tools.find((candidate) => candidate.name === "bash");
-    const signal = new AbortController().signal;
-    await assertRejects(() => tool!.execute({ command: "true" }, { signal }), Error, MISSING);
+    assertStringIncludes(tool!.description, "Currently disabled");
   });
 });
 
