@@ -24,9 +24,8 @@ export const LAUNCH_CACHE_ENTRIES = 64;
  * `${XDG_STATE_HOME:-$HOME/.local/state}/powercode/launch/<sha-256 of the key>` (the key: the
  * checkout, the physical current directory, the launch step's four variables, the
  * arguments), with the `stat` of every path it looked at. A start whose entry exists and whose
- * paths `stat` the same runs the cached command: three processes (`sha256sum`, then a subshell
- * that runs `stat` on the directories and becomes `stat` on the rest) instead of a second
- * Deno. An entry is written only when `stat` still
+ * paths `stat` the same runs the cached command: two processes (`sha256sum`, then a subshell
+ * that tests the directories and becomes `stat` on the rest) instead of a second Deno. An entry is written only when `stat` still
  * sees what the launch step saw (nothing changed in between), to a temp name then renamed.
  */
 export function launcherScript(root: string): string {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { DIRECTORY_FORMAT, OBSERVED_FILE_FORMAT, type PathRecorder } from "./path_record.ts";
+import { OBSERVED_FILE_FORMAT, type PathRecorder } from "./path_record.ts";
 
 /** The folders of the checkout holding the launch step's modules (besides `deno.json`). */
 const LAUNCH_CODE = ["src/config", "src/core", "vendor/std/cli"];
@@ -27,18 +27,20 @@ export function recordCheckout(recorder: PathRecorder, root: string): void {
 
 /**
  * The `sh` text of a launch: `powercode_command` (the command, without the user's
- * arguments), `powercode_stat FILE_FORMAT` (to run in a subshell only: GNU `stat`, without
- * following links, errors dropped, of the recorded directories with `DIRECTORY_FORMAT`, then
- * `exec`s it for the other recorded paths with `FILE_FORMAT`), `powercode_observed` (what
+ * arguments), `powercode_stat FORMAT` (to run in a subshell only: fails unless each recorded
+ * directory still is one, not a link, tested by the shell itself, then `exec`s GNU `stat -c
+ * FORMAT`, without following links, errors dropped, on the other recorded paths), `powercode_observed` (what
  * that printed with {@linkcode OBSERVED_FILE_FORMAT} when the launch looked) and
  * `powercode_observed_format`. Every value is single-quoted.
  */
 export function launchEntry(command: string, recorder: PathRecorder): string {
-  const words = (paths: string[]) => paths.map(quote).join(" ");
+  const directories = recorder.directories().map((dir) =>
+    `[ -d ${quote(dir)} ] && [ ! -h ${quote(dir)} ] && `
+  );
   return [
     `powercode_command=${quote(command)}`,
-    `powercode_stat() { stat -c ${quote(DIRECTORY_FORMAT)} -- ${words(recorder.directories())} ` +
-    `2>/dev/null; exec stat -c "$1" -- ${words(recorder.others())} 2>/dev/null; }`,
+    `powercode_stat() { ${directories.join("")}` +
+    `exec stat -c "$1" -- ${recorder.others().map(quote).join(" ")} 2>/dev/null; }`,
     `powercode_observed=${quote(recorder.observed())}`,
     `powercode_observed_format=${quote(OBSERVED_FILE_FORMAT)}`,
     "",

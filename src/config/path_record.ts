@@ -2,8 +2,9 @@
  * A {@linkcode FileView} that records every path a launch looked at, and every path the
  * kernel visits to resolve it (each ancestor directory, each symbolic link and what it points
  * to), with what `lstat` saw there; the launcher's cache is valid while `stat` sees the same.
- * A directory counts by its type and identity only (its times change whenever any entry in it
- * does, say in /tmp): what a launch read in it is recorded by name, present or absent.
+ * A directory counts by its type only (a directory, not a link): its times change whenever any
+ * entry in it does (say in /tmp), and what a launch read in it is recorded by name, present or
+ * absent, so another directory at the same path resolves every recorded name the same.
  *
  * @module
  */
@@ -12,12 +13,10 @@ import { DENO_FILES, type FileView } from "./file_view.ts";
 /** How many symbolic links one resolution follows before giving up, as Linux does. */
 const MAX_LINKS = 40;
 
-/** GNU `stat -c` format of a directory's line: raw mode (type and permissions) in hex, device, inode. */
-export const DIRECTORY_FORMAT = "%f %d %i";
-
 /**
- * GNU `stat -c` format of any other path's line as Deno's `lstat` can tell it: a
- * directory's fields, then size, mtime to the millisecond, ctime to the second.
+ * GNU `stat -c` format of a path that is no directory, as Deno's `lstat` can tell it: raw mode
+ * (type and permissions) in hex, device, inode, size, mtime to the millisecond, ctime to the
+ * second.
  */
 export const OBSERVED_FILE_FORMAT = "%f %d %i %s %.3Y %Z";
 
@@ -36,16 +35,14 @@ export class PathRecorder implements FileView {
   }
 
   /**
-   * What `stat -c DIRECTORY_FORMAT -- ...directories()` then `stat -c OBSERVED_FILE_FORMAT --
-   * ...others()` printed when each path was looked at: one line per existing path, none for a
-   * missing one.
+   * What `stat -c OBSERVED_FILE_FORMAT -- ...others()` printed when each path was looked at:
+   * one line per existing path, none for a missing one.
    */
   observed(): string {
-    const infos = [...this.#seen.values()];
-    return [
-      ...infos.filter((info) => info?.isDirectory).map((info) => info && directoryLine(info)),
-      ...infos.filter((info) => info && !info.isDirectory).map((info) => info && fileLine(info)),
-    ].join("\n");
+    return [...this.#seen.values()]
+      .filter((info) => info !== undefined && !info.isDirectory)
+      .map((info) => info && fileLine(info))
+      .join("\n");
   }
 
   /** Records `path` as looked at (by name, without following it), with its ancestors. */
@@ -123,11 +120,6 @@ export class PathRecorder implements FileView {
   }
 }
 
-/** `info` as `stat -c DIRECTORY_FORMAT` prints it. */
-function directoryLine(info: Deno.FileInfo): string {
-  return [(info.mode ?? 0).toString(16), info.dev, info.ino].join(" ");
-}
-
 /** `info` as `stat -c OBSERVED_FILE_FORMAT` prints it. */
 function fileLine(info: Deno.FileInfo): string {
   const mtime = info.mtime?.getTime() ?? Number.NaN;
@@ -135,7 +127,9 @@ function fileLine(info: Deno.FileInfo): string {
   const seconds = Math.floor(mtime / 1000);
   const millis = String(mtime - seconds * 1000).padStart(3, "0");
   return [
-    directoryLine(info),
+    (info.mode ?? 0).toString(16),
+    info.dev,
+    info.ino,
     info.size,
     `${seconds}.${millis}`,
     Math.floor(ctime / 1000),
