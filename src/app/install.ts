@@ -57,7 +57,8 @@ $powercode_key
 EOF
 )
   powercode_entry=$powercode_cache/\${powercode_hash%% *}
-  if [ -f "$powercode_entry" ]; then
+  # Another user's directory or entry (a shared XDG_STATE_HOME, say) is never used.
+  if [ -f "$powercode_entry" ] && [ -O "$powercode_entry" ] && [ -O "$powercode_cache" ]; then
     powercode_seen=$(. "$powercode_entry" 2>/dev/null && [ "$powercode_complete" = 1 ] &&
       printf ok && powercode_stat "$powercode_format")
     case $powercode_seen in
@@ -76,7 +77,7 @@ if [ -n "$powercode_entry" ] && [ ! -d "$powercode_cache" ]; then
 fi
 powercode_launch=$(${launch}) || exit
 eval "$powercode_launch"
-if [ -n "$powercode_entry" ]; then
+if [ -n "$powercode_entry" ] && [ -O "$powercode_cache" ]; then
   powercode_expected=$(powercode_stat "$powercode_format")
   if [ -n "$powercode_expected" ] &&
     [ "$(powercode_stat "$powercode_observed_format")" = "$powercode_observed" ]; then
