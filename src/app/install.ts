@@ -25,8 +25,9 @@ export const LAUNCH_CACHE_ENTRIES = 64;
  * checkout, the physical current directory, the launch step's four variables, the
  * arguments), with the `stat` of every path it looked at. A start whose entry exists and whose
  * paths `stat` the same runs the cached command: two processes (`sha256sum`, then a subshell
- * that tests the directories and becomes `stat` on the rest) instead of a second Deno. An entry is written only when `stat` still
- * sees what the launch step saw (nothing changed in between), to a temp name then renamed.
+ * that tests the directories and becomes `stat` on the rest) instead of a second Deno. An
+ * entry is written only when `stat` still sees what the launch step saw (nothing changed in
+ * between), to a temp name then renamed, and only in a directory the user owns.
  */
 export function launcherScript(root: string): string {
   const launch = `deno run --config ${quote(`${root}/deno.json`)} --allow-read ` +

@@ -73,6 +73,7 @@ export async function launchCommand(
     );
   }
   const project = await resolveProject(cli, env, files);
+  // Records the provider file's resolution too, which projectFlags repeats unrecorded.
   const envNames = await settingsEnvNames(project, files);
   return `${PROJECT_VARIABLE}=${quote(encodeProject(project))}; export ${PROJECT_VARIABLE}; ` +
     `exec ${run(projectFlags(project, startFlags(options.startTask), envNames))}`;

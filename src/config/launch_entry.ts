@@ -28,10 +28,10 @@ export function recordCheckout(recorder: PathRecorder, root: string): void {
 /**
  * The `sh` text of a launch: `powercode_command` (the command, without the user's
  * arguments), `powercode_stat FORMAT` (to run in a subshell only: fails unless each recorded
- * directory still is one, not a link, tested by the shell itself, then `exec`s GNU `stat -c
- * FORMAT`, without following links, errors dropped, on the other recorded paths), `powercode_observed` (what
- * that printed with {@linkcode OBSERVED_FILE_FORMAT} when the launch looked) and
- * `powercode_observed_format`. Every value is single-quoted.
+ * directory still is one, not a link, tested by the shell itself, then `exec`s GNU
+ * `stat -c FORMAT`, without following links, errors dropped, on the other recorded paths),
+ * `powercode_observed` (what that printed with {@linkcode OBSERVED_FILE_FORMAT} when the
+ * launch looked) and `powercode_observed_format`. Every value is single-quoted.
  */
 export function launchEntry(command: string, recorder: PathRecorder): string {
   const directories = recorder.directories().map((dir) =>
