@@ -7,6 +7,9 @@
  */
 import { LAUNCH_VARIABLES } from "../config/mod.ts";
 
+/** The number of cached launches kept (the newest). */
+export const LAUNCH_CACHE_ENTRIES = 64;
+
 /**
  * The launcher script for the checkout at `root` (an absolute path).
  *
@@ -16,17 +19,80 @@ import { LAUNCH_VARIABLES } from "../config/mod.ts";
  * Contract: never the workspace layout, whatever the current directory holds (a cloned
  * repository may hold `workspace/`, `provider.json` and `.powercode/`); the launch step may
  * read files and the variables it needs, and nothing else.
+ *
+ * The cache: what the launch step printed is kept in
+ * `${XDG_STATE_HOME:-$HOME/.local/state}/powercode/launch/<sha-256 of the key>` (the key: the
+ * checkout, the physical current directory, the launch step's four variables, the
+ * arguments), with the `stat` of every path it looked at. A start whose entry exists and whose
+ * paths `stat` the same runs the cached command: two processes (`sha256sum`, then a subshell
+ * that tests the directories and becomes `stat` on the rest) instead of a second Deno. An
+ * entry is written only when `stat` still sees what the launch step saw (nothing changed in
+ * between), to a temp name then renamed, and only in a directory the user owns.
  */
 export function launcherScript(root: string): string {
-  return [
-    "#!/bin/sh",
-    `# powercode, installed by "deno task install" from ${root}`,
-    `command=$(deno run --config ${quote(`${root}/deno.json`)} --allow-read ` +
+  const launch = `deno run --config ${quote(`${root}/deno.json`)} --allow-read ` +
     `--allow-env=${LAUNCH_VARIABLES.join(",")} --no-prompt ` +
-    `${quote(`${root}/src/config/launch.ts`)} "$@") || exit`,
-    `eval "$command"' "$@"'`,
-    "",
-  ].join("\n");
+    `${quote(`${root}/src/config/launch.ts`)} "$@"`;
+  return `#!/bin/sh
+# powercode, installed by "deno task install" from ${root}
+# Cached launches: $XDG_STATE_HOME/powercode/launch/ (see docs/project-mode.md).
+unset powercode_command powercode_expected powercode_observed powercode_complete
+powercode_root=${quote(root)}
+powercode_format='%f %d %i %s %.9Y %.9Z'
+powercode_entry=
+case \${XDG_STATE_HOME-} in
+/*) powercode_cache=$XDG_STATE_HOME/powercode/launch ;;
+*) powercode_cache=\${HOME:+$HOME/.local/state/powercode/launch} ;;
+esac
+if [ -n "$powercode_cache" ] && cd -P . 2>/dev/null; then
+  powercode_key="launch-1 \${#powercode_root}:$powercode_root \${#PWD}:$PWD"
+  powercode_key="$powercode_key \${HOME+=}\${#HOME}:\${HOME-}"
+  powercode_key="$powercode_key \${XDG_STATE_HOME+=}\${#XDG_STATE_HOME}:\${XDG_STATE_HOME-}"
+  powercode_key="$powercode_key \${XDG_CONFIG_HOME+=}\${#XDG_CONFIG_HOME}:\${XDG_CONFIG_HOME-}"
+  powercode_key="$powercode_key \${POWERCODE_PROVIDER+=}\${#POWERCODE_PROVIDER}:\${POWERCODE_PROVIDER-}"
+  for powercode_arg in "$@"; do
+    powercode_key="$powercode_key \${#powercode_arg}:$powercode_arg"
+  done
+  powercode_hash=$(sha256sum <<EOF
+$powercode_key
+EOF
+)
+  powercode_entry=$powercode_cache/\${powercode_hash%% *}
+  # Another user's directory or entry (a shared XDG_STATE_HOME, say) is never used.
+  if [ -f "$powercode_entry" ] && [ -O "$powercode_entry" ] && [ -O "$powercode_cache" ]; then
+    powercode_seen=$(. "$powercode_entry" 2>/dev/null && [ "$powercode_complete" = 1 ] &&
+      printf ok && powercode_stat "$powercode_format")
+    case $powercode_seen in
+    ok?*)
+      . "$powercode_entry"
+      if [ "\${powercode_seen#ok}" = "$powercode_expected" ] && [ -n "$powercode_command" ]; then
+        eval "$powercode_command"' "$@"'
+      fi
+      ;;
+    esac
+  fi
+fi
+if [ -n "$powercode_entry" ] && [ ! -d "$powercode_cache" ]; then
+  # Made before the launch step looks, as it may be inside a directory the step looks at.
+  mkdir -p -m 700 "$powercode_cache" 2>/dev/null || powercode_entry=
+fi
+powercode_launch=$(${launch}) || exit
+eval "$powercode_launch"
+if [ -n "$powercode_entry" ] && [ -O "$powercode_cache" ]; then
+  powercode_expected=$(powercode_stat "$powercode_format")
+  if [ -n "$powercode_expected" ] &&
+    [ "$(powercode_stat "$powercode_observed_format")" = "$powercode_observed" ]; then
+    powercode_temp=$powercode_cache/.$$.\${powercode_entry##*/}
+    if printf '%s\\n' "$powercode_launch" "powercode_expected='$powercode_expected'" \\
+      powercode_complete=1 >"$powercode_temp" 2>/dev/null; then
+      mv -f "$powercode_temp" "$powercode_entry" 2>/dev/null || rm -f "$powercode_temp"
+    fi
+    (cd "$powercode_cache" 2>/dev/null && set -- $(ls -t) &&
+      [ $# -gt ${LAUNCH_CACHE_ENTRIES} ] && shift ${LAUNCH_CACHE_ENTRIES} && rm -f -- "$@")
+  fi
+fi
+eval "$powercode_command"' "$@"'
+`;
 }
 
 /** `word` as one single-quoted `sh` word. */

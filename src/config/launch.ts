@@ -14,7 +14,8 @@
  * only revoke them later, never narrow a grant to a list, and the list depends on the run
  * (real paths, a hash, XDG variables the program itself may not read).
  * It runs with read access (to resolve the directories the user names, anywhere) and the
- * four variables it reads; it writes nothing.
+ * four variables it reads; it writes nothing. What it prints (`launch_entry.ts`) also names
+ * every path it looked at, with what it saw there, so that the launcher can cache it.
  *
  * @module
  */
@@ -22,6 +23,9 @@ import denoConfig from "../../deno.json" with { type: "json" };
 import { type CliOptions, LAYOUT_FLAG, parseCli } from "./cli.ts";
 import { ConfigError } from "./config_error.ts";
 import { projectFlags, startFlags } from "./permission_set.ts";
+import { DENO_FILES, type FileView } from "./file_view.ts";
+import { launchEntry, quote, recordCheckout } from "./launch_entry.ts";
+import { PathRecorder } from "./path_record.ts";
 import { settingsEnvNames } from "./settings_env.ts";
 import {
   encodeProject,
@@ -44,13 +48,15 @@ export interface Checkout {
 /**
  * The shell command (without the user's arguments) that starts this run of powercode.
  * Contract: throws a `ConfigError` with a one-line message when project mode refuses the
- * directories or paths; every word of the result is quoted for `sh`.
+ * directories or paths; every word of the result is quoted for `sh`; looks at the file
+ * system through `options.files` only (default: unrecorded).
  */
 export async function launchCommand(
   args: string[],
-  options: { env: ProjectEnvironment; checkout: Checkout; startTask: string },
+  options: { env: ProjectEnvironment; checkout: Checkout; startTask: string; files?: FileView },
 ): Promise<string> {
   const { env, checkout } = options;
+  const files = options.files ?? DENO_FILES;
   const run = (flags: readonly string[]) =>
     ["deno", "run", "--config", checkout.config, ...flags, checkout.main].map(quote).join(" ");
   let cli: CliOptions;
@@ -66,21 +72,18 @@ export async function launchCommand(
         'in (or --dir); the workspace layout is "deno task start" in powercode\'s checkout',
     );
   }
-  const project = await resolveProject(cli, env);
+  const project = await resolveProject(cli, env, files);
+  // Records the provider file's resolution too, which projectFlags repeats unrecorded.
+  const envNames = await settingsEnvNames(project, files);
   return `${PROJECT_VARIABLE}=${quote(encodeProject(project))}; export ${PROJECT_VARIABLE}; ` +
-    `exec ${
-      run(projectFlags(project, startFlags(options.startTask), await settingsEnvNames(project)))
-    }`;
-}
-
-/** `word` as one single-quoted `sh` word. */
-function quote(word: string): string {
-  return `'${word.replaceAll("'", `'\\''`)}'`;
+    `exec ${run(projectFlags(project, startFlags(options.startTask), envNames))}`;
 }
 
 async function main(args: string[]): Promise<number> {
   const root = decodeURIComponent(new URL("../..", import.meta.url).pathname).replace(/\/$/, "");
   const read = (name: string) => Deno.env.get(name);
+  const recorder = new PathRecorder();
+  recordCheckout(recorder, root);
   try {
     const command = await launchCommand(args, {
       env: {
@@ -92,8 +95,9 @@ async function main(args: string[]): Promise<number> {
       },
       checkout: { config: `${root}/deno.json`, main: `${root}/main.ts` },
       startTask: denoConfig.tasks.start,
+      files: recorder,
     });
-    console.log(command);
+    console.log(launchEntry(command, recorder));
     return 0;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;

@@ -6,6 +6,7 @@
  * @module
  */
 import { ConfigError } from "./config_error.ts";
+import { DENO_FILES, type FileView } from "./file_view.ts";
 
 /** MCP's configuration, beside the provider file (read by `src/mcp/`). */
 export const MCP_FILE = "mcp.json";
@@ -22,10 +23,10 @@ export const SETTINGS_FILE = "settings.json";
  * same answer as long as the links do not change between them; if they do, the program's
  * check of its grants refuses to start.
  */
-export function configDirOf(providerFile: string): string {
+export function configDirOf(providerFile: string, files: FileView = DENO_FILES): string {
   let real = providerFile;
   try {
-    real = Deno.realPathSync(providerFile);
+    real = files.realPathSync(providerFile);
   } catch {
     // Unreadable, missing or a loop: the provider file's own check reports it.
   }
@@ -73,16 +74,20 @@ export interface ProjectFlags {
  * (`$XDG_STATE_HOME/powercode/projects/<name>-<hash>`).
  * Contract: throws a one-line `ConfigError` for a root that is `/`, the home directory,
  * missing, not a directory, or inside or around another root, and for any path a Deno
- * permission flag cannot carry (see {@linkcode refuseUncarriable}).
+ * permission flag cannot carry (see {@linkcode refuseUncarriable}). Looks at the file system
+ * through `files` only.
  */
 export async function resolveProject(
   flags: ProjectFlags,
   env: ProjectEnvironment,
+  files: FileView = DENO_FILES,
 ): Promise<Project> {
-  const home = env.home === undefined ? undefined : await realPathOrSelf(env.home);
+  const home = env.home === undefined
+    ? undefined
+    : await files.realPath(env.home).catch(() => env.home);
   const roots: string[] = [];
   for (const [flag, dir] of rootFlags(flags)) {
-    const root = await resolveRoot(dir, absolute(dir ?? env.cwd, env.cwd), { flag, home });
+    const root = await resolveRoot(dir, absolute(dir ?? env.cwd, env.cwd), { flag, home, files });
     const overlap = roots.find((other) => contains(other, root) || contains(root, other));
     if (overlap !== undefined) {
       throw new ConfigError(
@@ -147,19 +152,19 @@ function rootFlags(flags: ProjectFlags): [string, string | undefined][] {
 async function resolveRoot(
   given: string | undefined,
   path: string,
-  options: { flag: string; home: string | undefined },
+  options: { flag: string; home: string | undefined; files: FileView },
 ): Promise<string> {
   const named = given ?? path;
   const refuse = (why: string) =>
     new ConfigError(`Cannot work on "${named}" (${options.flag}): ${why}`);
   let real: string;
   try {
-    real = await Deno.realPath(path);
+    real = await options.files.realPath(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) throw refuse("no such directory");
     throw error;
   }
-  if (!(await Deno.stat(real)).isDirectory) throw refuse("not a directory");
+  if (!(await options.files.stat(real)).isDirectory) throw refuse("not a directory");
   if (real === "/") {
     throw refuse("it is the root of the file system; give a project directory");
   }
@@ -183,10 +188,6 @@ function xdgHome(
     throw new ConfigError(`Cannot find powercode's files: neither ${name} nor HOME is set`);
   }
   return normalize(`${home}/${fallback}`);
-}
-
-async function realPathOrSelf(path: string): Promise<string> {
-  return await Deno.realPath(path).catch(() => path);
 }
 
 /** Whether `dir` is `path` or one of its ancestors. */

@@ -1,18 +1,26 @@
-import { assertEquals, assertStringIncludes } from "@std/assert";
+import { assert, assertEquals, assertStringIncludes } from "@std/assert";
 import denoConfig from "../../deno.json" with { type: "json" };
 import { installDir, launcherScript } from "../../src/app/install.ts";
 import { createTempProject } from "../support/project.ts";
 
-Deno.test("launcherScript() always runs the launch step, never the workspace layout", () => {
-  assertEquals(
-    launcherScript("/opt/power 'code'"),
-    "#!/bin/sh\n" +
-      `# powercode, installed by "deno task install" from /opt/power 'code'\n` +
-      "command=$(deno run --config '/opt/power '\\''code'\\''/deno.json' --allow-read " +
-      "--allow-env=HOME,XDG_STATE_HOME,XDG_CONFIG_HOME,POWERCODE_PROVIDER --no-prompt " +
-      `'/opt/power '\\''code'\\''/src/config/launch.ts' "$@") || exit\n` +
-      `eval "$command"' "$@"'\n`,
+Deno.test("launcherScript() always runs the launch step or its cached output, never the workspace layout", async () => {
+  const script = launcherScript("/opt/power 'code'");
+  assert(
+    script.startsWith(
+      "#!/bin/sh\n" +
+        `# powercode, installed by "deno task install" from /opt/power 'code'\n`,
+    ),
   );
+  assertStringIncludes(
+    script,
+    "\npowercode_launch=$(deno run --config '/opt/power '\\''code'\\''/deno.json' --allow-read " +
+      "--allow-env=HOME,XDG_STATE_HOME,XDG_CONFIG_HOME,POWERCODE_PROVIDER --no-prompt " +
+      `'/opt/power '\\''code'\\''/src/config/launch.ts' "$@") || exit\n`,
+  );
+  assert(script.endsWith(`\neval "$powercode_command"' "$@"'\n`));
+  assertEquals(script.includes("workspace"), false);
+  const syntax = await new Deno.Command("sh", { args: ["-n", "-c", script] }).output();
+  assertEquals(syntax.code, 0, new TextDecoder().decode(syntax.stderr));
 });
 
 Deno.test("deno task install writes a launcher that works on a project holding workspace/", async () => {

@@ -36,10 +36,10 @@ export interface InstalledHome extends AsyncDisposable {
 /**
  * Installs powercode with `deno task install` and makes a temp home with a project, in
  * `parent` when given (outside /tmp, for a test of what the sandbox, whose /tmp is its own,
- * sees of the home).
+ * sees of the home); from `checkout` when given (a copy of this one), else this checkout.
  */
 export async function createInstalledHome(
-  options: { parent?: string } = {},
+  options: { parent?: string; checkout?: string } = {},
 ): Promise<InstalledHome> {
   const home = await Deno.realPath(
     await Deno.makeTempDir({
@@ -50,7 +50,7 @@ export async function createInstalledHome(
   const bin = `${home}/bin`;
   const install = await new Deno.Command("deno", {
     args: ["task", "--quiet", "install", bin],
-    cwd: ROOT,
+    cwd: options.checkout ?? ROOT,
   }).output();
   if (install.code !== 0) throw new Error(new TextDecoder().decode(install.stderr));
   const project = `${home}/project`;
