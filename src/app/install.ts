@@ -23,11 +23,12 @@ export const LAUNCH_CACHE_ENTRIES = 64;
  * The cache: what the launch step printed is kept in
  * `${XDG_STATE_HOME:-$HOME/.local/state}/powercode/launch/<sha-256 of the key>` (the key: the
  * checkout, the physical current directory, the launch step's four variables, the
- * arguments), with the `stat` of every path it looked at. A start whose entry exists and whose
+ * arguments but a `-p` prompt's text), with the `stat` of every path it looked at. A start whose entry exists and whose
  * paths `stat` the same runs the cached command: two processes (`sha256sum`, then a subshell
  * that tests the directories and becomes `stat` on the rest) instead of a second Deno. An
  * entry is written only when `stat` still sees what the launch step saw (nothing changed in
- * between), to a temp name then renamed, and only in a directory the user owns.
+ * between) and the launch step found the prompt where the key left it out, to a temp name
+ * then renamed, and only in a directory the user owns.
  */
 export function launcherScript(root: string): string {
   const launch = `deno run --config ${quote(`${root}/deno.json`)} --allow-read ` +
@@ -37,6 +38,7 @@ export function launcherScript(root: string): string {
 # powercode, installed by "deno task install" from ${root}
 # Cached launches: $XDG_STATE_HOME/powercode/launch/ (see docs/project-mode.md).
 unset powercode_command powercode_expected powercode_observed powercode_complete
+unset powercode_cacheable
 powercode_root=${quote(root)}
 powercode_format='%f %d %i %s %.9Y %.9Z'
 powercode_entry=
@@ -50,7 +52,14 @@ if [ -n "$powercode_cache" ] && cd -P . 2>/dev/null; then
   powercode_key="$powercode_key \${XDG_STATE_HOME+=}\${#XDG_STATE_HOME}:\${XDG_STATE_HOME-}"
   powercode_key="$powercode_key \${XDG_CONFIG_HOME+=}\${#XDG_CONFIG_HOME}:\${XDG_CONFIG_HOME-}"
   powercode_key="$powercode_key \${POWERCODE_PROVIDER+=}\${#POWERCODE_PROVIDER}:\${POWERCODE_PROVIDER-}"
+  # A -p prompt (not starting with "-") shapes no launch: one entry serves every prompt.
+  powercode_after_print=
   for powercode_arg in "$@"; do
+    case $powercode_after_print$powercode_arg in
+    1-*) ;;
+    1*) powercode_key="$powercode_key prompt"; powercode_after_print=; continue ;;
+    esac
+    case $powercode_arg in -p | --print) powercode_after_print=1 ;; *) powercode_after_print= ;; esac
     powercode_key="$powercode_key \${#powercode_arg}:$powercode_arg"
   done
   powercode_hash=$(sha256sum <<EOF
@@ -80,7 +89,7 @@ powercode_launch=$(${launch}) || exit
 eval "$powercode_launch"
 if [ -n "$powercode_entry" ] && [ -O "$powercode_cache" ]; then
   powercode_expected=$(powercode_stat "$powercode_format")
-  if [ -n "$powercode_expected" ] &&
+  if [ -n "$powercode_expected" ] && [ "$powercode_cacheable" = 1 ] &&
     [ "$(powercode_stat "$powercode_observed_format")" = "$powercode_observed" ]; then
     powercode_temp=$powercode_cache/.$$.\${powercode_entry##*/}
     if printf '%s\\n' "$powercode_launch" "powercode_expected='$powercode_expected'" \\

@@ -97,7 +97,7 @@ async function main(args: string[]): Promise<number> {
       startTask: denoConfig.tasks.start,
       files: recorder,
     });
-    console.log(launchEntry(command, recorder));
+    console.log(launchEntry(command, recorder, args));
     return 0;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { parseCli } from "./cli.ts";
 import { OBSERVED_FILE_FORMAT, type PathRecorder } from "./path_record.ts";
 
 /** The folders of the checkout holding the launch step's modules (besides `deno.json`). */
@@ -31,9 +32,14 @@ export function recordCheckout(recorder: PathRecorder, root: string): void {
  * directory still is one, not a link, tested by the shell itself, then `exec`s GNU
  * `stat -c FORMAT`, without following links, errors dropped, on the other recorded paths),
  * `powercode_observed` (what that printed with {@linkcode OBSERVED_FILE_FORMAT} when the
- * launch looked) and `powercode_observed_format`. Every value is single-quoted.
+ * launch looked), `powercode_observed_format`, and `powercode_cacheable=1` when the entry may
+ * be kept ({@linkcode promptKeyHolds}). Every value is single-quoted.
  */
-export function launchEntry(command: string, recorder: PathRecorder): string {
+export function launchEntry(
+  command: string,
+  recorder: PathRecorder,
+  args: readonly string[],
+): string {
   const directories = recorder.directories().map((dir) =>
     `[ -d ${quote(dir)} ] && [ ! -h ${quote(dir)} ] && `
   );
@@ -43,8 +49,27 @@ export function launchEntry(command: string, recorder: PathRecorder): string {
     `exec stat -c "$1" -- ${recorder.others().map(quote).join(" ")} 2>/dev/null; }`,
     `powercode_observed=${quote(recorder.observed())}`,
     `powercode_observed_format=${quote(OBSERVED_FILE_FORMAT)}`,
+    ...(promptKeyHolds(args) ? ["powercode_cacheable=1"] : []),
     "",
   ].join("\n");
+}
+
+/**
+ * Whether one entry may serve every prompt of these arguments: the launcher's key leaves out
+ * each argument that follows `-p` or `--print` and does not start with `-`, which is right
+ * only when the arguments parse and each argument left out is the prompt.
+ */
+export function promptKeyHolds(args: readonly string[]): boolean {
+  let print: string | undefined;
+  try {
+    print = parseCli([...args]).print;
+  } catch {
+    return false;
+  }
+  return args.every((arg, index) => {
+    const left = index > 0 && /^(-p|--print)$/.test(args[index - 1]!) && !arg.startsWith("-");
+    return !left || arg === print;
+  });
 }
 
 /** `word` as one single-quoted `sh` word. */

@@ -179,3 +179,19 @@ Deno.test("other arguments, variables or an updated checkout take the fresh path
     await Deno.remove(checkout, { recursive: true });
   }
 });
+
+Deno.test("one entry serves every -p prompt, and a prompt that does not parse is never cached", async () => {
+  await using installed = await createInstalledHome();
+  const powercode = await counted(installed);
+  const empty = await powercode.run(["-p", " ", "--scope"]);
+  assertEquals([empty.code, empty.launched], [2, 1]);
+  assertEquals(await entries(installed.home).catch(() => []), []);
+  const first = await powercode.run(["-p", "fix the tests", "--scope"]);
+  assertEquals([first.code, first.launched], [0, 1], first.stderr);
+  assertStringIncludes(first.stdout, `read   granted: ${installed.project}, `);
+  const other = await powercode.run(["-p", "now the docs", "--scope"]);
+  assertEquals([other.code, other.launched, other.stdout], [0, 0, first.stdout]);
+  // A prompt that starts with "-" is keyed as it is: it might be a flag.
+  assertEquals((await powercode.run(["-p", "-x", "--scope"])).launched, 1);
+  assertEquals((await entries(installed.home)).length, 1);
+});
