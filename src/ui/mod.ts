@@ -14,7 +14,7 @@ export type {
 } from "./script_output.ts";
 export { describeSpend } from "./spend_view.ts";
 export { formatTokens } from "./status_line.ts";
-export { buildTranscript, type TranscriptEntry } from "./transcript.ts";
+export type { TranscriptEntry } from "./transcript.ts";
 export { transcriptLine } from "./transcript_view.ts";
 
 /** The JSON front end of `-p --output-format json|stream-json`, loaded when one is asked for. */
@@ -29,4 +29,9 @@ export async function loadSessionsTable(): Promise<
   typeof import("./sessions_table.ts").formatSessionsTable
 > {
   return (await import("./sessions_table.ts")).formatSessionsTable;
+}
+
+/** The compact redraw of a resumed conversation, loaded when one is redrawn or exported. */
+export async function loadTranscript(): Promise<typeof import("./transcript.ts").buildTranscript> {
+  return (await import("./transcript.ts")).buildTranscript;
 }
