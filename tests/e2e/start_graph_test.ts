@@ -45,6 +45,12 @@ const LOADED_WHEN_USED = [
  */
 const PRINT_START_BUDGET = 204;
 
+/**
+ * The most modules `--version` (main.ts's static graph) may hold: 76 when set, 225 before; the
+ * run's parts (src/app/) load only once a mode runs.
+ */
+const VERSION_START_BUDGET = 76;
+
 interface Graph {
   /** Every module of the program, reachable statically or by `import()`. */
   all: Set<string>;
@@ -102,5 +108,16 @@ Deno.test("a -p start loads no module that only other modes or later events use"
   assert(
     start.size <= PRINT_START_BUDGET,
     `a -p start loads ${start.size} modules statically, over the budget of ${PRINT_START_BUDGET}`,
+  );
+});
+
+Deno.test("--version and --help load main.ts's graph without the run's parts", async () => {
+  const graph = await programGraph();
+  const start = staticClosure(graph, [fileUrl("main.ts")]);
+  assert(graph.all.has(fileUrl("src/app/mod.ts")));
+  assert(!start.has(fileUrl("src/app/mod.ts")), "main.ts imports src/app/ statically");
+  assert(
+    start.size <= VERSION_START_BUDGET,
+    `--version loads ${start.size} modules statically, over the budget of ${VERSION_START_BUDGET}`,
   );
 });
