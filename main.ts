@@ -6,10 +6,8 @@
  * @module
  */
 import denoConfig from "./deno.json" with { type: "json" };
-import { runStart } from "./src/app/mod.ts";
 import { ConfigError, locate, parseCli, USAGE } from "./src/config/mod.ts";
 import { modeFor } from "./src/modes/mod.ts";
-import { SessionError } from "./src/session/mod.ts";
 import { sanitize, writeTo } from "./src/terminal/mod.ts";
 
 async function main(args: string[]): Promise<number> {
@@ -28,10 +26,20 @@ async function main(args: string[]): Promise<number> {
   if (cli.version) return print(`powercode ${denoConfig.version}\n`);
   try {
     const locations = locate(cli, (name) => Deno.env.get(name));
+    // The run's parts load once a mode runs: --help and --version load none of them.
+    const { runStart } = await import("./src/app/mod.ts");
     return await modeFor(cli).run(runStart(cli, locations, denoConfig.version));
   } catch (error) {
-    return fail(error, error instanceof ConfigError || error instanceof SessionError ? 2 : 1);
+    return fail(error, await failureCode(error));
   }
+}
+
+/** 2 for a configuration or session error, 1 for any other. */
+async function failureCode(error: unknown): Promise<number> {
+  if (error instanceof ConfigError) return 2;
+  // Only a run that got as far as its session throws one: the module loads here, not at start.
+  const { SessionError } = await import("./src/session/mod.ts");
+  return error instanceof SessionError ? 2 : 1;
 }
 
 function print(text: string): number {

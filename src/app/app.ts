@@ -5,18 +5,16 @@
  *
  * @module
  */
+import type { ProjectReview } from "../mcp/mod.ts";
 import type { SessionChoice } from "../session/mod.ts";
 import { sanitize, terminalColumns, wrapHanging } from "../terminal/mod.ts";
 import { assemble, type Assembly } from "./assemble.ts";
-import { approveOnTerminal } from "./approval_prompt.ts";
 import { approvalSetup } from "./approval_setup.ts";
 import { prepare, type Prepared } from "./prepare.ts";
 import { bashOptions, requireWorkspace, type RunStart, snapshotsDir } from "./run_start.ts";
-import { scopeReport } from "./scope_report.ts";
 import type { Settings } from "../settings/mod.ts";
 import { type NetConnection, refusalLine } from "../sandbox/mod.ts";
-import { loadSettings } from "./settings_start.ts";
-import { approveSettingsOnTerminal } from "./settings_prompt.ts";
+import { loadSettings, type SettingsReview } from "./settings_start.ts";
 
 /** The run's parts: the agent and what it works with, and the facts of its front end. */
 export interface App extends Assembly, Omit<Prepared, "providers"> {
@@ -55,7 +53,7 @@ export async function openApp(start: RunStart): Promise<App> {
       locations,
       allowDomains: cli.allowDomains,
       report,
-      ...(terminal ? { approve: (review) => approveSettingsOnTerminal(review, notice) } : {}),
+      ...(terminal ? { approve: (review) => askSettingsOnTerminal(review, notice) } : {}),
     });
     // The rules of the loaded settings: the user's, and the project's once approved.
     const approval = {
@@ -87,7 +85,7 @@ export async function openApp(start: RunStart): Promise<App> {
         version: start.version,
         // On a terminal the prompt comes at once; the first request waits for the servers.
         background: terminal,
-        ...(terminal ? { approve: (review) => approveOnTerminal(review, notice) } : {}),
+        ...(terminal ? { approve: (review) => askServersOnTerminal(review, notice) } : {}),
       },
       undo: { dir: snapshotsDir(start) },
       approval,
@@ -110,8 +108,8 @@ export async function openApp(start: RunStart): Promise<App> {
     ...prepared,
     start,
     settings: loaded,
-    describeScope: () =>
-      scopeReport(
+    describeScope: async () =>
+      (await import("./scope_report.ts")).scopeReport(
         {
           locations,
           settings: loaded,
@@ -125,6 +123,22 @@ export async function openApp(start: RunStart): Promise<App> {
       await parts.mcp?.close();
     },
   };
+}
+
+/** The settings' approval prompt, loaded when a project's settings ask for one. */
+async function askSettingsOnTerminal(
+  review: SettingsReview,
+  notice: (text: string) => void,
+): Promise<boolean> {
+  return await (await import("./settings_prompt.ts")).approveSettingsOnTerminal(review, notice);
+}
+
+/** The MCP servers' approval prompt, loaded when a project's servers ask for one. */
+async function askServersOnTerminal(
+  review: ProjectReview,
+  notice: (text: string) => void,
+): Promise<boolean> {
+  return await (await import("./approval_prompt.ts")).approveOnTerminal(review, notice);
 }
 
 function sessionChoice({ cli }: RunStart): SessionChoice {

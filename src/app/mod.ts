@@ -5,7 +5,6 @@
  * @module
  */
 export { type App, openApp } from "./app.ts";
-export { approveOnTerminal } from "./approval_prompt.ts";
 export { assemble, type Assembly, type UserSetup } from "./assemble.ts";
 export { type TaskLimits, TaskScope } from "./task_limits.ts";
 export { Profiles, roomProblem } from "./profiles.ts";
@@ -18,8 +17,6 @@ export {
   sessionsDir,
   snapshotsDir,
 } from "./run_start.ts";
-export { scopeReport } from "./scope_report.ts";
-export { agentScopeSources } from "./agent_scope_report.ts";
 export { createTaskUndo, sandboxSymlinker } from "./undo_setup.ts";
 export {
   loadSettings,
@@ -27,3 +24,15 @@ export {
   type SettingsReview,
   type SettingsSetup,
 } from "./settings_start.ts";
+
+/** The scope report's parts (`--scope`), loaded when a run asks for the report. */
+export async function loadScopeReport(): Promise<{
+  scopeReport: typeof import("./scope_report.ts").scopeReport;
+  agentScopeSources: typeof import("./agent_scope_report.ts").agentScopeSources;
+}> {
+  const [report, agents] = await Promise.all([
+    import("./scope_report.ts"),
+    import("./agent_scope_report.ts"),
+  ]);
+  return { scopeReport: report.scopeReport, agentScopeSources: agents.agentScopeSources };
+}

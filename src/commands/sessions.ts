@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { formatSessionsTable } from "../ui/mod.ts";
+import { loadSessionsTable } from "../ui/mod.ts";
 import type { Command } from "./command.ts";
 
 /** `/clear`. */
@@ -23,6 +23,7 @@ export const sessionsCommand: Command = {
   usage: "/sessions",
   help: "recent sessions: id, start time, messages, first task",
   run: async ({ app, screen }) => {
+    const formatSessionsTable = await loadSessionsTable();
     const table = formatSessionsTable(await app.sessions.list(10), {
       currentId: app.agent.view.id,
       width: screen.width,

@@ -34,9 +34,6 @@ import {
   resolveProject,
 } from "./project.ts";
 
-/** The variables the launcher step reads (its `--allow-env`). */
-export const LAUNCH_VARIABLES = ["HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "POWERCODE_PROVIDER"];
-
 /** Where the program lives. */
 export interface Checkout {
   /** Its `deno.json`. */

@@ -22,9 +22,8 @@ export {
 export { Redactor } from "./redact.ts";
 export { knownProviderFiles, readProviderSecrets } from "./provider_files.ts";
 export { ownFiles } from "./own_files.ts";
-export { LAUNCH_VARIABLES } from "./launch.ts";
 export { startFlags } from "./permission_set.ts";
-export { SETTINGS_FILE } from "./project.ts";
+export { LAUNCH_VARIABLES, SETTINGS_FILE } from "./project.ts";
 export {
   LAYOUT_STATE,
   LAYOUT_WORKSPACE,

@@ -48,6 +48,12 @@ export interface Project {
   home?: string;
 }
 
+/**
+ * The variables the launch step reads (its `--allow-env`): those of
+ * {@linkcode ProjectEnvironment}.
+ */
+export const LAUNCH_VARIABLES = ["HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "POWERCODE_PROVIDER"];
+
 /** What project resolution reads from outside besides the flags. */
 export interface ProjectEnvironment {
   cwd: string;

@@ -6,12 +6,9 @@
  */
 import type { ChatModel } from "../model/mod.ts";
 import type { CompactionEvent, CompactionReason, Message } from "../core/mod.ts";
-import { findCutPoint } from "./cut_point.ts";
 import type { Session } from "../session/mod.ts";
 import { type CompactionSettings, compactionThreshold } from "./settings.ts";
-import { summarize, summaryConversation } from "./summarizer.ts";
 import { estimateContextTokens, estimateRequestTokens, type RequestOverhead } from "./tokens.ts";
-import { shortenRequest } from "./shrink.ts";
 import {
   buildWorkingMemory,
   TOOL_OUTPUT_LIMIT,
@@ -186,7 +183,7 @@ export class Compactor {
     if (estimate <= threshold) {
       return { type: "working_memory", messages: memory, estimatedTokens: estimate };
     }
-    return this.#shrink(session, overhead, estimate, why);
+    return await this.#shrink(session, overhead, estimate, why);
   }
 
   /**
@@ -215,8 +212,13 @@ export class Compactor {
     estimate: number,
     reason: CompactionReason,
   ): Promise<CompactionOutcome> {
+    // The summarizer and the cut loads only when a run compacts.
+    const [{ findCutPoint }, { summarize, summaryConversation }] = await Promise.all([
+      import("./cut_point.ts"),
+      import("./summarizer.ts"),
+    ]);
     const start = session.compaction?.compactedUntil ?? 0;
-    const cut = this.#findCut(session, start, options.force === true);
+    const cut = this.#findCut(findCutPoint, session, start, options.force === true);
     if (cut.index <= start) return { type: "nothing_to_compact" };
     const { contextWindow } = this.#settings;
     this.#onEvent({ type: "compaction_start", reason, estimatedTokens: estimate, contextWindow });
@@ -260,7 +262,12 @@ export class Compactor {
       session.history.length < failure.retryAt;
   }
 
-  #findCut(session: Session, start: number, force: boolean) {
+  #findCut(
+    findCutPoint: typeof import("./cut_point.ts").findCutPoint,
+    session: Session,
+    start: number,
+    force: boolean,
+  ) {
     const { keepRecentTokens } = this.#settings;
     const options = { keepRecentTokens, toolOutputLimit: TOOL_OUTPUT_LIMIT };
     const cut = findCutPoint(session.history, start, options);
@@ -269,12 +276,13 @@ export class Compactor {
   }
 
   /** The last resort: a request shortened to the threshold, with a warning saying so. */
-  #shrink(
+  async #shrink(
     session: Session,
     overhead: RequestOverhead,
     estimate: number,
     why: string,
-  ): PreparedRequest {
+  ): Promise<PreparedRequest> {
+    const { shortenRequest } = await import("./shrink.ts");
     const threshold = compactionThreshold(this.#settings);
     const shortened = shortenRequest(session, overhead, { threshold, estimate, why });
     if (shortened.type === "too_long") return shortened;

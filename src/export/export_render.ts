@@ -6,7 +6,7 @@
  */
 import type { CallDescription, Message, ToolCall } from "../core/mod.ts";
 import { createTheme, sanitize } from "../terminal/mod.ts";
-import { buildTranscript, type TranscriptEntry, transcriptLine } from "../ui/mod.ts";
+import { loadTranscript, type TranscriptEntry, transcriptLine } from "../ui/mod.ts";
 
 /** What an export shows of a session. */
 export interface ExportConversation {
@@ -20,6 +20,7 @@ export interface ExportConversation {
 }
 
 const PLAIN = createTheme(false);
+const buildTranscript = await loadTranscript();
 
 /** Every entry of the conversation, no task left out and no answer cut. */
 function entriesOf(conversation: ExportConversation): TranscriptEntry[] {

@@ -15,7 +15,7 @@ import {
   type ToolRequest,
   USER_COMMAND_ID,
 } from "../tools/mod.ts";
-import { type HookOutcome, runHook } from "./hook_run.ts";
+import type { HookOutcome } from "./hook_run.ts";
 
 /** Longest string of a tool's input or response passed to a hook (the rest is cut). */
 const INPUT_STRING_CHARS = 8_000;
@@ -134,6 +134,8 @@ export class Hooks implements TaskHooks {
       ...limitInput(fields),
     };
     const outcomes: HookOutcome[] = [];
+    // The hook runner loads when a hook first matches: a run without hooks never needs it.
+    const { runHook } = await import("./hook_run.ts");
     for (const hook of hooks) {
       const outcome: HookOutcome = runner
         ? await runHook(runner, hook, { input, signal })

@@ -5,4 +5,4 @@
  * @module
  */
 export { Hooks, type HooksSetup } from "./hooks.ts";
-export { type HookOutcome, runHook } from "./hook_run.ts";
+export type { HookOutcome } from "./hook_run.ts";

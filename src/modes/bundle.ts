@@ -17,7 +17,7 @@ import { ignoredSecrets, writeBundle } from "../export/mod.ts";
 import { SessionError, SessionStore } from "../session/mod.ts";
 import { sanitizeLine, writeTo } from "../terminal/mod.ts";
 import { Workspace } from "../tools/mod.ts";
-import { SnapshotFiles } from "../undo/mod.ts";
+import { loadSnapshotFiles } from "../undo/mod.ts";
 
 /** `export --bundle FILE`. Contract: 0 when written; throws (exit 1 or 2) when not. */
 export async function bundleMode(start: RunStart): Promise<number> {
@@ -32,6 +32,7 @@ export async function bundleMode(start: RunStart): Promise<number> {
     match: (relative, isDirectory) => workspace.ignore.match(relative, isDirectory),
   });
   const redactor = await knownSecrets(start);
+  const SnapshotFiles = await loadSnapshotFiles();
   const result = await writeBundle(
     {
       id,

@@ -5,22 +5,22 @@
  * @module
  */
 import {
-  agentScopeSources,
   bashOptions,
+  loadScopeReport,
   loadSettings,
   requireWorkspace,
   type RunStart,
-  scopeReport,
   sessionsDir,
 } from "../app/mod.ts";
 import { SessionStore } from "../session/mod.ts";
 import { writeTo } from "../terminal/mod.ts";
 import { createTools } from "../tools/mod.ts";
-import { formatSessionsTable } from "../ui/mod.ts";
+import { loadSessionsTable } from "../ui/mod.ts";
 
 /** `--sessions` and `-r` without an id: the table of recent sessions. */
 export async function sessionsMode(start: RunStart): Promise<number> {
   const store = new SessionStore(sessionsDir(start));
+  const formatSessionsTable = await loadSessionsTable();
   const table = formatSessionsTable(await store.list(20), {
     width: start.width() ?? Number.POSITIVE_INFINITY,
   });
@@ -34,6 +34,7 @@ export async function sessionsMode(start: RunStart): Promise<number> {
 /** `--scope`: the effective authority of this run, without loading the provider file. */
 export async function scopeMode(start: RunStart): Promise<number> {
   await requireWorkspace(start);
+  const { agentScopeSources, scopeReport } = await loadScopeReport();
   const settings = await loadSettings({
     locations: start.locations,
     allowDomains: start.cli.allowDomains,

@@ -10,7 +10,7 @@ import { ConfigError } from "../config/mod.ts";
 import { messageRoom } from "../context/mod.ts";
 import type { Submitted } from "../editor/mod.ts";
 import { sanitize, sanitizeLine, writeTo } from "../terminal/mod.ts";
-import { createFrontEnd, type Renderer, ScriptOutput } from "../ui/mod.ts";
+import { createFrontEnd, loadScriptOutput, type Renderer } from "../ui/mod.ts";
 import { describeImage, type MessageImage } from "../core/mod.ts";
 import { attachedLine, attachFiles } from "./attachments.ts";
 import { countProblem, type ImageTarget, readImageFile, visionProblem } from "./image_input.ts";
@@ -36,7 +36,7 @@ export async function printMode(start: RunStart): Promise<number> {
   if (tooMany !== undefined) throw new ConfigError(tooMany);
   if (unfinishedTodo.length > 0) renderer.unfinishedTodo(unfinishedTodo);
   const shown = task.shown !== undefined ? { shown: task.shown } : {};
-  const report = printReport(app);
+  const report = await printReport(app);
   return await runPrint(agent, task.text, { renderer, report, ...shown, images });
 }
 
@@ -90,12 +90,13 @@ async function imagesOf(paths: readonly string[], target: ImageTarget): Promise<
  * How -p reports on stdout: the final answer as text, or JSON (`--output-format`), which then
  * is all that stdout gets.
  */
-function printReport(app: App): PrintReport {
+async function printReport(app: App): Promise<PrintReport> {
   const { cli } = app.start;
   const stdout = writeTo(Deno.stdout);
   if (cli.outputFormat === "text") {
     return answerReport((answer) => app.redactor.wrap(stdout)(`${answer}\n`));
   }
+  const ScriptOutput = await loadScriptOutput();
   return new ScriptOutput(app.agent, {
     redactor: app.redactor,
     model: app.profiles.config(app.agent.slot.name).model,

@@ -13,7 +13,7 @@ import {
   type Submitted,
 } from "../editor/mod.ts";
 import type { Terminal } from "../terminal/mod.ts";
-import { buildTranscript, type Renderer } from "../ui/mod.ts";
+import { loadTranscript, type Renderer } from "../ui/mod.ts";
 import type { App } from "../app/mod.ts";
 import {
   type Command,
@@ -56,6 +56,10 @@ export interface ReplOptions {
 interface Running {
   line?: string;
 }
+
+// Loaded with the REPL, so that a resumed conversation's redraw waits for nothing.
+const buildTranscript = await loadTranscript();
+
 /** The notification of a question before a tool call, while the terminal has no focus. */
 const QUESTION_WAITS = "powercode: a question waits for your answer";
 /** The notification of a task's end, while the terminal has no focus. */

@@ -11,29 +11,18 @@ import {
   type CallGrant,
   type PolicyVerdict,
   type RunTool,
+  type ToolOutput,
   type ToolPolicy,
   type ToolRequest,
   USER_COMMAND_ID,
 } from "../tools/mod.ts";
 import { type ApprovalMode, nextApprovalMode } from "./approval_mode.ts";
-import { commandOf, type CommandReader, decide, type Decision } from "./decide.ts";
-import {
-  asksForMore,
-  describeNeeds,
-  type DirCheck,
-  judgeNeeds,
-  needRules,
-  type Needs,
-  readNeeds,
-} from "./needs.ts";
-import { suggestRules } from "./generalize.ts";
-import { previewRun, type PreviewSnapshots } from "./preview.ts";
-import { answerText, type Asker, type Question } from "./question.ts";
+import type { CommandReader, Decision } from "./decide.ts";
+import type { DirCheck, Needs } from "./needs.ts";
+import type { PreviewSnapshots } from "./preview.ts";
+import type { Asker, Question } from "./question.ts";
 import { parseRule, type Rule, type RuleList } from "./rule.ts";
-import { readCommand } from "./shell_commands.ts";
 import { type HostGrants, urlHost } from "./host_grants.ts";
-import { askForHost } from "./host_question.ts";
-import { saveAllowedHost } from "./settings_file.ts";
 
 /** Saves `rule` to the allow list of settings file `file`. */
 export type RuleSaver = (file: string, rule: string) => Promise<void>;
@@ -138,6 +127,10 @@ export class Permissions {
     if (!target || !hosts || !this.#asker || hosts.allows(target.host)) {
       return await this.#decide(request);
     }
+    const [{ askForHost }, { saveAllowedHost }] = await Promise.all([
+      import("./host_question.ts"),
+      import("./settings_file.ts"),
+    ]);
     const granted = await askForHost({
       tool: request.name,
       ...target,
@@ -165,6 +158,11 @@ export class Permissions {
 
   async #decide(request: ToolRequest): Promise<PolicyVerdict> {
     if (request.id === USER_COMMAND_ID) return ALLOW;
+    // The policy's parts load at the first tool call: a run without one never needs them.
+    const [{ decide }, { asksForMore }] = await Promise.all([
+      import("./decide.ts"),
+      import("./needs.ts"),
+    ]);
     const decision = await decide(request, this.#mode, this.#rules, this.#reader);
     if (decision.kind !== "deny" && request.name === BASH_TOOL && asksForMore(request.args)) {
       return await this.#needs(request, decision);
@@ -185,6 +183,7 @@ export class Permissions {
 
   /** A bash call with `need_hosts` or `need_dirs`: granted by rules, asked, or refused. */
   async #needs(request: ToolRequest, decision: Decision): Promise<PolicyVerdict> {
+    const { describeNeeds, judgeNeeds, needRules, readNeeds } = await import("./needs.ts");
     const noDirs: DirCheck = () => Promise.resolve({ problem: "commands run without bubblewrap" });
     const needs = await readNeeds(request.args, this.#options.checkDir ?? noDirs);
     if (typeof needs === "string") return { kind: "refuse", reason: needs };
@@ -218,10 +217,14 @@ export class Permissions {
   }
 
   get #reader(): CommandReader {
-    return this.#options.reader ?? readCommand;
+    return this.#options.reader ?? readShellCommand;
   }
 
   async #ask(request: ToolRequest, why: string, more?: MoreAsked): Promise<PolicyVerdict> {
+    const [{ commandOf }, { suggestRules }] = await Promise.all([
+      import("./decide.ts"),
+      import("./generalize.ts"),
+    ]);
     const asker = this.#asker;
     const bash = request.name === BASH_TOOL;
     const subject = bash ? commandOf(request.args) : describeWrite(request);
@@ -264,6 +267,7 @@ export class Permissions {
           `(e.g. "allow": [${question.rules.map((rule) => `"${rule}"`).join(", ")}]) or ${ahead}`,
       };
     }
+    const { answerText } = await import("./question.ts");
     const run = (tool: RunTool) => tool(more?.grant);
     const answer = await asker.ask(question, request.signal ?? new AbortController().signal);
     switch (answer.kind) {
@@ -294,15 +298,16 @@ export class Permissions {
     }
   }
 
-  #preview(
+  async #preview(
     run: RunTool,
     question: Question,
     request: ToolRequest,
     grant: CallGrant | undefined,
-  ) {
+  ): Promise<ToolOutput> {
     const { snapshots } = this.#options;
     const asker = this.#asker;
     if (!snapshots || !asker) throw new Error("Cannot preview: undo snapshots are off in this run");
+    const { previewRun } = await import("./preview.ts");
     const tried = new Set<string>();
     // The granted hosts go through the proxy as they would after a yes, and are refused.
     const offline: CallGrant = {
@@ -310,7 +315,7 @@ export class Permissions {
       offline: true,
       onConnection: ({ host, port }) => tried.add(`${host}:${port}`),
     };
-    return previewRun(() => run(offline), {
+    return await previewRun(() => run(offline), {
       snapshots,
       asker,
       command: question.subject,
@@ -352,6 +357,10 @@ export class Permissions {
 }
 
 const ALLOW: PolicyVerdict = { kind: "allow" };
+
+/** The default command reader: the shell parser's, loaded with it at the first command. */
+const readShellCommand: CommandReader = async (line) =>
+  (await import("./shell_commands.ts")).readCommand(line);
 
 /** What a call gets for `needs`: the hosts through the proxy, the directories bound. */
 function grantOf(needs: Needs): CallGrant {

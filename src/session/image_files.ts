@@ -6,7 +6,7 @@
  * @module
  */
 import { imageOf, type ImageRef, type UserMessage, writeOnceSync } from "../core/mod.ts";
-import { SessionError } from "./parse.ts";
+import { SessionError } from "./session_error.ts";
 import type { SessionRecord } from "./session.ts";
 
 /** A record as its line holds it: a user message's images as references to their files. */

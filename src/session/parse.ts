@@ -16,15 +16,7 @@ import {
 } from "./records.ts";
 import type { SessionRecord } from "./session.ts";
 import { entryPath, leaves, ROOT_ENTRY, type SessionEntry } from "./session_tree.ts";
-
-/** A session that cannot be resumed: missing, damaged, inconsistent or in use. main exits 2. */
-export class SessionError extends Error {
-  /** Creates the error with a one-line message naming the session. */
-  constructor(message: string) {
-    super(message);
-    this.name = "SessionError";
-  }
-}
+import { SessionError } from "./session_error.ts";
 
 /**
  * A parsed session file: `records` are those on the path to the last line, `entries` every

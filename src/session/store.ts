@@ -6,13 +6,13 @@
  */
 import { firstTyped } from "../core/mod.ts";
 import { loadImages, storeImages } from "./image_files.ts";
-import { parseSession, SessionError } from "./parse.ts";
-import { SESSION_VERSION, type SessionHeader } from "./records.ts";
+import { SESSION_VERSION, type SessionHeader } from "./header.ts";
+import { SessionError } from "./session_error.ts";
 import { Session, type SessionRecord, type SessionSink } from "./session.ts";
 import type { SessionEntry } from "./session_tree.ts";
 
-export type { SessionHeader } from "./records.ts";
-export { SessionError } from "./parse.ts";
+export type { SessionHeader } from "./header.ts";
+export { SessionError } from "./session_error.ts";
 
 /** A session read back from disk, with its file open for appending. */
 export interface LoadedSession {
@@ -166,7 +166,7 @@ export class SessionStore {
         );
       }
       const bytes = await Deno.readFile(path);
-      const parsed = parseSession(bytes, path);
+      const parsed = (await loadParser())(bytes, path);
       if (parsed.keptBytes < bytes.length) await Deno.truncate(path, parsed.keptBytes);
       if (parsed.keptBytes > 0 && bytes[parsed.keptBytes - 1] !== NEWLINE) {
         writeAll(file, new TextEncoder().encode("\n"));
@@ -255,7 +255,7 @@ export class SessionStore {
   async #info(id: string, modified: number): Promise<SessionInfo | undefined> {
     const path = this.#path(id);
     try {
-      const { header, records } = parseSession(await Deno.readFile(path), path);
+      const { header, records } = (await loadParser())(await Deno.readFile(path), path);
       // The conversation as it stands: undone tasks are not counted.
       const messages = Session.fromRecords(records).history;
       // What the person typed, not powercode's notes; a pasted task as it was shown (its label).
@@ -338,4 +338,9 @@ function oneLine(text: string): string {
   return chars.length <= FIRST_TASK_LENGTH
     ? chars.join("")
     : chars.slice(0, FIRST_TASK_LENGTH - 1).join("") + "…";
+}
+
+/** The session file's parser, loaded when a session is read (a new session never is). */
+async function loadParser(): Promise<typeof import("./parse.ts").parseSession> {
+  return (await import("./parse.ts")).parseSession;
 }

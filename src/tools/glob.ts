@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { globMatcher, type PathMatcher, walkTree } from "../workspace/mod.ts";
+import { loadTreeSearch, type PathMatcher } from "../workspace/mod.ts";
 import { type ArgsOf, defineParams, type Params } from "./params.ts";
 import type { Tool } from "./tool.ts";
 import type { Workspace } from "../workspace/mod.ts";
@@ -47,6 +47,7 @@ export function createGlobTool(workspace: Workspace): Tool<ArgsOf<typeof GLOB_PA
     describe: ({ pattern, path }) => `${pattern}${path === undefined ? "" : ` in ${path}`}`,
     paths: ({ path }) => ({ read: [path ?? "."] }),
     async execute({ pattern, path, include_gitignored: gitignored = false }, { signal }) {
+      const { globMatcher, walkTree } = await loadTreeSearch();
       let matcher: PathMatcher;
       try {
         matcher = globMatcher(pattern, { anchored: true });

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { globMatcher, type PathMatcher, walkTree } from "../workspace/mod.ts";
+import { loadTreeSearch, type PathMatcher } from "../workspace/mod.ts";
 import { type ArgsOf, defineParams, type Params } from "./params.ts";
 import type { Tool } from "./tool.ts";
 import type { Workspace } from "../workspace/mod.ts";
@@ -104,6 +104,7 @@ export function createGrepTool(workspace: Workspace): Tool<GrepArgs> {
           }; escape special characters such as ( [ { . * + ? with \\`,
         );
       }
+      const { globMatcher } = await loadTreeSearch();
       let include: PathMatcher | undefined;
       try {
         include = args.include === undefined
@@ -145,6 +146,7 @@ async function search(
   options: SearchOptions,
 ): Promise<Found> {
   const found: Found = { lines: [], matches: 0, files: 0, binary: 0, large: 0, stopped: false };
+  const { walkTree } = await loadTreeSearch();
   const entries = start.isDirectory
     ? walkTree(workspace, start.absolute, { gitignored: options.gitignored })
     : [{

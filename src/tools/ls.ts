@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { walkTree } from "../workspace/mod.ts";
+import { loadTreeSearch } from "../workspace/mod.ts";
 import { type ArgsOf, defineParams, type Params } from "./params.ts";
 import type { Tool } from "./tool.ts";
 import type { Workspace } from "../workspace/mod.ts";
@@ -54,6 +54,7 @@ export function createLsTool(workspace: Workspace): Tool<ArgsOf<typeof LS_PARAMS
           `Cannot ls: depth must be an integer from 1 to ${MAX_DEPTH}, got ${depth}`,
         );
       }
+      const { walkTree } = await loadTreeSearch();
       const start = await searchStart(workspace, path, { tool: "ls", files: false });
       const listed: string[] = [];
       let count = 0;

@@ -5,7 +5,6 @@
  */
 import { isPositiveInteger } from "../core/mod.ts";
 import { readImage } from "./image_page.ts";
-import { readLinePage } from "./line_pages.ts";
 import { RegularFile } from "../workspace/mod.ts";
 import { decodeText } from "../workspace/mod.ts";
 import { type ArgsOf, defineParams, type Params, PATH_PARAMETER } from "./params.ts";
@@ -59,6 +58,7 @@ export function createReadFileTool(workspace: Workspace): Tool<ArgsOf<typeof REA
       }
       const image = await readImage(file, path);
       if (image) return image;
+      const { readLinePage } = await import("./line_pages.ts");
       const page = await readLinePage(file, { offset, maxBytes: MAX_BYTES, signal }).catch(
         (error: unknown) => {
           if (!(error instanceof RangeError)) throw error;

@@ -7,9 +7,8 @@
  */
 import {
   createTheme,
-  LiveRegion,
-  MarkdownStream,
-  PlainStream,
+  type LiveRegion,
+  loadLiveView,
   type RegionCursor,
   type RegionIo,
   type TextStream,
@@ -20,6 +19,8 @@ import {
 import { ReasoningView } from "./reasoning_view.ts";
 import { formatStatusLine } from "./status_line.ts";
 import type { TaskOutput, TaskStatus } from "./task_output.ts";
+
+const live = await loadLiveView();
 
 /** How the view draws. */
 export interface TaskViewOptions {
@@ -74,7 +75,7 @@ export class TaskView implements TaskOutput {
   constructor(options: TaskViewOptions) {
     this.#options = options;
     this.#theme = createTheme(options.color);
-    this.#region = new LiveRegion(options.io);
+    this.#region = new live.LiveRegion(options.io);
   }
 
   /** Shows the status line (spinner, time, hint, context, model) until `stop`. */
@@ -311,8 +312,8 @@ export class TaskView implements TaskOutput {
   #newStream(): TextStream {
     const width = this.#options.io.columns();
     return this.#options.markdown
-      ? new MarkdownStream({ width, color: this.#options.color })
-      : new PlainStream(width);
+      ? new live.MarkdownStream({ width, color: this.#options.color })
+      : new live.PlainStream(width);
   }
 
   /** Rows stay one column short of the width (the live region's rule). */

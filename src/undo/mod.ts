@@ -17,4 +17,11 @@ export {
   undoOff,
   type UndoOutcome,
 } from "./undo.ts";
-export { SnapshotFiles, type SnapshotPath } from "./snapshot_files.ts";
+export type { SnapshotPath } from "./snapshot_files.ts";
+
+/** The snapshot store read by path (`--bundle`), loaded when a bundle is written. */
+export async function loadSnapshotFiles(): Promise<
+  typeof import("./snapshot_files.ts").SnapshotFiles
+> {
+  return (await import("./snapshot_files.ts")).SnapshotFiles;
+}

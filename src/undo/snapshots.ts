@@ -5,7 +5,7 @@
  * @module
  */
 import { type Hash, isHash, ObjectStore } from "./object_store.ts";
-import { restore, type Symlinker } from "./restore.ts";
+import type { Symlinker } from "./restore.ts";
 import { type IsIgnored, Scanner } from "./scanner.ts";
 import { type Change, diffSnapshots, TreeReader } from "./tree_diff.ts";
 import { type Entry, parseSnapshot, sameContent, type Snapshot } from "./tree.ts";
@@ -116,6 +116,8 @@ export class Snapshots {
     if (conflicts.length > 0 && !options.force) {
       return { type: "conflict", paths: conflicts.map((change) => this.display(change)) };
     }
+    // Restoring loads only when a run moves the workspace (undo, redo, a tree jump).
+    const { restore } = await import("./restore.ts");
     const done = await restore(
       wanted.filter((change) => !sameContent(currentOf(change), change.after)).map((change) => ({
         root: change.root,

@@ -15,5 +15,14 @@ export {
   writeFileAtomic,
 } from "./text_file.ts";
 export { MAX_EDIT_BYTES, type Root, Workspace } from "./workspace.ts";
-export { type TreeEntry, type WalkOptions, walkTree } from "./tree_walk.ts";
-export { globMatcher, type PathMatcher } from "./path_glob.ts";
+export type { TreeEntry, WalkOptions } from "./tree_walk.ts";
+export type { PathMatcher } from "./path_glob.ts";
+
+/** The tree walker and the glob matcher (glob, grep, ls), loaded at a search tool's first call. */
+export async function loadTreeSearch(): Promise<{
+  walkTree: typeof import("./tree_walk.ts").walkTree;
+  globMatcher: typeof import("./path_glob.ts").globMatcher;
+}> {
+  const [walk, glob] = await Promise.all([import("./tree_walk.ts"), import("./path_glob.ts")]);
+  return { walkTree: walk.walkTree, globMatcher: glob.globMatcher };
+}

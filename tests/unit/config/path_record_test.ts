@@ -62,8 +62,10 @@ Deno.test("PathRecorder records each path the kernel visits: ancestors, links, t
 Deno.test("launchEntry() quotes every path and value for sh", () => {
   const recorder = new PathRecorder();
   recorder.record("/no such/it's $HOME\n`x`");
-  const entry = launchEntry("exec 'deno'", recorder);
+  const entry = launchEntry("exec 'deno'", recorder, ["-p", "fix it"]);
   assertEquals(entry.split("\n")[0], `powercode_command='exec '\\''deno'\\'''`);
   assertMatch(entry, /\{ \[ -d '\/' \] && \[ ! -h '\/' \] && exec stat -c "\$1" -- '\/no such' 2>/);
   assertMatch(entry, /\npowercode_observed=''\n/);
+  assertMatch(entry, /\npowercode_cacheable=1\n$/);
+  assertEquals(launchEntry("x", recorder, ["-p", " "]).includes("cacheable"), false);
 });

@@ -1,13 +1,8 @@
 import { assertEquals } from "@std/assert";
-import {
-  decide,
-  matchesCommand,
-  matchesPath,
-  parseRule,
-  readCommand,
-  type Rule,
-  suggestRules,
-} from "../../../src/permissions/mod.ts";
+import { matchesCommand, matchesPath, parseRule, type Rule } from "../../../src/permissions/mod.ts";
+import { decide } from "../../../src/permissions/decide.ts";
+import { suggestRules } from "../../../src/permissions/generalize.ts";
+import { readCommand } from "../../../src/permissions/shell_commands.ts";
 import type { ToolRequest } from "../../../src/tools/mod.ts";
 
 function bash(command: string): ToolRequest {
