@@ -148,7 +148,12 @@ Deno.test("powercode refuses what .powercodeignore ignores: read_file says so, b
   assertEquals([result.code, result.stdout], [0, "Nothing to see.\n"], result.stderr);
   const [read, ran, rewrite] = toolResults(server.requests.at(-1)?.body?.messages);
   assertEquals(read, 'Error: Cannot access ".env": ".env" is ignored by .powercodeignore');
-  assertMatch(ran ?? "", /^0\n.*\nunchanged\nexit code 0$/);
+  // `cat` prints nothing and `wc` counts 0; the refused write's error line is on stderr, whose
+  // order against stdout the pipes do not keep.
+  const lines = (ran ?? "").split("\n");
+  assertEquals([lines.length, lines.at(-1)], [4, "exit code 0"], ran);
+  assertEquals(lines.indexOf("0") < lines.indexOf("unchanged"), true, ran);
+  assertEquals(lines.filter((line) => line !== "0" && line !== "unchanged").length, 2, ran);
   assertStringIncludes(rewrite ?? "", 'Cannot change ".powercodeignore"');
   assertEquals(await Deno.readTextFile(`${project}/.env`), "TOKEN=very-secret\n");
   assertEquals(await Deno.readTextFile(`${project}/.powercodeignore`), "# secrets\n.env\n");
