@@ -90,8 +90,13 @@ export async function spawnNetworked(
   };
 }
 
-/** A node socket as the gate's channel. */
+/**
+ * A node socket as the gate's channel.
+ * Contract: a failed write (the sandbox ended: EPIPE) rejects that write's promise and is no
+ * uncaught error of the process.
+ */
 export function channelOf(socket: Duplex): ByteChannel {
+  socket.on("error", () => {});
   return {
     readable: socket as AsyncIterable<Uint8Array>,
     write: (bytes) =>

@@ -177,7 +177,10 @@ export class ServerLauncher {
       env: { ...env, ...proxyEnv },
       stdio: ["pipe", "pipe", "pipe", "pipe", ...(network ? ["pipe" as const] : [])],
     });
-    (child.stdio[3] as Writable | null | undefined)?.end(sandboxFilter());
+    const filter = child.stdio[3] as Writable | null | undefined;
+    // A server that fails at once closes its end: its exit says why, not an EPIPE.
+    filter?.on("error", () => {});
+    filter?.end(sandboxFilter());
     if (network) {
       const report = network.report ?? (() => {});
       void network.gate.serve(channelOf(child.stdio[RELAY_FD] as Duplex), report);
