@@ -43,30 +43,23 @@ function stream(chunks: number, gapMs: number, stall: boolean, signal: AbortSign
   return new Response(body, { headers: { "content-type": "text/event-stream" } });
 }
 
+/** A client of `url` that does not retry, with the deadlines of `deadlines`. */
+function clientOf(url: string, deadlines: { idleTimeoutMs?: number; requestTimeoutMs?: number }) {
+  return createChatClient({ baseURL: url, apiKey: "k", model: "m", maxRetries: 0, ...deadlines });
+}
+
 const ASK = { system: "s", messages: [{ role: "user" as const, content: "hi" }] };
 
 Deno.test("a stream that goes quiet fails after the idle period, naming it", async () => {
   await using server = serve((signal) => Promise.resolve(stream(1, 0, true, signal)));
-  const client = createChatClient({
-    baseURL: server.url,
-    apiKey: "k",
-    model: "m",
-    maxRetries: 0,
-    idleTimeoutMs: 200,
-  });
+  const client = clientOf(server.url, { idleTimeoutMs: 200 });
   const error = await assertRejects(() => client.complete(ASK), ChatError);
   assertEquals(error.message, "The model stopped sending for 0.2 s");
 });
 
 Deno.test("a stream that keeps sending outlives its idle period", async () => {
   await using server = serve((signal) => Promise.resolve(stream(8, 80, false, signal)));
-  const client = createChatClient({
-    baseURL: server.url,
-    apiKey: "k",
-    model: "m",
-    maxRetries: 0,
-    idleTimeoutMs: 400,
-  });
+  const client = clientOf(server.url, { idleTimeoutMs: 400 });
   const reply = await client.complete(ASK);
   assertEquals(reply.message.content, "aaaaaaaa");
 });
@@ -76,13 +69,7 @@ Deno.test("no headers within the request timeout is a timeout", async () => {
     await new Promise((resolve) => signal.addEventListener("abort", resolve));
     return new Response("late");
   });
-  const client = createChatClient({
-    baseURL: server.url,
-    apiKey: "k",
-    model: "m",
-    maxRetries: 0,
-    requestTimeoutMs: 200,
-  });
+  const client = clientOf(server.url, { requestTimeoutMs: 200 });
   const error = await assertRejects(() => client.complete(ASK), ChatError);
   assertEquals(
     error.message,
