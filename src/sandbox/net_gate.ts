@@ -186,13 +186,23 @@ async function open(link: Link, head: Uint8Array, rest: Uint8Array, serving: Ser
   } else {
     await writeAll(upstream, concat(encode(request.forward), rest));
   }
-  void pumpConn(upstream, (chunk) => sendData(link.id, chunk, serving)).catch(() => {}).then(
-    async () => {
-      link.upstreamEnded = true;
-      await serving.send(encodeFrame(FRAME_END, link.id));
-      if (link.clientEnded) serving.finish(link);
-    },
-  );
+  void relayUpstream(link, upstream, serving);
+}
+
+/**
+ * Sends what `upstream` answers to the client, then its end.
+ * Contract: never rejects: a channel that broke (the sandbox ended) ends `serve`, which closes
+ * every link.
+ */
+async function relayUpstream(link: Link, upstream: Deno.Conn, serving: Serving) {
+  try {
+    await pumpConn(upstream, (chunk) => sendData(link.id, chunk, serving)).catch(() => {});
+    link.upstreamEnded = true;
+    await serving.send(encodeFrame(FRAME_END, link.id));
+    if (link.clientEnded) serving.finish(link);
+  } catch {
+    // the channel is gone: serve's loop ends and closes the upstream
+  }
 }
 
 /** Answers the client with `status` and `message` as a plain-text body, then ends the link. */
