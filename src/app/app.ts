@@ -17,7 +17,7 @@ import { type NetConnection, refusalLine } from "../sandbox/mod.ts";
 import { loadSettings, type SettingsReview } from "./settings_start.ts";
 
 /** The run's parts: the agent and what it works with, and the facts of its front end. */
-export interface App extends Assembly, Omit<Prepared, "providers"> {
+export interface App extends Assembly, Omit<Prepared, "providers" | "warnings"> {
   /** The command line, the locations and the terminal's facts. */
   start: RunStart;
   /** The user's and the approved project's settings, and `--allow-domain`. */
@@ -49,6 +49,7 @@ export async function openApp(start: RunStart): Promise<App> {
   let assembly: Assembly | undefined;
   let settings: Settings | undefined;
   try {
+    for (const warning of prepared.warnings) report(warning);
     settings = await loadSettings({
       locations,
       allowDomains: cli.allowDomains,

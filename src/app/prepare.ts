@@ -24,6 +24,8 @@ export interface Prepared {
   sessions: SessionStore;
   /** Writes a line where the front end's lines will go (stdout, or stderr for -p). */
   notice: (text: string) => void;
+  /** One-line warnings for the start's notices (a literal key in ./provider.json). */
+  warnings: string[];
   /** Piped stdin, for -p; empty otherwise. */
   piped: string;
   /** The REPL, not one task (-p). */
@@ -34,7 +36,7 @@ export interface Prepared {
   color: boolean;
 }
 
-/** Loads the provider file, opens the session store and warns of a literal key. */
+/** Loads the provider file, opens the session store and finds the warning of a literal key. */
 export async function prepare(start: RunStart): Promise<Prepared> {
   const { cli, locations } = start;
   const { providerFile } = locations;
@@ -60,15 +62,16 @@ export async function prepare(start: RunStart): Promise<Prepared> {
   const notice = redactor.wrap(writeTo(interactive ? Deno.stdout : Deno.stderr));
   const sessions = await openStore(start, redactor);
   const literal = configs.some((config) => config.literalKey);
-  if (literal && locations.mode === "layout" && isTopLevelProviderFile(providerFile)) {
-    notice(
+  const warnings = literal && locations.mode === "layout" && isTopLevelProviderFile(providerFile)
+    ? [
       `⚠ ${providerFile} holds a literal API key, which a commit or a copy of this directory ` +
-        'shares: use "env:NAME", or a personal copy in .powercode/ ' +
-        "(--provider .powercode/provider.json)\n",
-    );
-  }
+      'shares: use "env:NAME", or a personal copy in .powercode/ ' +
+      "(--provider .powercode/provider.json)",
+    ]
+    : [];
   return {
     providers,
+    warnings,
     redactor,
     sessions,
     notice,
